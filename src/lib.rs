@@ -1,0 +1,36 @@
+//! mergeforge manufactures verified merge-conflict tasks from Python repositories whose
+//! tests pass.
+//!
+//! The data flows one way (see `DESIGN.md` in the shared design notes):
+//!
+//! ```text
+//! substrate → mutate → forge → merge → validate → difficulty → bundle
+//! ```
+//!
+//! * [`substrate`] loads a repository and its `substrate.toml`, and proves its tests pass.
+//! * [`mutate`] finds AST nodes with rustpython-parser and edits them as text splices.
+//! * [`forge`] turns mutations into the four commits of a task (base, ours, theirs, gold).
+//! * [`merge`] merges ours and theirs in memory with git2 and reads the conflict markers.
+//! * [`resolve`] holds the naive baseline resolvers (take ours, take theirs, union).
+//! * [`validate`] runs the tests on every tree a task needs and checks the family's rules.
+//! * [`difficulty`] levels a validated task and scores it.
+//! * [`bundle`] writes the versioned, content-addressed dataset.
+//! * [`sandbox`] runs untrusted test commands with limits; every stage that runs code uses it.
+//! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
+
+//pub mod bundle;
+//pub mod cli;
+//pub mod difficulty;
+//pub mod forge;
+//pub mod merge;
+pub mod mutate;
+//pub mod pipeline;
+//pub mod resolve;
+pub mod sandbox;
+pub mod snapshot;
+pub mod substrate;
+//pub mod validate;
+
+/// Name and version of this generator, recorded in every manifest.
+pub const GENERATOR: &str = "mergeforge";
+pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");

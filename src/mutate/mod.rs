@@ -1,0 +1,126 @@
+//! The mutation engine: operators that find AST nodes (rustpython-parser) and propose
+//! edits as text splices at the nodes' byte ranges, so untouched code keeps its
+//! formatting byte for byte.
+//!
+//! This stage owns the operator catalogue ([`catalogue`]) and applying splices. It knows
+//! nothing about git, families or tests: a family picks mutations, this module makes them.
+
+pub mod ops;
+pub mod python;
+
+use serde::Serialize;
+
+pub use python::PyModule;
+
+/// What an operator does to behaviour, which decides the families that may use it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OperatorKind {
+    /// Replaces a value, operator or expression in place (divergent-edit, compose-edits).
+    Alter,
+    /// Deletes whole statements (strip-restore).
+    Remove,
+    /// Restructures code without being a plain value change (invert if/else, swaps, renames).
+    Restructure,
+}
+
+/// One proposed change to one file: replace `start..end` of the text with `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Mutation {
+    pub operator: &'static str,
+    pub kind: OperatorKind,
+    pub path: String,
+    /// Qualified name of the enclosing function, if any.
+    pub function: Option<String>,
+    /// 1-based line where the edit starts.
+    pub line: usize,
+    pub start: usize,
+    pub end: usize,
+    pub replacement: String,
+    /// Human-readable summary, e.g. "`<` → `<=`".
+    pub description: String,
+}
+
+impl Mutation {
+    /// Whether two mutations touch overlapping bytes of the same file.
+    pub fn overlaps(&self, other: &Mutation) -> bool {
+        self.path == other.path && self.start < other.end && other.start < self.end
+    }
+
+    /// A stable identity of the edit, for keys and ids.
+    pub fn key(&self) -> String {
+        format!("{}:{}:{}-{}:{}", self.operator, self.path, self.start, self.end, self.replacement)
+    }
+}
+
+/// A mutation operator: one small type, listed once in [`catalogue`].
+pub trait Operator: Sync + Send {
+    /// Kebab-case name recorded in task features (e.g. `flip-compare`).
+    fn name(&self) -> &'static str;
+    fn kind(&self) -> OperatorKind;
+    /// Every mutation this operator can make in `module`, in source order.
+    fn mutations(&self, module: &PyModule) -> Vec<Mutation>;
+}
+
+/// Every operator, in a fixed order.
+pub fn catalogue() -> &'static [&'static dyn Operator] {
+    ops::ALL
+}
+
+/// Looks an operator up by name.
+pub fn operator(name: &str) -> Option<&'static dyn Operator> {
+    catalogue().iter().copied().find(|op| op.name() == name)
+}
+
+/// Applies non-overlapping mutations of one file to `text`. Returns `None` if any two
+/// overlap or the result does not parse.
+pub fn apply(text: &str, path: &str, mutations: &[&Mutation]) -> Option<String> {
+    let mut sorted: Vec<&Mutation> = mutations.to_vec();
+    sorted.sort_by_key(|m| m.start);
+    for pair in sorted.windows(2) {
+        if pair[0].end > pair[1].start {
+            return None;
+        }
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut cursor = 0;
+    for m in sorted {
+        if m.end > text.len() || !text.is_char_boundary(m.start) || !text.is_char_boundary(m.end) {
+            return None;
+        }
+        out.push_str(&text[cursor..m.start]);
+        out.push_str(&m.replacement);
+        cursor = m.end;
+    }
+    out.push_str(&text[cursor..]);
+    python::parses(&out, path).then_some(out)
+}
+
+/// All mutations of every operator in `module`, sorted by position then operator order.
+pub fn all_mutations(module: &PyModule) -> Vec<Mutation> {
+    let mut all: Vec<Mutation> = catalogue().iter().flat_map(|op| op.mutations(module)).collect();
+    all.sort_by(|a, b| (a.start, a.end).cmp(&(b.start, b.end)));
+    all
+}
+
+/// Helper for operators: a mutation of `node`'s range inside `site`.
+pub(crate) fn mutation_at(
+    op: &dyn Operator,
+    module: &PyModule,
+    function: &Option<String>,
+    range: std::ops::Range<usize>,
+    replacement: String,
+    description: String,
+) -> Mutation {
+    Mutation {
+        operator: op.name(),
+        kind: op.kind(),
+        path: module.path.clone(),
+        function: function.clone(),
+        line: module.line_of(range.start),
+        start: range.start,
+        end: range.end,
+        replacement,
+        description,
+    }
+}

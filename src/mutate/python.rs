@@ -1,0 +1,193 @@
+//! Parsed Python sources and the walks operators need: every statement with its
+//! enclosing function and block, the expressions a statement owns, and line geometry
+//! (which byte range a whole statement occupies, its indentation).
+
+use std::ops::Range;
+
+use rustpython_ast::{self as ast, Ranged, Visitor};
+use rustpython_parser::Parse;
+
+/// A parsed module; byte offsets in the AST index `text`.
+pub struct PyModule {
+    pub path: String,
+    pub text: String,
+    pub suite: Vec<ast::Stmt>,
+    line_starts: Vec<usize>,
+}
+
+/// A statement and where it sits.
+pub struct StmtSite<'a> {
+    pub stmt: &'a ast::Stmt,
+    /// Qualified name of the innermost enclosing function (`Class.method`), if any.
+    pub function: Option<String>,
+    /// The block holding the statement and the statement's index in it.
+    pub block: &'a [ast::Stmt],
+    pub index: usize,
+}
+
+/// Whether `text` parses as a Python module.
+pub fn parses(text: &str, path: &str) -> bool {
+    ast::Suite::parse(text, path).is_ok()
+}
+
+impl PyModule {
+    pub fn parse(path: &str, text: &str) -> Result<Self, String> {
+        let suite = ast::Suite::parse(text, path).map_err(|e| format!("{path}: {e}"))?;
+        let mut line_starts = vec![0];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        Ok(PyModule { path: path.to_string(), text: text.to_string(), suite, line_starts })
+    }
+
+    /// 1-based line number of a byte offset.
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        }
+    }
+
+    /// The byte range of `range`'s text.
+    pub fn span(node: &impl Ranged) -> Range<usize> {
+        let r = node.range();
+        r.start().to_usize()..r.end().to_usize()
+    }
+
+    /// The source text of a node.
+    pub fn source(&self, node: &impl Ranged) -> &str {
+        &self.text[Self::span(node)]
+    }
+
+    /// The whole lines a statement occupies (from the start of its first line to just past
+    /// the newline of its last), if nothing else shares those lines.
+    pub fn whole_lines(&self, node: &impl Ranged) -> Option<Range<usize>> {
+        let span = Self::span(node);
+        let line_start = self.text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+        if !self.text[line_start..span.start].trim().is_empty() {
+            return None;
+        }
+        let after = &self.text[span.end..];
+        let line_end = after.find('\n').map_or(self.text.len(), |i| span.end + i + 1);
+        let rest = self.text[span.end..line_end].trim();
+        if !(rest.is_empty() || rest.starts_with('#')) {
+            return None;
+        }
+        Some(line_start..line_end)
+    }
+
+    /// The indentation (leading whitespace) of the line holding `offset`.
+    pub fn indent_at(&self, offset: usize) -> &str {
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line = &self.text[line_start..];
+        let width = line.len() - line.trim_start_matches([' ', '\t']).len();
+        &line[..width]
+    }
+
+    /// Every statement in the module, depth-first in source order.
+    pub fn statements(&self) -> Vec<StmtSite<'_>> {
+        let mut sites = Vec::new();
+        walk_block(&self.suite, None, &mut Vec::new(), &mut sites);
+        sites
+    }
+}
+
+fn walk_block<'a>(
+    block: &'a [ast::Stmt],
+    function: Option<&str>,
+    scope: &mut Vec<String>,
+    out: &mut Vec<StmtSite<'a>>,
+) {
+    for (index, stmt) in block.iter().enumerate() {
+        out.push(StmtSite { stmt, function: function.map(str::to_string), block, index });
+        match stmt {
+            ast::Stmt::FunctionDef(def) => {
+                scope.push(def.name.to_string());
+                let name = scope.join(".");
+                walk_block(&def.body, Some(&name), scope, out);
+                scope.pop();
+            }
+            ast::Stmt::AsyncFunctionDef(def) => {
+                scope.push(def.name.to_string());
+                let name = scope.join(".");
+                walk_block(&def.body, Some(&name), scope, out);
+                scope.pop();
+            }
+            ast::Stmt::ClassDef(def) => {
+                scope.push(def.name.to_string());
+                walk_block(&def.body, function, scope, out);
+                scope.pop();
+            }
+            other => {
+                for body in child_blocks(other) {
+                    walk_block(body, function, scope, out);
+                }
+            }
+        }
+    }
+}
+
+/// The statement blocks directly inside a compound statement (not functions/classes).
+pub fn child_blocks(stmt: &ast::Stmt) -> Vec<&[ast::Stmt]> {
+    match stmt {
+        ast::Stmt::If(s) => vec![&s.body, &s.orelse],
+        ast::Stmt::For(s) => vec![&s.body, &s.orelse],
+        ast::Stmt::AsyncFor(s) => vec![&s.body, &s.orelse],
+        ast::Stmt::While(s) => vec![&s.body, &s.orelse],
+        ast::Stmt::With(s) => vec![&s.body],
+        ast::Stmt::AsyncWith(s) => vec![&s.body],
+        ast::Stmt::Try(s) => {
+            let mut blocks: Vec<&[ast::Stmt]> = vec![&s.body, &s.orelse, &s.finalbody];
+            for handler in &s.handlers {
+                let ast::ExceptHandler::ExceptHandler(h) = handler;
+                blocks.push(&h.body);
+            }
+            blocks
+        }
+        ast::Stmt::TryStar(s) => {
+            let mut blocks: Vec<&[ast::Stmt]> = vec![&s.body, &s.orelse, &s.finalbody];
+            for handler in &s.handlers {
+                let ast::ExceptHandler::ExceptHandler(h) = handler;
+                blocks.push(&h.body);
+            }
+            blocks
+        }
+        ast::Stmt::Match(s) => s.cases.iter().map(|c| c.body.as_slice()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The expressions a statement owns directly (its nested statements' expressions
+/// excluded), every sub-expression included, in source order of their start.
+pub fn owned_exprs(stmt: &ast::Stmt) -> Vec<ast::Expr> {
+    struct Collector {
+        exprs: Vec<ast::Expr>,
+        depth: usize,
+    }
+    impl Visitor for Collector {
+        fn visit_stmt(&mut self, node: ast::Stmt) {
+            // Only the statement we were asked about; nested statements are their own sites.
+            if self.depth == 0 {
+                self.depth += 1;
+                self.generic_visit_stmt(node);
+                self.depth -= 1;
+            }
+        }
+        fn visit_expr(&mut self, node: ast::Expr) {
+            self.exprs.push(node.clone());
+            self.generic_visit_expr(node);
+        }
+    }
+    let mut collector = Collector { exprs: Vec::new(), depth: 0 };
+    collector.visit_stmt(stmt.clone());
+    collector.exprs.sort_by_key(|e| (e.range().start(), std::cmp::Reverse(e.range().end())));
+    collector.exprs
+}
+
+/// Whether a statement is a docstring (a bare string constant).
+pub fn is_docstring(stmt: &ast::Stmt) -> bool {
+    matches!(stmt, ast::Stmt::Expr(e) if matches!(e.value.as_ref(),
+        ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_))))
+}

@@ -1,0 +1,267 @@
+//! Runs untrusted commands (substrate tests, later agent commands) with limits.
+//!
+//! The sandbox owns: a private working directory per run, a scrubbed environment
+//! (an allow-list plus the caller's extra variables, `HOME` and `TMPDIR` inside the
+//! sandbox), resource limits (address space, CPU time, file size, open files), a
+//! wall-clock timeout that kills the whole process group, a new network namespace when
+//! the kernel allows it (root), and a cap on captured output.
+//!
+//! It knows nothing about tasks or families: callers hand it a snapshot and an argv.
+
+pub mod pytest_report;
+pub mod python;
+pub mod testrun;
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use crate::snapshot::{self, Snapshot};
+
+/// Resource limits for one run.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub wall_timeout: Duration,
+    pub address_space_bytes: u64,
+    pub cpu_seconds: u64,
+    pub file_size_bytes: u64,
+    pub open_files: u64,
+    pub output_cap_bytes: usize,
+}
+
+impl Limits {
+    /// Limits for a test run with the given wall-clock timeout.
+    pub fn for_tests(wall_timeout: Duration) -> Self {
+        Limits {
+            wall_timeout,
+            address_space_bytes: 4 << 30,
+            cpu_seconds: wall_timeout.as_secs().saturating_mul(2).max(10),
+            file_size_bytes: 256 << 20,
+            open_files: 1024,
+            output_cap_bytes: 256 << 10,
+        }
+    }
+}
+
+/// What happened to one sandboxed command.
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    /// Exit code, `None` when killed by a signal or the timeout.
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    /// Combined stdout and stderr, truncated to the output cap.
+    pub output: String,
+    pub truncated: bool,
+    pub duration: Duration,
+}
+
+/// A command to run inside a fresh copy of `tree`.
+pub struct RunRequest<'a> {
+    pub tree: &'a Snapshot,
+    pub argv: &'a [String],
+    /// Extra environment on top of the scrubbed base.
+    pub env: &'a BTreeMap<String, String>,
+    pub limits: &'a Limits,
+}
+
+/// Variables passed through from the caller's environment when set.
+const PASSED_THROUGH: &[&str] = &["LANG", "LC_ALL", "TZ"];
+
+/// Materialises the tree in a private temporary directory and runs the command there.
+pub fn run_in_fresh_tree(request: &RunRequest) -> Result<RunOutput> {
+    let sandbox = tempfile::Builder::new()
+        .prefix("mergeforge-sandbox-")
+        .tempdir()
+        .context("creating a sandbox directory")?;
+    let work = sandbox.path().join("work");
+    std::fs::create_dir_all(&work)?;
+    snapshot::materialise(request.tree, &work)?;
+    run_in_dir(&work, sandbox.path(), request.argv, request.env, request.limits)
+}
+
+/// Runs `argv` with `work` as the current directory; `sandbox_root` holds `home` and `tmp`.
+pub fn run_in_dir(
+    work: &Path,
+    sandbox_root: &Path,
+    argv: &[String],
+    extra_env: &BTreeMap<String, String>,
+    limits: &Limits,
+) -> Result<RunOutput> {
+    let (program, args) = argv.split_first().context("empty command")?;
+    let home = sandbox_root.join("home");
+    let tmp = sandbox_root.join("tmp");
+    std::fs::create_dir_all(&home)?;
+    std::fs::create_dir_all(&tmp)?;
+
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(work)
+        .env_clear()
+        .env("PATH", scrubbed_path())
+        .env("HOME", &home)
+        .env("TMPDIR", &tmp)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("PYTHONHASHSEED", "0")
+        .env("PYTHONUNBUFFERED", "1")
+        .env("XDG_CACHE_HOME", tmp.join("cache"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    for name in PASSED_THROUGH {
+        if let Ok(value) = std::env::var(name) {
+            command.env(name, value);
+        }
+    }
+    for (key, value) in extra_env {
+        command.env(key, value);
+    }
+    apply_limits_after_fork(&mut command, limits);
+
+    let started = Instant::now();
+    let mut child = command
+        .spawn()
+        .with_context(|| format!("starting {program}"))?;
+    let pid = child.id() as i32;
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    let cap = limits.output_cap_bytes;
+    let out_reader = std::thread::spawn(move || read_capped(stdout, cap));
+    let err_reader = std::thread::spawn(move || read_capped(stderr, cap));
+
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if started.elapsed() >= limits.wall_timeout {
+            timed_out = true;
+            kill_group(pid);
+            break child.wait()?;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    // Whatever the test left behind in its process group goes too.
+    kill_group(pid);
+    let duration = started.elapsed();
+    let (mut output, mut truncated) = out_reader.join().unwrap_or_default();
+    let (err, err_truncated) = err_reader.join().unwrap_or_default();
+    output.push_str(&err);
+    truncated |= err_truncated;
+    Ok(RunOutput {
+        exit_code: if timed_out { None } else { status.code() },
+        timed_out,
+        output,
+        truncated,
+        duration,
+    })
+}
+
+fn scrubbed_path() -> String {
+    "/usr/local/bin:/usr/bin:/bin".to_string()
+}
+
+fn kill_group(pid: i32) {
+    // SAFETY: kill(2) with a negative pid signals the process group we created.
+    unsafe {
+        libc::kill(-pid, libc::SIGKILL);
+    }
+}
+
+fn read_capped<R: Read>(source: Option<R>, cap: usize) -> (String, bool) {
+    let Some(mut source) = source else {
+        return (String::new(), false);
+    };
+    let mut kept = Vec::new();
+    let mut buffer = [0u8; 16 * 1024];
+    let mut truncated = false;
+    loop {
+        match source.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let room = cap.saturating_sub(kept.len());
+                if room < n {
+                    truncated = true;
+                }
+                kept.extend_from_slice(&buffer[..n.min(room)]);
+            }
+        }
+    }
+    (String::from_utf8_lossy(&kept).into_owned(), truncated)
+}
+
+/// Sets rlimits (and, as root, a fresh network namespace) in the child between fork and
+/// exec. Only async-signal-safe system calls run there: no allocation, no locks.
+fn apply_limits_after_fork(command: &mut Command, limits: &Limits) {
+    let rlimits = [
+        (libc::RLIMIT_AS, limits.address_space_bytes),
+        (libc::RLIMIT_CPU, limits.cpu_seconds),
+        (libc::RLIMIT_FSIZE, limits.file_size_bytes),
+        (libc::RLIMIT_NOFILE, limits.open_files),
+        (libc::RLIMIT_CORE, 0),
+    ];
+    let cut_network = network_namespace_available();
+    // SAFETY: the closure only calls setrlimit(2) and unshare(2), which are
+    // async-signal-safe, on values computed before the fork.
+    unsafe {
+        command.pre_exec(move || {
+            for (resource, value) in rlimits {
+                let limit = libc::rlimit { rlim_cur: value, rlim_max: value };
+                if libc::setrlimit(resource, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            if cut_network && libc::unshare(libc::CLONE_NEWNET) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Whether runs get their own (empty) network namespace. Probed once by starting
+/// `true` in a new namespace; where that is refused (not root, no CAP_SYS_ADMIN) tests run
+/// with the host network and a warning says so once on stderr.
+pub fn network_namespace_available() -> bool {
+    use std::sync::OnceLock;
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        let mut probe = Command::new("true");
+        probe.stdout(Stdio::null()).stderr(Stdio::null());
+        // SAFETY: unshare(2) is async-signal-safe.
+        unsafe {
+            probe.pre_exec(|| {
+                if libc::unshare(libc::CLONE_NEWNET) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let available = probe.status().map(|s| s.success()).unwrap_or(false);
+        if !available {
+            eprintln!(
+                "warning: cannot create a network namespace (needs root): sandboxed commands keep network access"
+            );
+        }
+        available
+    })
+}
+
+/// A directory for caches shared across runs: `$MERGEFORGE_CACHE`, else
+/// `$XDG_CACHE_HOME/mergeforge`, else `~/.cache/mergeforge`.
+pub fn user_cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("MERGEFORGE_CACHE") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(dir).join("mergeforge");
+    }
+    let home = std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into());
+    PathBuf::from(home).join(".cache").join("mergeforge")
+}

@@ -1,0 +1,71 @@
+//! Reads pytest's console report: which test ids failed or errored.
+//!
+//! The test command gets `-rfE` appended, so pytest's "short test summary info" lists
+//! every failure as `FAILED <id> - <message>` and every error as `ERROR <id> - <message>`.
+
+/// At most this many failing ids are kept per outcome; the count is kept separately.
+pub const MAX_RECORDED_FAILURES: usize = 200;
+
+/// Failing test ids in the order pytest reported them, deduplicated, capped.
+pub fn failing_test_ids(output: &str) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for line in output.lines() {
+        let rest = line
+            .strip_prefix("FAILED ")
+            .or_else(|| line.strip_prefix("ERROR "));
+        let Some(rest) = rest else { continue };
+        let id = test_id_of(rest);
+        if !id.is_empty() && !ids.iter().any(|known| known == id) {
+            ids.push(id.to_string());
+        }
+        if ids.len() >= MAX_RECORDED_FAILURES {
+            break;
+        }
+    }
+    ids.sort();
+    ids
+}
+
+/// The id at the start of a summary line's rest: up to ` - `, but a parametrized id
+/// (`test_p[1 - 2]`) runs to its closing bracket.
+fn test_id_of(rest: &str) -> &str {
+    let dash = rest.find(" - ");
+    if let Some(open) = rest.find('[') {
+        if dash.map_or(true, |d| open < d) {
+            if let Some(close) = rest[open..].find("] - ") {
+                return rest[..open + close + 1].trim();
+            }
+            if rest.trim_end().ends_with(']') {
+                return rest.trim();
+            }
+        }
+    }
+    dash.map_or(rest, |d| &rest[..d]).trim()
+}
+
+/// Whether `argv` runs pytest (so that pytest-specific flags may be appended).
+pub fn is_pytest(argv: &[String]) -> bool {
+    argv.iter().any(|a| a == "pytest" || a.ends_with("/pytest"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_failed_and_error_lines() {
+        let output = "..F\n=== short test summary info ===\n\
+            FAILED tests/test_a.py::test_x - assert 1 == 2\n\
+            ERROR tests/test_b.py - SyntaxError: invalid syntax\n\
+            FAILED tests/test_a.py::test_p[1 - 2] - boom\n\
+            1 failed, 2 passed, 1 error in 0.12s\n";
+        assert_eq!(
+            failing_test_ids(output),
+            vec![
+                "tests/test_a.py::test_p[1 - 2]".to_string(),
+                "tests/test_a.py::test_x".to_string(),
+                "tests/test_b.py".to_string()
+            ]
+        );
+    }
+}

@@ -1,0 +1,97 @@
+//! The Python interpreter that runs a substrate's tests: a virtual environment with
+//! pytest and the substrate's `python_deps`, created once and cached by a hash of the
+//! base interpreter's version and the requirement list.
+//!
+//! Layout: `<cache>/venvs/<key>/` with a `.ready` marker written last. A venv is built
+//! in a temporary sibling directory and renamed into place, so a killed build never
+//! leaves a half-made venv that looks ready.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+use crate::snapshot::sha256_hex;
+
+/// The pytest every venv gets, pinned so that outcomes do not drift between machines.
+pub const PYTEST_REQUIREMENT: &str = "pytest==8.4.2";
+
+/// A ready interpreter.
+#[derive(Debug, Clone)]
+pub struct PythonEnv {
+    /// `<venv>/bin/python`.
+    pub interpreter: PathBuf,
+    /// `Python 3.11.7`, as the interpreter reports it.
+    pub version: String,
+}
+
+/// Finds the base interpreter: `$MERGEFORGE_PYTHON`, else `python3` on PATH.
+pub fn base_interpreter() -> String {
+    std::env::var("MERGEFORGE_PYTHON").unwrap_or_else(|_| "python3".to_string())
+}
+
+/// Returns a venv with pytest and `deps`, building it under `cache_dir` if needed.
+pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
+    let base = base_interpreter();
+    let version = interpreter_version(Path::new(&base)).with_context(|| {
+        format!("python interpreter `{base}` not usable: install python3 or set MERGEFORGE_PYTHON")
+    })?;
+    let mut requirements = vec![PYTEST_REQUIREMENT.to_string()];
+    let mut sorted_deps = deps.to_vec();
+    sorted_deps.sort();
+    requirements.extend(sorted_deps);
+    let key = sha256_hex(format!("{version}\n{}", requirements.join("\n")).as_bytes());
+    let venvs = cache_dir.join("venvs");
+    let target = venvs.join(&key[..16]);
+    let interpreter = target.join("bin").join("python");
+    if target.join(".ready").exists() {
+        return Ok(PythonEnv { interpreter, version });
+    }
+    std::fs::create_dir_all(&venvs)
+        .with_context(|| format!("creating venv cache {}", venvs.display()))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".building-")
+        .tempdir_in(&venvs)
+        .context("creating a venv staging directory")?;
+    // Build at the final path's name inside staging, then move: venv scripts record paths,
+    // but `bin/python -m ...` (the only way we call it) works after a rename.
+    let building = staging.path().join("venv");
+    run_checked(Command::new(&base).args(["-m", "venv"]).arg(&building), "python3 -m venv")?;
+    let pip = building.join("bin").join("python");
+    let mut install = Command::new(&pip);
+    install
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+        .args(&requirements);
+    run_checked(&mut install, &format!("pip install {}", requirements.join(" ")))?;
+    std::fs::write(building.join(".ready"), requirements.join("\n"))?;
+    match std::fs::rename(&building, &target) {
+        Ok(()) => {}
+        // Another process finished the same venv first: use theirs.
+        Err(_) if target.join(".ready").exists() => {}
+        Err(err) => return Err(err).with_context(|| format!("moving venv to {}", target.display())),
+    }
+    Ok(PythonEnv { interpreter, version })
+}
+
+fn interpreter_version(python: &Path) -> Result<String> {
+    let output = Command::new(python).arg("--version").output()?;
+    if !output.status.success() {
+        bail!("`{} --version` failed", python.display());
+    }
+    let text = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    Ok(if text.is_empty() {
+        String::from_utf8_lossy(&output.stderr).trim().to_string()
+    } else {
+        text
+    })
+}
+
+fn run_checked(command: &mut Command, what: &str) -> Result<()> {
+    let output = command.output().with_context(|| format!("running {what}"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let last = stderr.lines().last().unwrap_or("").trim();
+        bail!("{what} failed: {last}");
+    }
+    Ok(())
+}

@@ -1,0 +1,140 @@
+//! `substrate.toml`: how to test a substrate and where mutations may happen.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+/// The file name looked up at a substrate's root.
+pub const CONFIG_FILE: &str = "substrate.toml";
+
+/// A parsed `substrate.toml`. Unknown keys are an error, so typos do not pass silently.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SubstrateConfig {
+    /// Default: the substrate folder's name.
+    pub name: Option<String>,
+    /// Only in a config passed with `--substrate-config`: the repository, relative to the file.
+    pub path: Option<PathBuf>,
+    /// argv run from the repository root; `python` means the substrate's interpreter.
+    #[serde(default = "default_test_command")]
+    pub test_command: Vec<String>,
+    /// Extra environment for test runs.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
+    /// Folders (relative to the root) where mutations may happen; `.` is the root.
+    #[serde(default = "default_source_dirs")]
+    pub source_dirs: Vec<String>,
+    /// Path prefixes never mutated.
+    #[serde(default = "default_exclude")]
+    pub exclude: Vec<String>,
+    /// pip requirement strings installed into the substrate's venv.
+    #[serde(default)]
+    pub python_deps: Vec<String>,
+    /// Wall-clock limit for one test run, in seconds.
+    #[serde(default = "default_timeout")]
+    pub timeout_s: u64,
+}
+
+fn default_test_command() -> Vec<String> {
+    ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+fn default_source_dirs() -> Vec<String> {
+    vec![".".to_string()]
+}
+fn default_exclude() -> Vec<String> {
+    vec!["tests".to_string(), "test".to_string(), "docs".to_string()]
+}
+fn default_timeout() -> u64 {
+    120
+}
+
+impl Default for SubstrateConfig {
+    fn default() -> Self {
+        SubstrateConfig {
+            name: None,
+            path: None,
+            test_command: default_test_command(),
+            env: BTreeMap::new(),
+            source_dirs: default_source_dirs(),
+            exclude: default_exclude(),
+            python_deps: Vec::new(),
+            timeout_s: default_timeout(),
+        }
+    }
+}
+
+impl SubstrateConfig {
+    /// Parses TOML text; `origin` names the file in errors.
+    pub fn parse(text: &str, origin: &Path) -> Result<Self> {
+        let config: SubstrateConfig = toml::from_str(text)
+            .with_context(|| format!("{}: invalid substrate config", origin.display()))?;
+        config.check(origin)?;
+        Ok(config)
+    }
+
+    /// Reads and parses a config file.
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("{}: cannot read substrate config", path.display()))?;
+        Self::parse(&text, path)
+    }
+
+    fn check(&self, origin: &Path) -> Result<()> {
+        if self.test_command.is_empty() {
+            bail!("{}: test_command is empty; give the argv that runs the tests", origin.display());
+        }
+        if self.timeout_s == 0 {
+            bail!("{}: timeout_s must be at least 1", origin.display());
+        }
+        if self.source_dirs.is_empty() {
+            bail!("{}: source_dirs is empty; name the folders mutations may touch", origin.display());
+        }
+        Ok(())
+    }
+
+    /// Whether `path` (repo-relative) is a file mutations may change.
+    pub fn is_mutable(&self, path: &str) -> bool {
+        if !path.ends_with(".py") {
+            return false;
+        }
+        let under = |prefix: &str| {
+            let prefix = prefix.trim_end_matches('/');
+            prefix == "." || prefix.is_empty() || path == prefix || path.starts_with(&format!("{prefix}/"))
+        };
+        let excluded = self.exclude.iter().any(|e| under(e))
+            || path.split('/').any(|part| part == "conftest.py" || part.starts_with("test_"))
+            || path.ends_with("_test.py")
+            || path.ends_with("setup.py");
+        !excluded && self.source_dirs.iter().any(|s| under(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_and_mutable_paths() {
+        let config = SubstrateConfig::parse(
+            "source_dirs = [\"src\"]\nenv = { PYTHONPATH = \"src\" }\n",
+            Path::new("x.toml"),
+        )
+        .unwrap();
+        assert!(config.is_mutable("src/pkg/mod.py"));
+        assert!(!config.is_mutable("src/pkg/test_mod.py"));
+        assert!(!config.is_mutable("tests/test_mod.py"));
+        assert!(!config.is_mutable("other/mod.py"));
+        assert!(!config.is_mutable("src/pkg/data.txt"));
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        let err = SubstrateConfig::parse("test_comand = [\"x\"]", Path::new("s.toml")).unwrap_err();
+        assert!(format!("{err:#}").contains("s.toml"));
+    }
+}

@@ -1,0 +1,207 @@
+//! Substrates: Python repositories whose tests pass, the raw material of every task.
+//!
+//! This stage owns reading a substrate (a folder with `substrate.toml`, a git repository
+//! at HEAD, or a config file pointing at either), listing the files mutations may touch,
+//! and the check that the tests pass before anything is generated from it. It must not
+//! know about mutations, families or tasks.
+
+pub mod config;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+
+pub use config::SubstrateConfig;
+use config::CONFIG_FILE;
+
+use crate::snapshot::{content_id, Snapshot};
+
+/// A loaded substrate: its configuration and its full tree at HEAD.
+#[derive(Debug, Clone)]
+pub struct Substrate {
+    pub name: String,
+    /// Where it was read from (for messages).
+    pub origin: PathBuf,
+    /// The HEAD commit when read from a git repository.
+    pub commit: Option<String>,
+    pub config: SubstrateConfig,
+    /// Every tracked file at HEAD ("gold tree").
+    pub files: Snapshot,
+    /// Content id of `files` (sha256 over paths and bytes).
+    pub tree_id: String,
+}
+
+/// How the user named a substrate.
+#[derive(Debug, Clone)]
+pub struct SubstrateSpec {
+    /// A folder or a git repository.
+    pub path: PathBuf,
+    /// A config file to use instead of `<path>/substrate.toml`.
+    pub config_file: Option<PathBuf>,
+    /// A test command to use when there is no config (argv).
+    pub test_command: Option<Vec<String>>,
+}
+
+/// A Python source file mutations may change.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// Folders and files never read into a substrate tree from a plain folder.
+const IGNORED_NAMES: &[&str] = &[
+    ".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".venv",
+    "venv", "node_modules", ".eggs", "build", "dist",
+];
+
+impl SubstrateSpec {
+    /// A spec for `--substrate-config FILE` alone: the repository is the file's `path` key.
+    pub fn from_config_file(file: &Path) -> Result<Self> {
+        let config = SubstrateConfig::read(file)?;
+        let relative = config.path.clone().with_context(|| {
+            format!("{}: no `path` key; say where the repository is, relative to this file", file.display())
+        })?;
+        let base = file.parent().unwrap_or(Path::new("."));
+        Ok(SubstrateSpec { path: base.join(relative), config_file: Some(file.to_path_buf()), test_command: None })
+    }
+}
+
+/// Loads a substrate's config and files. Does not run its tests.
+pub fn load(spec: &SubstrateSpec) -> Result<Substrate> {
+    let path = &spec.path;
+    if !path.exists() {
+        bail!("{}: no such substrate folder; pass an existing repository with --substrate", path.display());
+    }
+    if !path.is_dir() {
+        bail!("{}: not a folder; a substrate is a repository folder", path.display());
+    }
+    let config = read_config(spec)?;
+    let (files, commit) = match git2::Repository::open(path) {
+        Ok(repo) => {
+            let (files, commit) = read_git_head(&repo, path)?;
+            (files, Some(commit))
+        }
+        Err(_) => (read_folder(path)?, None),
+    };
+    let name = config.name.clone().unwrap_or_else(|| folder_name(path));
+    if files.is_empty() {
+        bail!("{}: substrate has no files", path.display());
+    }
+    let has_tests = files.keys().any(|p| {
+        let file = p.rsplit('/').next().unwrap_or(p);
+        file.ends_with(".py") && (file.starts_with("test_") || file.ends_with("_test.py"))
+    });
+    if !has_tests {
+        bail!("{}: no test files (test_*.py or *_test.py); a substrate needs a pytest suite", path.display());
+    }
+    let tree_id = content_id(&files);
+    Ok(Substrate { name, origin: path.clone(), commit, config, files, tree_id })
+}
+
+fn read_config(spec: &SubstrateSpec) -> Result<SubstrateConfig> {
+    if let Some(file) = &spec.config_file {
+        return SubstrateConfig::read(file);
+    }
+    let in_repo = spec.path.join(CONFIG_FILE);
+    if in_repo.exists() {
+        let mut config = SubstrateConfig::read(&in_repo)?;
+        if let Some(command) = &spec.test_command {
+            config.test_command = command.clone();
+        }
+        return Ok(config);
+    }
+    match &spec.test_command {
+        Some(command) => Ok(SubstrateConfig { test_command: command.clone(), ..SubstrateConfig::default() }),
+        None => bail!(
+            "{}: no {CONFIG_FILE}; add one or pass --test-cmd (or --substrate-config FILE)",
+            spec.path.display()
+        ),
+    }
+}
+
+fn folder_name(path: &Path) -> String {
+    let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "substrate".into())
+}
+
+fn read_git_head(repo: &git2::Repository, path: &Path) -> Result<(Snapshot, String)> {
+    let head = match repo.head() {
+        Ok(head) => head,
+        Err(_) => bail!("{}: empty repository (no commit at HEAD); commit the code first", path.display()),
+    };
+    let commit = head
+        .peel_to_commit()
+        .with_context(|| format!("{}: HEAD is not a commit", path.display()))?;
+    let tree = commit.tree()?;
+    let mut files = Snapshot::new();
+    let mut failure = None;
+    tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+        if entry.kind() != Some(git2::ObjectType::Blob) {
+            return git2::TreeWalkResult::Ok;
+        }
+        let name = entry.name().unwrap_or_default();
+        match entry.to_object(repo).and_then(|o| o.peel_to_blob()) {
+            Ok(blob) => {
+                files.insert(format!("{dir}{name}"), Arc::from(blob.content()));
+            }
+            Err(err) => {
+                failure = Some(err);
+                return git2::TreeWalkResult::Abort;
+            }
+        }
+        git2::TreeWalkResult::Ok
+    })?;
+    if let Some(err) = failure {
+        return Err(err).with_context(|| format!("{}: reading HEAD tree", path.display()));
+    }
+    Ok((files, commit.id().to_string()))
+}
+
+fn read_folder(root: &Path) -> Result<Snapshot> {
+    let mut files = Snapshot::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries = std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))?;
+        for entry in entries {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let file_type = entry.file_type()?;
+            if IGNORED_NAMES.contains(&name.as_str()) || name.ends_with(".pyc") || name.ends_with(".egg-info") {
+                continue;
+            }
+            let full = entry.path();
+            if file_type.is_dir() {
+                pending.push(full);
+            } else if file_type.is_file() {
+                let relative = full
+                    .strip_prefix(root)
+                    .context("walked outside the substrate")?
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let data = std::fs::read(&full).with_context(|| format!("reading {}", full.display()))?;
+                files.insert(relative, Arc::from(data));
+            }
+        }
+    }
+    Ok(files)
+}
+
+impl Substrate {
+    /// The Python files mutations may change, as text. Files that are not UTF-8 are
+    /// skipped with a warning naming them.
+    pub fn mutable_sources(&self) -> Vec<SourceFile> {
+        let mut sources = Vec::new();
+        for (path, data) in &self.files {
+            if !self.config.is_mutable(path) {
+                continue;
+            }
+            match std::str::from_utf8(data) {
+                Ok(text) => sources.push(SourceFile { path: path.clone(), text: text.to_string() }),
+                Err(_) => eprintln!("warning: {}: {path} is not UTF-8; skipped", self.name),
+            }
+        }
+        sources
+    }
+}
