@@ -18,18 +18,18 @@
 //! * [`sandbox`] runs untrusted test commands with limits; every stage that runs code uses it.
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
 
-//pub mod bundle;
-//pub mod cli;
-//pub mod difficulty;
-//pub mod forge;
-//pub mod merge;
+pub mod bundle;
+pub mod cli;
+pub mod difficulty;
+pub mod forge;
+pub mod merge;
 pub mod mutate;
-//pub mod pipeline;
-//pub mod resolve;
+pub mod pipeline;
+pub mod resolve;
 pub mod sandbox;
 pub mod snapshot;
 pub mod substrate;
-//pub mod validate;
+pub mod validate;
 
 /// Name and version of this generator, recorded in every manifest.
 pub const GENERATOR: &str = "mergeforge";

@@ -1,1 +1,17 @@
-fn main() {}
+//! The `mergeforge` binary: parse the command line, dispatch, map the result to an exit
+//! code. Everything else lives in the library.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = mergeforge::cli::Cli::parse();
+    match mergeforge::cli::run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -5,9 +5,21 @@ use std::ops::Range;
 use super::{Operator, PyModule};
 
 mod binop_swap;
+mod bool_op;
+mod change_default;
 mod const_int;
 mod flip_compare;
+mod invert_if;
+mod negate_condition;
+mod remove_if;
+mod remove_loop;
 mod remove_statement;
+mod rename_param;
+mod return_value;
+mod support;
+mod swap_operands;
+mod swap_statements;
+mod unwrap_block;
 
 /// Every operator, in a fixed order (the order mutations are enumerated in).
 pub static ALL: &[&dyn Operator] = &[
@@ -15,6 +27,17 @@ pub static ALL: &[&dyn Operator] = &[
     &flip_compare::FlipCompare,
     &const_int::ConstInt,
     &remove_statement::RemoveStatement,
+    &swap_operands::SwapOperands,
+    &negate_condition::NegateCondition,
+    &bool_op::BoolOpSwap,
+    &return_value::ReturnValue,
+    &change_default::ChangeDefault,
+    &invert_if::InvertIf,
+    &remove_if::RemoveIf,
+    &remove_loop::RemoveLoop,
+    &unwrap_block::UnwrapBlock,
+    &swap_statements::SwapStatements,
+    &rename_param::RenameParam,
 ];
 
 /// Finds the operator token `token` in the text between two operands (`gap`), skipping

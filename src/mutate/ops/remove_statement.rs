@@ -1,6 +1,7 @@
 //! `remove-statement`: deletes one simple statement inside a function body (an
-//! assignment, augmented assignment, expression call, `raise`, or a single-branch `if`
-//! guard), the way a feature is stripped. A block left empty gets `pass`.
+//! assignment, augmented assignment, expression call or `raise`), the way a feature is
+//! stripped. A block left empty gets `pass`. Whole `if` statements and loops are
+//! `remove-if`'s and `remove-loop`'s.
 
 use rustpython_ast as ast;
 
@@ -13,8 +14,6 @@ fn removable(stmt: &ast::Stmt) -> bool {
     match stmt {
         ast::Stmt::Assign(_) | ast::Stmt::AugAssign(_) | ast::Stmt::AnnAssign(_) => true,
         ast::Stmt::Expr(_) => !is_docstring(stmt),
-        ast::Stmt::If(s) => s.orelse.is_empty(),
-        ast::Stmt::For(s) => s.orelse.is_empty(),
         ast::Stmt::Raise(_) => true,
         _ => false,
     }

@@ -1,0 +1,88 @@
+//! Writing a dataset version directory atomically.
+//!
+//! Everything is written into a staging directory next to the target
+//! (`<out>/<dataset>/.staging-<version>-XXXX`), manifest last, then renamed into place.
+//! If the version already exists, the staging copy is compared byte for byte: identical
+//! means the run reproduced it; different is refused and nothing is overwritten.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+/// A file of the version: relative path → bytes.
+pub type VersionFiles = BTreeMap<String, Vec<u8>>;
+
+/// What happened to the version directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteResult {
+    Created,
+    /// The version existed with exactly these bytes.
+    Reproduced,
+}
+
+/// Writes `files` then `manifest` as `<out>/<dataset>/<version>`.
+pub fn write_version(
+    out: &Path,
+    dataset: &str,
+    version: &str,
+    files: &VersionFiles,
+    manifest: &[u8],
+) -> Result<(WriteResult, PathBuf)> {
+    let parent = out.join(dataset);
+    std::fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
+    let target = parent.join(version);
+    let staging = tempfile::Builder::new()
+        .prefix(&format!(".staging-{version}-"))
+        .tempdir_in(&parent)
+        .with_context(|| format!("creating a staging directory in {}", parent.display()))?;
+    for (relative, bytes) in files {
+        let path = staging.path().join(relative);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+    }
+    std::fs::write(staging.path().join("manifest.json"), manifest)?;
+
+    if target.exists() {
+        let existing = read_tree(&target)?;
+        let mut fresh = files.clone();
+        fresh.insert("manifest.json".into(), manifest.to_vec());
+        if existing == fresh {
+            return Ok((WriteResult::Reproduced, target));
+        }
+        let differing = fresh
+            .iter()
+            .find(|(k, v)| existing.get(*k) != Some(*v))
+            .map(|(k, _)| k.clone())
+            .or_else(|| existing.keys().find(|k| !fresh.contains_key(*k)).cloned())
+            .unwrap_or_default();
+        bail!(
+            "{}: version {version} already exists with different content (first difference: {differing}); choose a new --version or remove it",
+            target.display()
+        );
+    }
+    let staged = staging.keep();
+    std::fs::rename(&staged, &target).with_context(|| format!("moving the new version to {}", target.display()))?;
+    Ok((WriteResult::Created, target))
+}
+
+/// Every file under `root`, relative path → bytes.
+pub fn read_tree(root: &Path) -> Result<VersionFiles> {
+    let mut files = VersionFiles::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
+            let entry = entry?;
+            let path = entry.path();
+            if entry.file_type()?.is_dir() {
+                pending.push(path);
+            } else {
+                let relative = path.strip_prefix(root)?.to_string_lossy().replace('\\', "/");
+                files.insert(relative, std::fs::read(&path)?);
+            }
+        }
+    }
+    Ok(files)
+}

@@ -1,0 +1,82 @@
+//! `task.json`: the record of one task (schema `schemas/task.schema.json`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::difficulty::Difficulty;
+use crate::forge::Family;
+use crate::validate::Validation;
+
+pub const TASK_SCHEMA: &str = "mergeforge.task/1";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    pub schema: String,
+    pub id: String,
+    pub family: Family,
+    pub summary: String,
+    pub substrate: SubstrateRef,
+    /// argv run from the repository root; `python` means the substrate's interpreter.
+    pub test_command: Vec<String>,
+    pub test_env: BTreeMap<String, String>,
+    pub timeout_s: u64,
+    pub branches: Branches,
+    pub conflicts: Vec<ConflictRecord>,
+    /// Files the gold merge changes although git merged them without conflict.
+    pub edits_outside_conflicts: Vec<String>,
+    pub mutations: Vec<MutationRecord>,
+    pub difficulty: Difficulty,
+    pub validation: Validation,
+    /// Conflicted (as merged) and gold text of every file where they differ.
+    pub files: Vec<FileRecord>,
+    pub bundle_sha256: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubstrateRef {
+    pub name: String,
+    /// HEAD commit when the substrate is a git repository, else null.
+    pub commit: Option<String>,
+    /// sha256 over the substrate's files (paths and bytes).
+    pub tree: String,
+}
+
+/// Commit ids of the bundle's branches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Branches {
+    pub base: String,
+    pub ours: String,
+    pub theirs: String,
+    pub gold: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConflictRecord {
+    pub path: String,
+    pub hunks: usize,
+    pub conflicted_lines: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MutationRecord {
+    pub operator: String,
+    pub path: String,
+    pub line: usize,
+    pub function: Option<String>,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileRecord {
+    pub path: String,
+    pub conflicted: String,
+    pub gold: String,
+}
+
+/// Pretty JSON with a trailing newline: the exact bytes written to disk.
+pub fn to_json_bytes<T: Serialize>(value: &T) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = serde_json::to_vec_pretty(value)?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}

@@ -1,0 +1,264 @@
+//! `mergeforge gen-tasks`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use serde_json::json;
+
+use crate::bundle::dataset::WriteResult;
+use crate::difficulty::Level;
+use crate::forge::Family;
+use crate::pipeline::{self, GenOptions, GenReport};
+use crate::substrate::SubstrateSpec;
+
+/// Generate a dataset version of test-verified merge-conflict tasks.
+///
+/// Each substrate's tests are run once at HEAD (a substrate whose tests fail is skipped
+/// with the failing test names). Families then propose candidates from AST mutations;
+/// each candidate is merged with git2 and kept only if the conflicted tree fails its
+/// tests, the gold merge passes, and ours/theirs fail or pass as the family requires.
+/// Kept tasks are levelled by which naive resolver solves them and written to
+/// OUT/DATASET/VERSION with a manifest written last. Writing a version that already
+/// exists succeeds only if the new bytes are identical (the run reproduced it).
+///
+/// Test outcomes are cached under OUT/.mergeforge-cache, so re-runs reuse them; the
+/// Python venv with pytest is built once under ~/.cache/mergeforge (or
+/// $MERGEFORGE_CACHE).
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct GenTasksArgs {
+    /// A substrate: a folder with substrate.toml, or a git repository (read at HEAD;
+    /// needs --test-cmd or a config). Repeatable. Default: every folder under substrates/.
+    #[arg(long = "substrate", value_name = "PATH")]
+    pub substrates: Vec<PathBuf>,
+
+    /// A substrate.toml to use: with a `path` key it names its own repository; without
+    /// one it applies to the --substrate given in the same position. Repeatable.
+    #[arg(long = "substrate-config", value_name = "FILE")]
+    pub substrate_configs: Vec<PathBuf>,
+
+    /// Test command for substrates without a config, e.g. "python -m pytest -q tests".
+    #[arg(long, value_name = "CMD")]
+    pub test_cmd: Option<String>,
+
+    /// Output root; the version is written to OUT/DATASET/VERSION.
+    #[arg(long, value_name = "DIR", default_value = "generated")]
+    pub out: PathBuf,
+
+    /// Dataset name. Default: mergeforge-embedded for the embedded substrates, else mergeforge.
+    #[arg(long, value_name = "NAME")]
+    pub dataset: Option<String>,
+
+    /// Dataset version (semver, e.g. 1.0.0).
+    #[arg(long = "version", value_name = "SEMVER", default_value = "1.0.0")]
+    pub dataset_version: String,
+
+    /// Seed for the order candidates are tried in (and which side gets which change).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Keep at most this many tasks in total (the first ones in generation order).
+    #[arg(long, value_name = "N")]
+    pub max_tasks: Option<usize>,
+
+    /// Families to use, comma-separated: strip-restore, divergent-edit, compose-edits,
+    /// signature-callsite. Default: all.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub families: Vec<String>,
+
+    /// Tasks kept per (substrate, family).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub per_cell: usize,
+
+    /// Candidates tried per (substrate, family) at most.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    pub candidates_per_cell: usize,
+
+    /// Parallel workers (test runs at once). Output does not depend on it.
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Print the run report as JSON on stdout instead of a table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Do not draw a progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+pub fn run(args: GenTasksArgs) -> Result<ExitCode> {
+    let options = options_from(&args)?;
+    let report = pipeline::gen_tasks(&options)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report_json(&report))?);
+    } else {
+        print_summary(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
+    if !is_semver(&args.dataset_version) {
+        bail!("--version {}: not a semantic version; use MAJOR.MINOR.PATCH like 1.0.0", args.dataset_version);
+    }
+    if args.per_cell == 0 || args.candidates_per_cell == 0 {
+        bail!("--per-cell and --candidates-per-cell must be at least 1");
+    }
+    let families = if args.families.is_empty() {
+        Family::ALL.to_vec()
+    } else {
+        let mut families = Vec::new();
+        for name in &args.families {
+            let Some(family) = Family::parse(name.trim()) else {
+                let known: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+                bail!("--families: unknown family `{name}`; known: {}", known.join(", "));
+            };
+            if !families.contains(&family) {
+                families.push(family);
+            }
+        }
+        families
+    };
+    let test_command = args.test_cmd.as_ref().map(|c| c.split_whitespace().map(str::to_string).collect::<Vec<_>>());
+    let embedded = args.substrates.is_empty() && args.substrate_configs.is_empty();
+    let substrates = if embedded { pipeline::embedded_substrates()? } else { substrate_specs(args, &test_command)? };
+    let dataset = args
+        .dataset
+        .clone()
+        .unwrap_or_else(|| if embedded { "mergeforge-embedded".into() } else { "mergeforge".into() });
+    if dataset.is_empty() || dataset.contains(['/', '\\']) || dataset.starts_with('.') {
+        bail!("--dataset {dataset:?}: use a plain folder name");
+    }
+    let mut command = vec!["mergeforge".to_string(), "gen-tasks".to_string()];
+    for path in &args.substrates {
+        command.extend(["--substrate".to_string(), path.display().to_string()]);
+    }
+    for path in &args.substrate_configs {
+        command.extend(["--substrate-config".to_string(), path.display().to_string()]);
+    }
+    if let Some(cmd) = &args.test_cmd {
+        command.extend(["--test-cmd".to_string(), cmd.clone()]);
+    }
+    command.extend(["--dataset".into(), dataset.clone(), "--version".into(), args.dataset_version.clone()]);
+    command.extend(["--seed".into(), args.seed.to_string()]);
+    if families.len() != Family::ALL.len() {
+        let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
+        command.extend(["--families".into(), names.join(",")]);
+    }
+    command.extend(["--per-cell".into(), args.per_cell.to_string()]);
+    command.extend(["--candidates-per-cell".into(), args.candidates_per_cell.to_string()]);
+    if let Some(max) = args.max_tasks {
+        command.extend(["--max-tasks".into(), max.to_string()]);
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2));
+    Ok(GenOptions {
+        substrates,
+        out: args.out.clone(),
+        dataset,
+        version: args.dataset_version.clone(),
+        seed: args.seed,
+        max_tasks: args.max_tasks,
+        families,
+        per_cell: args.per_cell,
+        candidates_per_cell: args.candidates_per_cell,
+        jobs,
+        progress: !args.no_progress && !args.json,
+        command,
+    })
+}
+
+fn substrate_specs(args: &GenTasksArgs, test_command: &Option<Vec<String>>) -> Result<Vec<SubstrateSpec>> {
+    let mut paths: Vec<Option<PathBuf>> = args.substrates.iter().cloned().map(Some).collect();
+    let mut specs = Vec::new();
+    let mut next_path = 0;
+    for config in &args.substrate_configs {
+        let parsed = crate::substrate::SubstrateConfig::read(config)?;
+        if parsed.path.is_some() {
+            specs.push(SubstrateSpec::from_config_file(config)?);
+        } else {
+            let Some(path) = paths.get_mut(next_path).and_then(Option::take) else {
+                bail!("{}: no `path` key and no --substrate left to apply it to", config.display());
+            };
+            next_path += 1;
+            specs.push(SubstrateSpec { path, config_file: Some(config.clone()), test_command: None });
+        }
+    }
+    for path in paths.into_iter().flatten() {
+        specs.push(SubstrateSpec { path, config_file: None, test_command: test_command.clone() });
+    }
+    Ok(specs)
+}
+
+fn is_semver(version: &str) -> bool {
+    let core = version.split(['-', '+']).next().unwrap_or("");
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+}
+
+fn report_json(report: &GenReport) -> serde_json::Value {
+    json!({
+        "version_dir": report.version_dir,
+        "result": match report.write { WriteResult::Created => "created", WriteResult::Reproduced => "reproduced" },
+        "tasks": report.manifest.counts.tasks,
+        "by_level": report.manifest.counts.by_level,
+        "by_family": report.manifest.counts.by_family,
+        "by_substrate": report.manifest.substrates.iter().map(|s| (s.name.clone(), s.tasks)).collect::<std::collections::BTreeMap<_, _>>(),
+        "candidates_tried": report.candidates_tried,
+        "kept": report.kept,
+        "rejected": report.rejected,
+        "skipped_substrates": report.skipped_substrates.iter().map(|(n, r)| json!({"substrate": n, "reason": r})).collect::<Vec<_>>(),
+        "seconds": (report.elapsed.as_secs_f64() * 10.0).round() / 10.0,
+    })
+}
+
+fn print_summary(report: &GenReport) {
+    let counts = &report.manifest.counts;
+    let verb = match report.write {
+        WriteResult::Created => "wrote",
+        WriteResult::Reproduced => "reproduced (identical bytes already there)",
+    };
+    println!("{verb} {} tasks to {}", counts.tasks, report.version_dir.display());
+    println!();
+    let levels = Level::ALL;
+    print!("{:<20}", "family");
+    for level in levels {
+        print!("{:>8}", level.name());
+    }
+    println!("{:>8}", "total");
+    for family in Family::ALL {
+        let mut row = [0usize; 3];
+        for task in &report.manifest.tasks {
+            if task.family == family {
+                row[levels.iter().position(|l| *l == task.level).unwrap_or(0)] += 1;
+            }
+        }
+        print!("{:<20}", family.name());
+        for n in row {
+            print!("{n:>8}");
+        }
+        println!("{:>8}", row.iter().sum::<usize>());
+    }
+    print!("{:<20}", "all");
+    for level in levels {
+        print!("{:>8}", counts.by_level.get(&level).copied().unwrap_or(0));
+    }
+    println!("{:>8}", counts.tasks);
+    println!();
+    for s in &report.manifest.substrates {
+        println!("substrate {:<16} {:>4} tasks", s.name, s.tasks);
+    }
+    println!();
+    println!("candidates tried {}, kept {}, rejected {}", report.candidates_tried, report.kept, report.rejected.values().sum::<usize>());
+    for (reason, n) in &report.rejected {
+        println!("  rejected {reason:<22} {n}");
+    }
+    for (name, reason) in &report.skipped_substrates {
+        println!("skipped substrate {name}: {reason}");
+    }
+    println!("time {:.1}s", report.elapsed.as_secs_f64());
+}

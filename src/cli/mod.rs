@@ -1,0 +1,34 @@
+//! The command-line surface: every flag is defined once here, with its documentation,
+//! and `--help` is generated from it. Commands turn flags into library options and
+//! print results; they hold no pipeline logic.
+
+mod gen_tasks;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub use gen_tasks::GenTasksArgs;
+
+/// mergeforge manufactures verified merge-conflict tasks for training and evaluating
+/// coding agents: real git conflicts made from Python repositories whose tests pass,
+/// each proven solvable by running the tests.
+#[derive(Debug, Parser)]
+#[command(name = "mergeforge", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Generate a dataset version of test-verified merge-conflict tasks.
+    GenTasks(GenTasksArgs),
+}
+
+/// Runs a parsed command line; errors are returned for `main` to print.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::GenTasks(args) => gen_tasks::run(args),
+    }
+}

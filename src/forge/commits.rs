@@ -1,0 +1,81 @@
+//! Writing snapshots as git trees and a task's four commits.
+//!
+//! Commits carry a fixed author, committer and time so that the same trees always give
+//! the same commit ids: task bundles are reproducible byte for byte.
+
+use anyhow::Result;
+use git2::{Oid, Repository, Signature, Time};
+
+use crate::snapshot::Snapshot;
+
+/// The four commits of a task. `base` is a root commit; `gold` is a merge of ours and theirs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskCommits {
+    pub base: Oid,
+    pub ours: Oid,
+    pub theirs: Oid,
+    pub gold: Oid,
+}
+
+/// 2024-01-01T00:00:00Z: every commit's time.
+const FIXED_TIME: i64 = 1_704_067_200;
+
+fn signature() -> Result<Signature<'static>> {
+    Ok(Signature::new("mergeforge", "mergeforge@localhost", &Time::new(FIXED_TIME, 0))?)
+}
+
+/// Writes `snapshot` as a tree (all files mode 100644) and returns its id.
+pub fn write_tree(repo: &Repository, snapshot: &Snapshot) -> Result<Oid> {
+    let entries: Vec<(&str, &[u8])> = snapshot.iter().map(|(p, d)| (p.as_str(), d.as_ref())).collect();
+    write_dir(repo, &entries)
+}
+
+fn write_dir(repo: &Repository, entries: &[(&str, &[u8])]) -> Result<Oid> {
+    let mut builder = repo.treebuilder(None)?;
+    let mut i = 0;
+    while i < entries.len() {
+        let (path, data) = entries[i];
+        match path.split_once('/') {
+            None => {
+                let blob = repo.blob(data)?;
+                builder.insert(path, blob, 0o100644)?;
+                i += 1;
+            }
+            Some((dir, _)) => {
+                let prefix = format!("{dir}/");
+                let mut children = Vec::new();
+                while i < entries.len() && entries[i].0.starts_with(&prefix) {
+                    children.push((&entries[i].0[prefix.len()..], entries[i].1));
+                    i += 1;
+                }
+                let subtree = write_dir(repo, &children)?;
+                builder.insert(dir, subtree, 0o040000)?;
+            }
+        }
+    }
+    Ok(builder.write()?)
+}
+
+/// Writes base, ours and theirs (children of base) and gold (merge of ours and theirs).
+pub fn write_task_commits(
+    repo: &Repository,
+    base: &Snapshot,
+    ours: &Snapshot,
+    theirs: &Snapshot,
+    gold: &Snapshot,
+    summary: &str,
+) -> Result<TaskCommits> {
+    let sig = signature()?;
+    let commit = |snapshot: &Snapshot, message: &str, parents: &[Oid]| -> Result<Oid> {
+        let tree = repo.find_tree(write_tree(repo, snapshot)?)?;
+        let parents: Vec<git2::Commit> =
+            parents.iter().map(|p| repo.find_commit(*p)).collect::<Result<_, _>>()?;
+        let parent_refs: Vec<&git2::Commit> = parents.iter().collect();
+        Ok(repo.commit(None, &sig, &sig, message, &tree, &parent_refs)?)
+    };
+    let base_id = commit(base, "base\n", &[])?;
+    let ours_id = commit(ours, &format!("ours: {summary}\n"), &[base_id])?;
+    let theirs_id = commit(theirs, &format!("theirs: {summary}\n"), &[base_id])?;
+    let gold_id = commit(gold, "gold: merge theirs into ours\n", &[ours_id, theirs_id])?;
+    Ok(TaskCommits { base: base_id, ours: ours_id, theirs: theirs_id, gold: gold_id })
+}

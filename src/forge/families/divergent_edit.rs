@@ -1,0 +1,59 @@
+//! divergent-edit: base carries a wrong value at one node; one side fixes it (back to
+//! the original), the other changes the same node to another plausible wrong value.
+//! Both edit the same bytes, so the merge conflicts; exactly one side passes the tests.
+
+use std::collections::BTreeMap;
+
+use super::mutated;
+use crate::forge::{seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput};
+use crate::mutate::{Mutation, OperatorKind};
+
+pub struct DivergentEdit;
+
+impl FamilyBuilder for DivergentEdit {
+    fn family(&self) -> Family {
+        Family::DivergentEdit
+    }
+
+    fn candidates(&self, input: &ForgeInput) -> Vec<Candidate> {
+        let gold = &input.substrate.files;
+        let mut out = Vec::new();
+        for (module, mutations) in input.modules.iter().zip(input.mutations) {
+            let mut by_node: BTreeMap<(usize, usize), Vec<&Mutation>> = BTreeMap::new();
+            for m in mutations.iter().filter(|m| m.kind == OperatorKind::Alter && m.function.is_some()) {
+                by_node.entry((m.start, m.end)).or_default().push(m);
+            }
+            for alternatives in by_node.values().filter(|a| a.len() >= 2) {
+                for bug in alternatives {
+                    for wrong in alternatives.iter().filter(|w| w.replacement != bug.replacement) {
+                        let key = format!("divergent-edit|{}|{}", bug.key(), wrong.key());
+                        let (Some(base), Some(wrong_side)) =
+                            (mutated(gold, module, &[bug]), mutated(gold, module, &[wrong]))
+                        else {
+                            continue;
+                        };
+                        let (ours, theirs) = if seeded_coin(input.seed, &key) {
+                            (gold.clone(), wrong_side)
+                        } else {
+                            (wrong_side, gold.clone())
+                        };
+                        out.push(Candidate {
+                            family: Family::DivergentEdit,
+                            summary: format!(
+                                "{}:{}: base has {}; one side restores the original, the other makes it {}",
+                                module.path, bug.line, bug.description, wrong.replacement
+                            ),
+                            key,
+                            base,
+                            ours,
+                            theirs,
+                            gold: gold.clone(),
+                            mutations: vec![(*bug).clone(), (*wrong).clone()],
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+}

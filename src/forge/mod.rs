@@ -1,0 +1,139 @@
+//! Task families: how a conflict is made and what its gold merge is.
+//!
+//! A family looks at a substrate's parsed sources and its mutations and proposes
+//! [`Candidate`]s: four snapshots (base, ours, theirs, gold) plus the rule the tests
+//! must follow on ours and theirs. This stage also writes candidates as git commits
+//! ([`commits`]). It does not merge, run tests, or level.
+
+pub mod commits;
+mod families;
+pub(crate) mod splice;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::mutate::{Mutation, PyModule};
+use crate::snapshot::Snapshot;
+use crate::substrate::Substrate;
+
+/// The families, in catalogue order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    StripRestore,
+    DivergentEdit,
+    ComposeEdits,
+    SignatureCallsite,
+}
+
+impl Family {
+    pub const ALL: [Family; 4] =
+        [Family::StripRestore, Family::DivergentEdit, Family::ComposeEdits, Family::SignatureCallsite];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::StripRestore => "strip-restore",
+            Family::DivergentEdit => "divergent-edit",
+            Family::ComposeEdits => "compose-edits",
+            Family::SignatureCallsite => "signature-callsite",
+        }
+    }
+
+    /// A short tag used in task ids.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Family::StripRestore => "strip",
+            Family::DivergentEdit => "diverge",
+            Family::ComposeEdits => "compose",
+            Family::SignatureCallsite => "sigcall",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// What the tests must say about the two sides taken alone.
+    pub fn side_rule(self) -> SideRule {
+        match self {
+            Family::DivergentEdit => SideRule::ExactlyOnePasses,
+            _ => SideRule::BothFail,
+        }
+    }
+}
+
+impl std::fmt::Display for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The family's requirement on the `ours` and `theirs` commits' test outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideRule {
+    BothFail,
+    ExactlyOnePasses,
+}
+
+/// A proposed task, before merging and validation.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub family: Family,
+    /// Stable identity of the recipe (paths, operators, offsets); orders candidates.
+    pub key: String,
+    pub base: Snapshot,
+    pub ours: Snapshot,
+    pub theirs: Snapshot,
+    pub gold: Snapshot,
+    /// The mutations the recipe used.
+    pub mutations: Vec<Mutation>,
+    /// One line on what the sides do.
+    pub summary: String,
+}
+
+/// What families see of a substrate.
+pub struct ForgeInput<'a> {
+    pub substrate: &'a Substrate,
+    /// Parsed mutable sources, sorted by path.
+    pub modules: &'a [PyModule],
+    /// Every mutation of every module, per module (same order as `modules`).
+    pub mutations: &'a [Vec<Mutation>],
+    pub seed: u64,
+}
+
+/// A family: one small type, listed once in [`families::ALL`].
+pub trait FamilyBuilder: Sync + Send {
+    fn family(&self) -> Family;
+    /// Every candidate this family can build, in any order (the caller orders them).
+    fn candidates(&self, input: &ForgeInput) -> Vec<Candidate>;
+}
+
+/// The builder of a family.
+pub fn builder(family: Family) -> &'static dyn FamilyBuilder {
+    families::ALL.iter().copied().find(|b| b.family() == family).expect("every family has a builder")
+}
+
+/// Candidates of `family`, ordered deterministically by a hash of (seed, key), at most `cap`.
+pub fn ordered_candidates(family: Family, input: &ForgeInput, cap: usize) -> Vec<Candidate> {
+    let mut candidates = builder(family).candidates(input);
+    let mut keyed: Vec<(String, Candidate)> = candidates
+        .drain(..)
+        .map(|c| (seeded_rank(input.seed, &c.key), c))
+        .collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.key.cmp(&b.1.key)));
+    keyed.dedup_by(|a, b| a.1.key == b.1.key);
+    keyed.into_iter().take(cap).map(|(_, c)| c).collect()
+}
+
+/// The rank of a key under a seed: hex sha256(seed ‖ key).
+pub fn seeded_rank(seed: u64, key: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(seed.to_le_bytes());
+    hasher.update(key.as_bytes());
+    crate::snapshot::hex(&hasher.finalize())
+}
+
+/// A deterministic coin for a key under a seed (e.g. which side gets which change).
+pub fn seeded_coin(seed: u64, key: &str) -> bool {
+    seeded_rank(seed, key).as_bytes()[0] % 2 == 0
+}

@@ -1,0 +1,112 @@
+//! Reading and writing diff3-style conflict markers.
+//!
+//! A conflicted file is a sequence of [`Segment`]s: clean text, or a conflict with the
+//! `ours`, `base` and `theirs` text of one hunk. Every line keeps its newline, so
+//! joining the segments back gives the exact file.
+
+/// Marker lines, as written with the labels mergeforge uses.
+pub const OURS_MARKER: &str = "<<<<<<< ours";
+pub const BASE_MARKER: &str = "||||||| base";
+pub const SPLIT_MARKER: &str = "=======";
+pub const THEIRS_MARKER: &str = ">>>>>>> theirs";
+
+/// One piece of a conflicted file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    Clean(String),
+    Conflict { ours: String, base: String, theirs: String },
+}
+
+/// Splits a file into clean text and conflict hunks. Marker lines are recognised by
+/// their prefix (`<<<<<<<`, `|||||||`, `=======`, `>>>>>>>`) whatever the label.
+/// Unterminated markers are kept as clean text.
+pub fn parse(text: &str) -> Vec<Segment> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut segments = Vec::new();
+    let mut clean = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].starts_with("<<<<<<<") {
+            if let Some((hunk, next)) = read_hunk(&lines, i) {
+                if !clean.is_empty() {
+                    segments.push(Segment::Clean(std::mem::take(&mut clean)));
+                }
+                segments.push(hunk);
+                i = next;
+                continue;
+            }
+        }
+        clean.push_str(lines[i]);
+        i += 1;
+    }
+    if !clean.is_empty() {
+        segments.push(Segment::Clean(clean));
+    }
+    segments
+}
+
+fn read_hunk(lines: &[&str], start: usize) -> Option<(Segment, usize)> {
+    let (mut ours, mut base, mut theirs) = (String::new(), String::new(), String::new());
+    #[derive(PartialEq)]
+    enum Part {
+        Ours,
+        Base,
+        Theirs,
+    }
+    let mut part = Part::Ours;
+    for (offset, line) in lines[start + 1..].iter().enumerate() {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        if line.starts_with("|||||||") && part == Part::Ours {
+            part = Part::Base;
+        } else if bare == "=======" && part != Part::Theirs {
+            part = Part::Theirs;
+        } else if line.starts_with(">>>>>>>") && part == Part::Theirs {
+            return Some((Segment::Conflict { ours, base, theirs }, start + offset + 2));
+        } else if line.starts_with("<<<<<<<") {
+            return None;
+        } else {
+            match part {
+                Part::Ours => ours.push_str(line),
+                Part::Base => base.push_str(line),
+                Part::Theirs => theirs.push_str(line),
+            }
+        }
+    }
+    None
+}
+
+/// Number of conflict hunks in a text.
+pub fn count_conflicts(text: &str) -> usize {
+    parse(text).iter().filter(|s| matches!(s, Segment::Conflict { .. })).count()
+}
+
+/// Whether any line of `text` looks like a conflict marker.
+pub fn has_markers(text: &str) -> bool {
+    text.lines().any(|l| {
+        l.starts_with("<<<<<<<") || l.starts_with(">>>>>>>") || l.starts_with("|||||||") || l == "======="
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_rejoins() {
+        let text = "a\n<<<<<<< ours\nx\n||||||| base\ny\n=======\nz\n>>>>>>> theirs\nb\n";
+        let segments = parse(text);
+        assert_eq!(segments.len(), 3);
+        assert_eq!(
+            segments[1],
+            Segment::Conflict { ours: "x\n".into(), base: "y\n".into(), theirs: "z\n".into() }
+        );
+        assert_eq!(count_conflicts(text), 1);
+        assert!(has_markers(text));
+    }
+
+    #[test]
+    fn unterminated_marker_is_text() {
+        let text = "<<<<<<< ours\nx\n";
+        assert_eq!(parse(text), vec![Segment::Clean(text.into())]);
+    }
+}
