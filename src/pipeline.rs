@@ -35,6 +35,8 @@ pub struct GenOptions {
     /// Substrates to use, in order.
     pub substrates: Vec<SubstrateSpec>,
     pub out: PathBuf,
+    /// Where test outcomes are cached (default `OUT/.mergeforge-cache`).
+    pub cache_dir: PathBuf,
     pub dataset: String,
     pub version: String,
     pub seed: u64,
@@ -109,7 +111,7 @@ pub fn embedded_substrates() -> Result<Vec<SubstrateSpec>> {
 pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     let started = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(options.jobs.max(1)).build()?;
-    let cache = OutcomeCache::new(&options.out.join(".mergeforge-cache").join("outcomes"));
+    let cache = OutcomeCache::new(&options.cache_dir.join("outcomes"));
     let mut skipped = Vec::new();
     let mut prepared = Vec::new();
     for spec in &options.substrates {
@@ -160,6 +162,13 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
         }
     }
     let kept = drafts.len();
+    if kept == 0 {
+        let reasons: Vec<String> = rejected.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        bail!(
+            "no candidate became a task ({tried} tried; rejected: {}); try more --candidates-per-cell, other --families or a substrate with stricter tests",
+            if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") }
+        );
+    }
     if let Some(max) = options.max_tasks {
         drafts.truncate(max);
     }

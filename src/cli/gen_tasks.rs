@@ -23,7 +23,7 @@ use crate::substrate::SubstrateSpec;
 /// OUT/DATASET/VERSION with a manifest written last. Writing a version that already
 /// exists succeeds only if the new bytes are identical (the run reproduced it).
 ///
-/// Test outcomes are cached under OUT/.mergeforge-cache, so re-runs reuse them; the
+/// Test outcomes are cached under OUT/.mergeforge-cache (see --cache); the
 /// Python venv with pytest is built once under ~/.cache/mergeforge (or
 /// $MERGEFORGE_CACHE).
 #[derive(Debug, Args)]
@@ -46,6 +46,12 @@ pub struct GenTasksArgs {
     /// Output root; the version is written to OUT/DATASET/VERSION.
     #[arg(long, value_name = "DIR", default_value = "generated")]
     pub out: PathBuf,
+
+    /// Test-outcome cache. Default: OUT/.mergeforge-cache. A run reuses the recorded
+    /// outcome (including its duration) of any tree it has tested before, which is what
+    /// makes re-runs byte-identical.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
 
     /// Dataset name. Default: mergeforge-embedded for the embedded substrates, else mergeforge.
     #[arg(long, value_name = "NAME")]
@@ -159,6 +165,7 @@ fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     Ok(GenOptions {
         substrates,
         out: args.out.clone(),
+        cache_dir: args.cache.clone().unwrap_or_else(|| args.out.join(".mergeforge-cache")),
         dataset,
         version: args.dataset_version.clone(),
         seed: args.seed,

@@ -73,7 +73,8 @@ impl Operator for BinOpSwap {
                 }
             }
         }
-        out
+        // Source order of the edits, only those that still parse.
+        super::support::finish(module, out)
     }
 }
 

@@ -42,6 +42,7 @@ impl Operator for ConstInt {
                 }
             }
         }
-        out
+        // Source order of the edits, only those that still parse.
+        super::support::finish(module, out)
     }
 }

@@ -57,6 +57,7 @@ impl Operator for FlipCompare {
                 }
             }
         }
-        out
+        // Source order of the edits, only those that still parse.
+        super::support::finish(module, out)
     }
 }

@@ -49,6 +49,7 @@ impl Operator for RemoveStatement {
                 format!("remove `{first_line}`"),
             ));
         }
-        out
+        // Source order of the edits, only those that still parse.
+        super::support::finish(module, out)
     }
 }

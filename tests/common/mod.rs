@@ -1,0 +1,122 @@
+//! Helpers shared by the integration tests: the built binary, the Python venv, git.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The project root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A command for the built `mergeforge` binary, run from the project root.
+pub fn mergeforge() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_mergeforge"));
+    command.current_dir(root());
+    command
+}
+
+/// Runs `mergeforge` with `args`, returning its output.
+pub fn run_mergeforge(args: &[&str]) -> Output {
+    mergeforge().args(args).output().expect("mergeforge runs")
+}
+
+/// The interpreter of the cached venv with pytest (the one gen-tasks uses).
+pub fn venv_python() -> PathBuf {
+    let env = mergeforge::sandbox::python::ensure_venv(&mergeforge::sandbox::user_cache_dir(), &[])
+        .expect("venv with pytest");
+    env.interpreter
+}
+
+/// Runs git in `dir`, panicking with its stderr if it fails.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let output = git_output(dir, args);
+    assert!(output.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Runs git in `dir` with a fixed identity and no user config.
+pub fn git_output(dir: &Path, args: &[&str]) -> Output {
+    Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=test", "-c", "user.email=test@localhost", "-c", "init.defaultBranch=main", "-c", "advice.detachedHead=false"])
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .expect("git runs")
+}
+
+/// Runs a task's test command (argv with `python` → the venv) in `dir`; true if it passes.
+pub fn tests_pass(dir: &Path, test_command: &[String], env: &serde_json::Map<String, serde_json::Value>) -> bool {
+    let python = venv_python();
+    let argv: Vec<String> = test_command
+        .iter()
+        .map(|a| if a == "python" { python.display().to_string() } else { a.clone() })
+        .collect();
+    let mut command = Command::new(&argv[0]);
+    command.args(&argv[1..]).current_dir(dir).env("PYTHONDONTWRITEBYTECODE", "1");
+    for (k, v) in env {
+        command.env(k, v.as_str().unwrap_or_default());
+    }
+    command.output().expect("tests run").status.success()
+}
+
+/// Every file under `dir` (relative path → bytes), dot-directories skipped.
+pub fn read_tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    mergeforge::bundle::dataset::read_tree(dir).expect("readable tree")
+}
+
+/// Copies a folder recursively.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            if entry.file_name() == "__pycache__" {
+                continue;
+            }
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Reads a JSON file.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Checks one task with plain git and pytest: the merge conflicts in exactly the listed
+/// paths, the conflicted tree fails, gold passes, ours and theirs behave as recorded.
+pub fn verify_task_with_git(task_dir: &Path) {
+    let task = read_json(&task_dir.join("task.json"));
+    let id = task["id"].as_str().unwrap().to_string();
+    let work = tempfile::tempdir().unwrap();
+    let clone = work.path().join("w");
+    git(work.path(), &["clone", "-q", task_dir.join("repo.bundle").to_str().unwrap(), "w"]);
+    git(&clone, &["checkout", "-q", "theirs"]);
+    git(&clone, &["checkout", "-q", "ours"]);
+    let merge = git_output(&clone, &["merge", "--no-edit", "theirs"]);
+    assert!(!merge.status.success(), "{id}: git merge did not conflict");
+    let unmerged = git(&clone, &["diff", "--name-only", "--diff-filter=U"]);
+    let mut got: Vec<&str> = unmerged.lines().collect();
+    got.sort();
+    let mut want: Vec<&str> = task["conflicts"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
+    want.sort();
+    assert_eq!(got, want, "{id}: conflicted paths");
+    let command: Vec<String> = task["test_command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+    let env = task["test_env"].as_object().unwrap().clone();
+    assert!(!tests_pass(&clone, &command, &env), "{id}: tests pass on the conflicted tree");
+    git(&clone, &["merge", "--abort"]);
+    for side in ["ours", "theirs"] {
+        git(&clone, &["checkout", "-q", "-f", side]);
+        let recorded = task["validation"][side]["passed"].as_bool().unwrap();
+        assert_eq!(tests_pass(&clone, &command, &env), recorded, "{id}: {side} outcome differs from task.json");
+    }
+    git(&clone, &["checkout", "-q", "-f", "gold"]);
+    assert!(tests_pass(&clone, &command, &env), "{id}: gold fails its tests");
+}

@@ -1,0 +1,144 @@
+//! `mergeforge gen-tasks` end to end: real substrates, real git, real pytest.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+
+/// Generates a small dataset from one substrate into `out` (sharing `cache`).
+fn generate(substrate: &str, out: &Path, cache: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "gen-tasks",
+        "--substrate",
+        substrate,
+        "--out",
+        out.to_str().unwrap(),
+        "--cache",
+        cache.to_str().unwrap(),
+        "--per-cell",
+        "1",
+        "--candidates-per-cell",
+        "6",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    run_mergeforge(&args)
+}
+
+fn report(output: &std::process::Output) -> serde_json::Value {
+    assert!(
+        output.status.success(),
+        "gen-tasks failed: {}\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        String::from_utf8_lossy(&output.stdout)
+    );
+    serde_json::from_slice(&output.stdout).expect("--json prints JSON")
+}
+
+#[test]
+fn tasks_verify_with_plain_git_and_are_deterministic() {
+    let work = tempfile::tempdir().unwrap();
+    let cache = work.path().join("cache");
+    let first = work.path().join("a");
+    let second = work.path().join("b");
+    let families = ["--families", "strip-restore,divergent-edit,compose-edits"];
+
+    let mut args = families.to_vec();
+    args.extend(["--jobs", "1"]);
+    let one = report(&generate("substrates/calculator", &first, &cache, &args));
+    assert_eq!(one["result"], "created");
+    assert_eq!(one["tasks"], 3, "one task per family: {one}");
+    for level in ["easy", "medium", "hard"] {
+        assert_eq!(one["by_level"][level], 1, "{one}");
+    }
+
+    // Same seed, other --jobs, shared outcome cache: byte-identical version.
+    let mut args = families.to_vec();
+    args.extend(["--jobs", "2"]);
+    report(&generate("substrates/calculator", &second, &cache, &args));
+    let version_a = first.join("mergeforge/1.0.0");
+    let version_b = second.join("mergeforge/1.0.0");
+    assert_eq!(read_tree(&version_a), read_tree(&version_b), "--jobs changed the output");
+
+    // Running again into the same folder reproduces it and says so.
+    let again = report(&generate("substrates/calculator", &first, &cache, &families));
+    assert_eq!(again["result"], "reproduced");
+
+    // Every task holds up with plain git and pytest.
+    let manifest = read_json(&version_a.join("manifest.json"));
+    assert_eq!(manifest["schema"], "mergeforge.manifest/1");
+    for entry in manifest["tasks"].as_array().unwrap() {
+        let id = entry["id"].as_str().unwrap();
+        let task_json = std::fs::read(version_a.join("tasks").join(id).join("task.json")).unwrap();
+        assert_eq!(entry["task_sha256"], mergeforge::snapshot::sha256_hex(&task_json));
+        verify_task_with_git(&version_a.join("tasks").join(id));
+    }
+}
+
+#[test]
+fn a_different_version_is_never_overwritten() {
+    let work = tempfile::tempdir().unwrap();
+    let cache = work.path().join("cache");
+    let out = work.path().join("out");
+    let families = ["--families", "divergent-edit"];
+    report(&generate("substrates/calculator", &out, &cache, &families));
+    let version = out.join("mergeforge/1.0.0");
+    let before = read_tree(&version);
+
+    let mut args = families.to_vec();
+    args.extend(["--seed", "7"]);
+    let output = generate("substrates/calculator", &out, &cache, &args);
+    assert!(!output.status.success(), "a different dataset under an existing version was accepted");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("already exists with different content"), "{stderr}");
+    assert_eq!(read_tree(&version), before, "the existing version was touched");
+    let leftovers: Vec<_> = std::fs::read_dir(out.join("mergeforge")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers, vec![std::ffi::OsString::from("1.0.0")], "staging folders left behind");
+}
+
+#[test]
+fn a_git_repository_is_read_at_head_with_a_test_command() {
+    let work = tempfile::tempdir().unwrap();
+    let repo = work.path().join("repo");
+    copy_dir(&root().join("substrates/calculator"), &repo);
+    std::fs::remove_file(repo.join("substrate.toml")).unwrap();
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-qm", "initial"]);
+    // Uncommitted changes are not part of the substrate.
+    std::fs::write(repo.join("calculator.py"), "this is not python(").unwrap();
+    let head = git(&repo, &["rev-parse", "HEAD"]).trim().to_string();
+
+    let out = work.path().join("out");
+    let output = generate(
+        repo.to_str().unwrap(),
+        &out,
+        &work.path().join("cache"),
+        &["--families", "divergent-edit", "--test-cmd", "python -m pytest -q -p no:cacheprovider tests/"],
+    );
+    let summary = report(&output);
+    assert_eq!(summary["tasks"], 1, "{summary}");
+    let manifest = read_json(&out.join("mergeforge/1.0.0/manifest.json"));
+    assert_eq!(manifest["substrates"][0]["commit"], head.as_str());
+    assert_eq!(manifest["substrates"][0]["name"], "repo");
+}
+
+#[test]
+fn signature_callsite_gold_fixes_a_file_without_markers() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    let output = generate("substrates/utilsmain", &out, &work.path().join("cache"), &["--families", "signature-callsite"]);
+    let summary = report(&output);
+    assert_eq!(summary["tasks"], 1, "{summary}");
+    let manifest = read_json(&out.join("mergeforge/1.0.0/manifest.json"));
+    let id = manifest["tasks"][0]["id"].as_str().unwrap();
+    let task_dir = out.join("mergeforge/1.0.0/tasks").join(id);
+    let task = read_json(&task_dir.join("task.json"));
+    let outside = task["edits_outside_conflicts"].as_array().unwrap();
+    assert_eq!(outside.len(), 1, "{task}");
+    let conflicted: Vec<&str> = task["conflicts"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
+    assert!(!conflicted.contains(&outside[0].as_str().unwrap()));
+    assert_eq!(task["difficulty"]["level"], "hard");
+    verify_task_with_git(&task_dir);
+}
