@@ -202,9 +202,7 @@ fn substrate_specs(args: &GenTasksArgs, test_command: &Option<Vec<String>>) -> R
 }
 
 fn is_semver(version: &str) -> bool {
-    let core = version.split(['-', '+']).next().unwrap_or("");
-    let parts: Vec<&str> = core.split('.').collect();
-    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+    semver::Version::parse(version).is_ok()
 }
 
 fn report_json(report: &GenReport) -> serde_json::Value {

@@ -1,0 +1,257 @@
+//! The JSON Schemas in `schemas/` against the files mergeforge writes.
+//!
+//! - the schemas are valid draft 2020-12 and documented (every property described);
+//! - every `manifest.json` and `tasks/<id>/task.json` under `generated/` (or the
+//!   directory in `MERGEFORGE_SCHEMA_TEST_DIR`) is valid;
+//! - the cases in `tests/data/schemas/<case>/` (`document.json` + `case.toml`) are
+//!   accepted or rejected as their `case.toml` says. Adding a case is adding a folder.
+
+use std::path::{Path, PathBuf};
+
+use jsonschema::Validator;
+use serde::Deserialize;
+use serde_json::Value;
+
+const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+const SCHEMAS: [&str; 2] = ["task", "manifest"];
+const DIR_ENV: &str = "MERGEFORGE_SCHEMA_TEST_DIR";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON: {e}", path.display()))
+}
+
+fn schema_json(name: &str) -> Value {
+    read_json(&root().join("schemas").join(format!("{name}.schema.json")))
+}
+
+fn validator(name: &str) -> Validator {
+    jsonschema::draft202012::new(&schema_json(name))
+        .unwrap_or_else(|e| panic!("schemas/{name}.schema.json does not compile: {e}"))
+}
+
+/// Every error as `<instance path>: <message>` (`/` for the document root).
+fn errors(validator: &Validator, document: &Value) -> Vec<(String, String)> {
+    validator
+        .iter_errors(document)
+        .map(|e| {
+            let path = e.instance_path.to_string();
+            (if path.is_empty() { "/".to_string() } else { path }, e.to_string())
+        })
+        .collect()
+}
+
+fn format_errors(errors: &[(String, String)]) -> String {
+    errors.iter().map(|(path, message)| format!("    at {path}: {message}")).collect::<Vec<_>>().join("\n")
+}
+
+// ---------------------------------------------------------------------------------
+// The schemas themselves.
+
+#[test]
+fn schemas_are_valid_draft_2020_12() {
+    for name in SCHEMAS {
+        let schema = schema_json(name);
+        assert_eq!(schema["$schema"], DRAFT_2020_12, "schemas/{name}.schema.json: $schema");
+        assert_eq!(
+            schema["$id"],
+            format!("https://mergeforge.dev/schemas/{name}.schema.json"),
+            "schemas/{name}.schema.json: $id"
+        );
+        if let Err(e) = jsonschema::meta::validate(&schema) {
+            panic!("schemas/{name}.schema.json is not a valid draft 2020-12 schema: {e} (at {})", e.instance_path);
+        }
+        validator(name);
+    }
+}
+
+/// Every object schema with `properties` closes itself (`additionalProperties`), lists
+/// only known names in `required`, and describes every property.
+#[test]
+fn schemas_are_documented_and_closed() {
+    fn walk(value: &Value, at: &str, problems: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::Object(properties)) = map.get("properties") {
+                    if !map.contains_key("additionalProperties") {
+                        problems.push(format!("{at}: has properties but no additionalProperties"));
+                    }
+                    for (name, property) in properties {
+                        if property.get("description").and_then(Value::as_str).is_none_or(str::is_empty) {
+                            problems.push(format!("{at}/properties/{name}: no description"));
+                        }
+                    }
+                    for name in map.get("required").and_then(Value::as_array).into_iter().flatten() {
+                        if !name.as_str().is_some_and(|n| properties.contains_key(n)) {
+                            problems.push(format!("{at}: required {name} is not a property"));
+                        }
+                    }
+                }
+                for (key, child) in map {
+                    walk(child, &format!("{at}/{key}"), problems);
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    walk(child, &format!("{at}/{i}"), problems);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut problems = Vec::new();
+    for name in SCHEMAS {
+        walk(&schema_json(name), &format!("{name}.schema.json#"), &mut problems);
+    }
+    assert!(problems.is_empty(), "schema problems:\n{}", problems.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------
+// Emitted files.
+
+/// `manifest.json` and `tasks/<id>/task.json` files under `dir`, skipping dot-directories
+/// (such as `.mergeforge-cache`), sorted.
+fn emitted_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut manifests = Vec::new();
+    let mut tasks = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()));
+        for entry in entries {
+            let entry = entry.unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()));
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let kind = entry.file_type().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if kind.is_dir() {
+                if !name.starts_with('.') {
+                    stack.push(path);
+                }
+            } else if name == "manifest.json" {
+                manifests.push(path);
+            } else if name == "task.json"
+                && path.parent().and_then(Path::parent).and_then(Path::file_name).is_some_and(|n| n == "tasks")
+            {
+                tasks.push(path);
+            }
+        }
+    }
+    manifests.sort();
+    tasks.sort();
+    (manifests, tasks)
+}
+
+#[test]
+fn generated_files_match_schemas() {
+    let dir = std::env::var_os(DIR_ENV).map(PathBuf::from).unwrap_or_else(|| root().join("generated"));
+    assert!(dir.is_dir(), "{} does not exist (set {DIR_ENV} to validate another directory)", dir.display());
+    let (manifests, tasks) = emitted_files(&dir);
+    assert!(
+        !manifests.is_empty(),
+        "no manifest.json under {}: expected at least one dataset version (<dataset>/<version>/manifest.json)",
+        dir.display()
+    );
+    let manifest_schema = validator("manifest");
+    let task_schema = validator("task");
+    let mut failures = Vec::new();
+    for (files, schema, name) in [(&manifests, &manifest_schema, "manifest"), (&tasks, &task_schema, "task")] {
+        for file in files {
+            let errors = errors(schema, &read_json(file));
+            if !errors.is_empty() {
+                failures.push(format!("{} (schema {name}):\n{}", file.display(), format_errors(&errors)));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} files under {} do not match their schema:\n{}",
+        failures.len(),
+        manifests.len() + tasks.len(),
+        dir.display(),
+        failures.join("\n")
+    );
+}
+
+// ---------------------------------------------------------------------------------
+// Data-driven cases.
+
+/// `tests/data/schemas/<case>/case.toml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    /// `task` or `manifest`.
+    schema: String,
+    /// Whether `document.json` must be accepted.
+    valid: bool,
+    /// What the case is about (required, so every case says why it exists).
+    reason: String,
+    /// Required for an invalid case: the instance path (e.g. `/difficulty/level`, `/` for
+    /// the root) where an error must be, and every error at or under, so the document
+    /// fails for the intended reason and no other.
+    error_at: Option<String>,
+}
+
+#[test]
+fn schema_cases() {
+    let cases_dir = root().join("tests/data/schemas");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&cases_dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", cases_dir.display()))
+        .map(|entry| entry.expect("reading case folder").path())
+        .filter(|path| path.is_dir())
+        .collect();
+    dirs.sort();
+    let validators: Vec<(&str, Validator)> = SCHEMAS.iter().map(|name| (*name, validator(name))).collect();
+    let mut failures = Vec::new();
+    let mut seen = Vec::new();
+    for dir in &dirs {
+        let case_name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let case_file = dir.join("case.toml");
+        let text = std::fs::read_to_string(&case_file).unwrap_or_else(|e| panic!("reading {}: {e}", case_file.display()));
+        let case: Case = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", case_file.display()));
+        assert!(!case.reason.trim().is_empty(), "{}: empty reason", case_file.display());
+        let Some((_, schema)) = validators.iter().find(|(name, _)| *name == case.schema) else {
+            panic!("{}: schema = {:?}; expected one of {SCHEMAS:?}", case_file.display(), case.schema);
+        };
+        let errors = errors(schema, &read_json(&dir.join("document.json")));
+        seen.push((case.schema.clone(), case.valid));
+        match (case.valid, errors.is_empty()) {
+            (true, false) => failures.push(format!(
+                "{case_name} ({}): expected valid, got errors:\n{}",
+                case.reason,
+                format_errors(&errors)
+            )),
+            (false, true) => failures.push(format!("{case_name} ({}): expected invalid, but it validates", case.reason)),
+            (false, false) => match &case.error_at {
+                None => failures.push(format!("{case_name}: an invalid case needs error_at")),
+                Some(at) => {
+                    let under = |path: &str| at == "/" || path == at || path.starts_with(&format!("{at}/"));
+                    if !errors.iter().all(|(path, _)| under(path)) || !errors.iter().any(|(path, _)| path == at) {
+                        failures.push(format!(
+                            "{case_name} ({}): expected errors at {at} (and nowhere else), got:\n{}",
+                            case.reason,
+                            format_errors(&errors)
+                        ));
+                    }
+                }
+            },
+            (true, true) => {
+                if case.error_at.is_some() {
+                    failures.push(format!("{case_name}: error_at makes no sense for a valid case"));
+                }
+            }
+        }
+    }
+    for name in SCHEMAS {
+        for valid in [true, false] {
+            assert!(
+                seen.contains(&(name.to_string(), valid)),
+                "tests/data/schemas has no case with schema = {name:?}, valid = {valid}"
+            );
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} schema cases fail:\n{}", failures.len(), dirs.len(), failures.join("\n"));
+}
