@@ -1,0 +1,96 @@
+//! The committed sample dataset under `generated/`: a reduced run reproduces its files
+//! byte for byte, and every task holds up with plain git and pytest.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::*;
+
+/// The committed sample version folder (the only version of mergeforge-embedded).
+fn sample_version() -> PathBuf {
+    let dataset = root().join("generated/mergeforge-embedded");
+    let mut versions: Vec<PathBuf> = std::fs::read_dir(&dataset)
+        .expect("generated/mergeforge-embedded exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("manifest.json").is_file())
+        .collect();
+    versions.sort();
+    versions.pop().expect("a committed sample version")
+}
+
+#[test]
+fn a_reduced_run_reproduces_the_committed_sample() {
+    let version = sample_version();
+    let manifest = read_json(&version.join("manifest.json"));
+    let work = tempfile::tempdir().unwrap();
+    // A private copy of the committed outcome cache: the run may add to it.
+    let cache = work.path().join("cache");
+    copy_dir(&root().join("generated/.mergeforge-cache"), &cache);
+    let out = work.path().join("out");
+
+    // The recorded command, restricted to one substrate.
+    let substrate = manifest["substrates"].as_array().unwrap().iter().find(|s| s["tasks"].as_u64() > Some(0)).unwrap();
+    let name = substrate["name"].as_str().unwrap();
+    let recorded: Vec<String> = manifest["command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+    assert_eq!(&recorded[..2], ["mergeforge", "gen-tasks"]);
+    let substrate_path = format!("substrates/{name}");
+    let mut args: Vec<&str> = recorded[1..].iter().map(String::as_str).collect();
+    args.extend(["--substrate", &substrate_path, "--out", out.to_str().unwrap(), "--cache", cache.to_str().unwrap(), "--no-progress"]);
+    let output = run_mergeforge(&args);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+
+    let fresh = out.join("mergeforge-embedded").join(version.file_name().unwrap());
+    let fresh_manifest = read_json(&fresh.join("manifest.json"));
+    let expected: Vec<&str> = manifest["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["substrate"] == name)
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    let got: Vec<&str> = fresh_manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
+    assert_eq!(got, expected, "the reduced run chose other tasks");
+    for id in expected {
+        let committed = read_tree(&version.join("tasks").join(id));
+        let regenerated = read_tree(&fresh.join("tasks").join(id));
+        assert_eq!(committed, regenerated, "task {id} differs from the committed sample");
+    }
+}
+
+#[test]
+fn every_committed_task_verifies_with_plain_git_and_pytest() {
+    let version = sample_version();
+    let manifest = read_json(&version.join("manifest.json"));
+    let ids: Vec<String> = manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_string()).collect();
+    assert!(ids.len() >= 60, "the sample has {} tasks", ids.len());
+    venv_python();
+    let chunks: Vec<&[String]> = ids.chunks(ids.len().div_ceil(2)).collect();
+    std::thread::scope(|scope| {
+        for chunk in chunks {
+            let version = &version;
+            scope.spawn(move || {
+                for id in chunk {
+                    verify_task_with_git(&version.join("tasks").join(id));
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn the_sample_meets_the_coverage_bar() {
+    let manifest = read_json(&sample_version().join("manifest.json"));
+    let counts = &manifest["counts"];
+    let total = counts["tasks"].as_u64().unwrap();
+    let hard = counts["by_level"]["hard"].as_u64().unwrap();
+    assert!(total >= 60, "{total} tasks");
+    assert!(hard * 5 >= total, "{hard} hard of {total}");
+    for level in ["easy", "medium"] {
+        assert!(counts["by_level"][level].as_u64().unwrap() > 0, "no {level} task");
+    }
+    assert!(counts["by_family"].as_object().unwrap().len() >= 3);
+    for substrate in manifest["substrates"].as_array().unwrap() {
+        assert!(substrate["tasks"].as_u64().unwrap() > 0, "no task from {}", substrate["name"]);
+    }
+}
