@@ -142,13 +142,13 @@ fn defaulted_parameters(module: &PyModule) -> Vec<Parameter<'_>> {
         // Every parameter's range in signature order, to find neighbours.
         let mut spans: Vec<std::ops::Range<usize>> = Vec::new();
         for a in args.posonlyargs.iter().chain(&args.args) {
-            spans.push(PyModule::span(a));
+            spans.push(parameter_span(a));
         }
         if let Some(v) = &args.vararg {
             spans.push(PyModule::span(v.as_ref()));
         }
         for a in &args.kwonlyargs {
-            spans.push(PyModule::span(a));
+            spans.push(parameter_span(a));
         }
         if let Some(k) = &args.kwarg {
             spans.push(PyModule::span(k.as_ref()));
@@ -158,10 +158,10 @@ fn defaulted_parameters(module: &PyModule) -> Vec<Parameter<'_>> {
         for (list, is_positional) in lists {
             for (i, arg) in list.iter().enumerate() {
                 let Some(default) = &arg.default else { continue };
-                let span = PyModule::span(arg);
+                let span = parameter_span(arg);
                 let Some(at) = spans.iter().position(|s| *s == span) else { continue };
                 let removal = if let Some(next) = list.get(i + 1) {
-                    span.start..PyModule::span(next).start
+                    span.start..parameter_span(next).start
                 } else if at > 0 {
                     spans[at - 1].end..span.end
                 } else {
@@ -178,6 +178,14 @@ fn defaulted_parameters(module: &PyModule) -> Vec<Parameter<'_>> {
         }
     }
     out
+}
+
+/// A parameter from its name to the end of its default (the node's own range may stop
+/// at the name).
+fn parameter_span(arg: &ast::ArgWithDefault) -> std::ops::Range<usize> {
+    let name = PyModule::span(&arg.def);
+    let end = arg.default.as_ref().map_or(name.end, |d| PyModule::span(d.as_ref()).end);
+    name.start..end
 }
 
 fn callers_passing(modules: &[PyModule], defining: usize, parameter: &Parameter) -> Vec<Caller> {
