@@ -181,7 +181,7 @@ def round_value(value, digits=0, mode="half_up"):
         rounding = ROUND_CEILING
     else:
         raise ValueError(f"unknown rounding mode: {mode}")
-    quantum = Decimal(1).scaleb(-digits)
+    quantum = Decimal(10) ** -digits
     result = Decimal(str(value)).quantize(quantum, rounding=rounding)
     if digits == 0:
         return int(result)
@@ -226,9 +226,9 @@ class _Parser:
         self.pos = 0
 
     def peek(self):
-        if self.pos < len(self.tokens):
-            return self.tokens[self.pos]
-        return None
+        if self.pos >= len(self.tokens):
+            return None
+        return self.tokens[self.pos]
 
     def take(self):
         token = self.peek()

@@ -1,3 +1,5 @@
+import math
+
 import pytest
 
 import calculator
@@ -75,6 +77,8 @@ def test_divide_by_zero():
         divide(1, 0)
     with pytest.raises(ZeroDivisionError, match="division by zero"):
         divide(1, 0.0)
+    with pytest.raises(ZeroDivisionError, match="^division by zero$"):
+        divide(2.5, 0.0)
 
 
 # --- integer division / modulo ---------------------------------------------
@@ -144,6 +148,8 @@ def test_power(base, exp, expected):
 def test_power_result_types():
     assert isinstance(power(2, 3), int)
     assert isinstance(power(2, -1), float)
+    assert isinstance(power(2, 0), int)
+    assert isinstance(power(5, 0), int)
 
 
 def test_power_limit_boundaries():
@@ -173,7 +179,7 @@ def test_factorial(n, expected):
 
 
 def test_factorial_limits():
-    assert factorial(170) == calculator.power(1, 1) * __import__("math").factorial(170)
+    assert factorial(170) == math.factorial(170)
     with pytest.raises(ValueError, match="exceeds limit of 170"):
         factorial(171)
     assert factorial(4, limit=4) == 24
@@ -194,7 +200,7 @@ def test_module_limits():
 
 @pytest.mark.parametrize("a,b,expected", [
     (12, 18, 6), (18, 12, 6), (-12, 18, 6), (12, -18, 6), (0, 5, 5), (5, 0, 5),
-    (0, 0, 0), (7, 13, 1), (17, 17, 17),
+    (0, 0, 0), (7, 13, 1), (17, 17, 17), (-5, 0, 5), (0, -4, 4), (-9, -6, 3),
 ])
 def test_gcd(a, b, expected):
     assert gcd(a, b) == expected
@@ -209,9 +215,12 @@ def test_gcd_validation():
 
 @pytest.mark.parametrize("a,b,expected", [
     (4, 6, 12), (-4, 6, 12), (4, -6, 12), (0, 6, 0), (6, 0, 0), (7, 3, 21), (5, 5, 5),
+    (0, 0, 0), (1, 0, 0), (0, 1, 0),
 ])
 def test_lcm(a, b, expected):
-    assert lcm(a, b) == expected
+    result = lcm(a, b)
+    assert result == expected
+    assert isinstance(result, int)
 
 
 def test_lcm_validation():
@@ -219,6 +228,10 @@ def test_lcm_validation():
         lcm(1.0, 2)
     with pytest.raises(TypeError, match="^b must be an integer$"):
         lcm(1, 2.0)
+    with pytest.raises(TypeError, match="^a must be an integer$"):
+        lcm(0.0, 5)
+    with pytest.raises(TypeError, match="^b must be an integer$"):
+        lcm(5, 0.0)
 
 
 def test_gcd_many():

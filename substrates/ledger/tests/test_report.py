@@ -165,6 +165,16 @@ class TestMargin:
         assert report.margin_bp(ledger, "SW-200", 20, margin=0) == -476
         assert report.margin_bp(ledger, "SW-200", 20, margin=0, wholesale=True) == -817
 
+    @pytest.mark.parametrize(
+        "cost,qty,margin,expected",
+        [(113, 1, 40, 3542), (113, 10, 40, 3200), (148, 10, 0, -385), (148, 50, 0, -962)],
+    )
+    def test_basis_points_truncate(self, cost, qty, margin, expected):
+        led = Ledger()
+        led.register(Item("HW-1A", "Widget", cost))
+        led.receive("HW-1A", 60)
+        assert report.margin_bp(led, "HW-1A", qty, margin=margin) == expected
+
     def test_zero_revenue(self):
         led = Ledger()
         led.register(Item("HW-1A", "Sample", 0))

@@ -199,6 +199,11 @@ class TestAdjust:
         assert ledger.adjust("HW-100", 3, "found in back room") == 5
         assert ledger.lots("HW-100") == [(2, 700), (3, 1000)]
 
+    def test_single_unit_adjustments(self, ledger):
+        assert ledger.adjust("HW-100", 1, "found") == 1
+        assert ledger.adjust("HW-100", -1, "lost") == 0
+        assert ledger.lots("HW-100") == []
+
     def test_negative_consumes_fifo(self, ledger):
         ledger.receive("HW-100", 2, unit_cost=700)
         ledger.receive("HW-100", 3, unit_cost=800)
