@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use rustpython_ast::{self as ast, Ranged, Visitor};
+use rustpython_ast::{self as ast, Ranged};
 use rustpython_parser::Parse;
 
 /// A parsed module; byte offsets in the AST index `text`.
@@ -160,30 +160,10 @@ pub fn child_blocks(stmt: &ast::Stmt) -> Vec<&[ast::Stmt]> {
 }
 
 /// The expressions a statement owns directly (its nested statements' expressions
-/// excluded), every sub-expression included, in source order of their start.
-pub fn owned_exprs(stmt: &ast::Stmt) -> Vec<ast::Expr> {
-    struct Collector {
-        exprs: Vec<ast::Expr>,
-        depth: usize,
-    }
-    impl Visitor for Collector {
-        fn visit_stmt(&mut self, node: ast::Stmt) {
-            // Only the statement we were asked about; nested statements are their own sites.
-            if self.depth == 0 {
-                self.depth += 1;
-                self.generic_visit_stmt(node);
-                self.depth -= 1;
-            }
-        }
-        fn visit_expr(&mut self, node: ast::Expr) {
-            self.exprs.push(node.clone());
-            self.generic_visit_expr(node);
-        }
-    }
-    let mut collector = Collector { exprs: Vec::new(), depth: 0 };
-    collector.visit_stmt(stmt.clone());
-    collector.exprs.sort_by_key(|e| (e.range().start(), std::cmp::Reverse(e.range().end())));
-    collector.exprs
+/// excluded), every sub-expression included (keyword arguments, comprehensions, `with`
+/// items and defaults too), outer before inner in source order.
+pub fn owned_exprs(stmt: &ast::Stmt) -> Vec<&ast::Expr> {
+    crate::mutate::ops::support::all_exprs(stmt)
 }
 
 /// Whether a statement is a docstring (a bare string constant).

@@ -23,7 +23,7 @@ impl Operator for ConstInt {
                 if !matches!(constant.value, ast::Constant::Int(_)) {
                     continue;
                 }
-                let range = PyModule::span(&expr);
+                let range = PyModule::span(expr);
                 let written = &module.text[range.clone()];
                 let Ok(value) = written.replace('_', "").parse::<i64>() else { continue };
                 let mut candidates = vec![value + 1];

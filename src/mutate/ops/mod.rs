@@ -16,7 +16,7 @@ mod remove_loop;
 mod remove_statement;
 mod rename_param;
 mod return_value;
-mod support;
+pub(crate) mod support;
 mod swap_operands;
 mod swap_statements;
 mod unwrap_block;

@@ -4,7 +4,7 @@
 //! splice covers the whole `def` with the rebuilt text. A parameter is left alone when
 //! the new name already appears in the function, when something binds the name without
 //! an expression (`import`, `except ... as`, `global`, `nonlocal`, a match capture, a
-//! nested `def`/`class` of that name), and for `self` and `cls`.
+//! nested `def`/`class` of that name), and for `self`, `cls` and `__`-prefixed names.
 
 use std::ops::Range;
 
@@ -207,7 +207,8 @@ impl Operator for RenameParam {
             for param in parameters(args) {
                 let name = param.arg.as_str();
                 let new_name = format!("{name}_value");
-                if name == "self" || name == "cls" || source.contains(&new_name) {
+                // `__name` is mangled inside classes; leave those alone too.
+                if name == "self" || name == "cls" || name.starts_with("__") || source.contains(&new_name) {
                     continue;
                 }
                 let mut renamer = Renamer { name, hits: Vec::new(), blocked: false };

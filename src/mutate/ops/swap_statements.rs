@@ -1,7 +1,7 @@
 //! `swap-statements`: exchanges two adjacent simple statements of the same block, each
 //! alone on a single line (trailing comments travel with their statement; blank or
-//! comment lines between them stay put). Docstrings, `pass`, `__future__` imports,
-//! pairs of imports and identical lines are skipped.
+//! comment lines between them stay put). Docstrings, `pass`, `global`/`nonlocal`,
+//! `__future__` imports, pairs of imports and identical lines are skipped.
 
 use rustpython_ast as ast;
 
@@ -25,7 +25,10 @@ fn simple(stmt: &ast::Stmt) -> bool {
         | ast::Stmt::Match(_)
         | ast::Stmt::Try(_)
         | ast::Stmt::TryStar(_)
-        | ast::Stmt::Pass(_) => false,
+        | ast::Stmt::Pass(_)
+        // Declarations must precede every use of their names.
+        | ast::Stmt::Global(_)
+        | ast::Stmt::Nonlocal(_) => false,
         ast::Stmt::ImportFrom(i) => i.module.as_deref() != Some("__future__"),
         other => !is_docstring(other),
     }

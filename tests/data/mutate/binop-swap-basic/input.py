@@ -1,0 +1,2 @@
+def area(width, height):
+    return width * height + 1

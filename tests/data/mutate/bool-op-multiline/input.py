@@ -1,0 +1,4 @@
+def ready(a, b):
+    return ((a)   # first
+            or
+            b)

@@ -1,0 +1,5 @@
+class Client:
+    def get(self, path, timeout=10):
+        def helper(flag=True):
+            return flag
+        return helper()

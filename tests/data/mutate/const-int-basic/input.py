@@ -1,0 +1,5 @@
+RETRIES = 3
+
+
+def backoff(attempt):
+    return 2 ** attempt + 0

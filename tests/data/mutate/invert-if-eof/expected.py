@@ -1,0 +1,4 @@
+if not ready:
+    wait()
+else:
+    start()

@@ -1,0 +1,4 @@
+if ready:
+    start()
+else:
+    wait()

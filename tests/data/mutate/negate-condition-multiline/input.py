@@ -1,0 +1,5 @@
+def valid(a, b):
+    if (a and
+            b):
+        return True
+    return False

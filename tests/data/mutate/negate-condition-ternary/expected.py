@@ -1,0 +1,3 @@
+def label(n):
+    return ("big" if not (n > 10) else
+            "small")

@@ -1,0 +1,3 @@
+def label(n):
+    return ("big" if n > 10 else
+            "small")

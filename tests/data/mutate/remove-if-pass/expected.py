@@ -1,0 +1,5 @@
+def outer(items):
+    def inner(item):
+        pass
+    for item in items:
+        inner(item)

@@ -1,0 +1,10 @@
+def drain(queue, log):
+    for item in queue:
+        log.append(item)
+    else:
+        log.append("done")
+    return log
+
+
+for x in range(3):
+    print(x)

@@ -1,0 +1,4 @@
+def spin(n):
+    if n:
+        pass
+    return n

@@ -1,0 +1,8 @@
+def total(items):
+    """Sum the items."""
+    for item in items:
+        result += item
+    if not items:
+        return 0
+    log("done")
+    return result

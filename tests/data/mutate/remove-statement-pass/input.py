@@ -1,0 +1,4 @@
+def reset(state):
+    if state:
+        state.clear()  # drop everything
+    return state

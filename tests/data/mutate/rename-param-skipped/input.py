@@ -1,0 +1,17 @@
+class Model:
+    def update(self, data, data_value=None):
+        self.data = data or data_value
+
+    def reload(self, path, mode):
+        global path
+        return path
+
+    def close(self, handle, flag):
+        try:
+            handle.close()
+        except OSError as flag:
+            pass
+        return flag
+
+    def noop(self, unused):
+        return self

@@ -1,0 +1,9 @@
+def find(items, key):
+    if not items:
+        return
+    for item in items:
+        if item == key:
+            return True
+    if key is None:
+        return None
+    return items.index(key) + 1  # position

@@ -1,0 +1,3 @@
+def pair(a, b):
+    return (a,
+            b)

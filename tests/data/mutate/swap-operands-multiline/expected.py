@@ -1,0 +1,4 @@
+def gap(first, second):
+    total = (second  # the first one
+             - first)
+    return total

@@ -1,0 +1,4 @@
+def gap(first, second):
+    total = (first  # the first one
+             - second)
+    return total

@@ -1,0 +1,2 @@
+def spread(x, y, z):
+    return (x + y) - z

@@ -1,0 +1,2 @@
+def chain(a, b, c):
+    return a - b - c

@@ -1,0 +1,5 @@
+def render(x, lo, hi):
+    label = "%s" % x
+    ok = lo < x < hi
+    same = x == lo
+    return label if ok else x - same

@@ -1,0 +1,20 @@
+def run(lock, path):
+    with lock:
+        message = """first
+second"""
+    try:
+        step()
+    finally:
+        done()
+    try:
+        step()
+    except OSError:
+        pass
+    else:
+        done()
+    with lock: step()
+    with lock:
+        total = (1 +
+    2)
+    with open(path) as f, lock:
+            f.write("x")  # deeper indent

@@ -1,0 +1,4 @@
+def read(path):
+	if f:
+		return f.read()
+	return None

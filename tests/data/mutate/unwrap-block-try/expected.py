@@ -1,0 +1,8 @@
+import json
+
+
+def load(text):
+    value = json.loads(text)
+    if value:
+        return value
+    return {}

@@ -1,0 +1,5 @@
+def read(path):
+    data = handle.read()
+
+    # strip it
+    return data.strip()
