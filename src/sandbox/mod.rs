@@ -8,6 +8,7 @@
 //!
 //! It knows nothing about tasks or families: callers hand it a snapshot and an argv.
 
+pub mod confine;
 pub mod pytest_report;
 pub mod python;
 pub mod testrun;
@@ -31,6 +32,8 @@ pub struct Limits {
     pub cpu_seconds: u64,
     pub file_size_bytes: u64,
     pub open_files: u64,
+    /// Processes (and threads) the command may have at once.
+    pub max_processes: u64,
     pub output_cap_bytes: usize,
 }
 
@@ -43,6 +46,7 @@ impl Limits {
             cpu_seconds: wall_timeout.as_secs().saturating_mul(2).max(10),
             file_size_bytes: 256 << 20,
             open_files: 1024,
+            max_processes: 256,
             output_cap_bytes: 256 << 10,
         }
     }
@@ -122,7 +126,9 @@ pub fn run_in_dir(
     for (key, value) in extra_env {
         command.env(key, value);
     }
-    apply_limits_after_fork(&mut command, limits);
+    let cgroup = confine::PidsCgroup::create(limits.max_processes);
+    let ruleset = confine::write_confinement(sandbox_root);
+    apply_limits_after_fork(&mut command, limits, cgroup.as_ref().map(|c| c.procs_path().clone()), ruleset);
 
     let started = Instant::now();
     let mut child = command
@@ -147,8 +153,12 @@ pub fn run_in_dir(
         }
         std::thread::sleep(Duration::from_millis(5));
     };
-    // Whatever the test left behind in its process group goes too.
+    // Whatever the test left behind goes too: its process group, and every process in
+    // its cgroup (even those that started a new session).
     kill_group(pid);
+    if let Some(cgroup) = &cgroup {
+        cgroup.kill_all();
+    }
     let duration = started.elapsed();
     let (mut output, mut truncated) = out_reader.join().unwrap_or_default();
     let (err, err_truncated) = err_reader.join().unwrap_or_default();
@@ -196,19 +206,27 @@ fn read_capped<R: Read>(source: Option<R>, cap: usize) -> (String, bool) {
     (String::from_utf8_lossy(&kept).into_owned(), truncated)
 }
 
-/// Sets rlimits (and, as root, a fresh network namespace) in the child between fork and
-/// exec. Only async-signal-safe system calls run there: no allocation, no locks.
-fn apply_limits_after_fork(command: &mut Command, limits: &Limits) {
+/// Sets rlimits, joins the pids cgroup, enters a fresh network namespace (when
+/// available) and applies the Landlock write confinement, in the child between fork and
+/// exec. Everything the closure touches was prepared before the fork, and it only makes
+/// async-signal-safe system calls: no allocation, no locks.
+fn apply_limits_after_fork(
+    command: &mut Command,
+    limits: &Limits,
+    cgroup_procs: Option<std::ffi::CString>,
+    ruleset: Option<landlock::RulesetCreated>,
+) {
     let rlimits = [
         (libc::RLIMIT_AS, limits.address_space_bytes),
         (libc::RLIMIT_CPU, limits.cpu_seconds),
         (libc::RLIMIT_FSIZE, limits.file_size_bytes),
         (libc::RLIMIT_NOFILE, limits.open_files),
+        (libc::RLIMIT_NPROC, limits.max_processes),
         (libc::RLIMIT_CORE, 0),
     ];
     let cut_network = network_namespace_available();
-    // SAFETY: the closure only calls setrlimit(2) and unshare(2), which are
-    // async-signal-safe, on values computed before the fork.
+    let mut ruleset = ruleset;
+    // SAFETY: see above; the closure runs in the forked child only.
     unsafe {
         command.pre_exec(move || {
             for (resource, value) in rlimits {
@@ -217,8 +235,14 @@ fn apply_limits_after_fork(command: &mut Command, limits: &Limits) {
                     return Err(std::io::Error::last_os_error());
                 }
             }
+            if let Some(procs) = &cgroup_procs {
+                confine::join_cgroup(procs)?;
+            }
             if cut_network && libc::unshare(libc::CLONE_NEWNET) != 0 {
                 return Err(std::io::Error::last_os_error());
+            }
+            if let Some(ruleset) = ruleset.take() {
+                ruleset.restrict_self().map_err(|_| std::io::Error::other("landlock restrict_self failed"))?;
             }
             Ok(())
         });

@@ -1,0 +1,172 @@
+//! Kernel confinement for sandboxed commands, prepared in the parent and applied in the
+//! child between fork and exec with raw system calls only:
+//!
+//! * a **pids cgroup** (cgroups v1 or v2, when writable: root) caps the number of
+//!   processes — RLIMIT_NPROC is not enforced for root — and lets the parent kill every
+//!   process the command left behind, even ones that left its process group;
+//! * a **Landlock** ruleset lets the command read and execute anywhere but write only
+//!   inside its sandbox directory (and `/dev`, for `/dev/null`).
+//!
+//! Both degrade with one warning on stderr where the kernel or the user cannot have them.
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use landlock::{
+    Access, AccessFs, CompatLevel, Compatible, PathBeneath, PathFd, RestrictionStatus, Ruleset, RulesetAttr,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus, ABI,
+};
+
+/// A pids cgroup holding one sandboxed command and everything it starts.
+pub struct PidsCgroup {
+    dir: PathBuf,
+    /// `<dir>/cgroup.procs` as a C string, written by the child before exec.
+    procs: CString,
+}
+
+/// Where mergeforge's pids cgroups live, if this process may create them.
+fn cgroup_root() -> Option<&'static Path> {
+    static ROOT: OnceLock<Option<PathBuf>> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let candidates = [
+            PathBuf::from("/sys/fs/cgroup/pids"),
+            PathBuf::from("/sys/fs/cgroup"), // cgroups v2: pids.max lives in every child
+        ];
+        for base in candidates {
+            let root = base.join("mergeforge");
+            if std::fs::create_dir_all(&root).is_ok() && probe(&root) {
+                return Some(root);
+            }
+        }
+        eprintln!("warning: no writable pids cgroup (needs root): sandboxed commands are not limited in process count");
+        None
+    })
+    .as_deref()
+}
+
+fn probe(root: &Path) -> bool {
+    let dir = root.join(format!("probe-{}", std::process::id()));
+    let ok = std::fs::create_dir(&dir).is_ok() && dir.join("pids.max").exists();
+    let _ = std::fs::remove_dir(&dir);
+    ok
+}
+
+impl PidsCgroup {
+    /// A fresh cgroup allowing at most `max` processes, or `None` where unavailable.
+    pub fn create(max: u64) -> Option<PidsCgroup> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let root = cgroup_root()?;
+        let name = format!("run-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+        let dir = root.join(name);
+        std::fs::create_dir(&dir).ok()?;
+        if std::fs::write(dir.join("pids.max"), max.to_string()).is_err() {
+            let _ = std::fs::remove_dir(&dir);
+            return None;
+        }
+        let procs = CString::new(dir.join("cgroup.procs").as_os_str().as_bytes()).ok()?;
+        Some(PidsCgroup { dir, procs })
+    }
+
+    /// The procs file the child writes its pid into.
+    pub fn procs_path(&self) -> &CString {
+        &self.procs
+    }
+
+    /// Kills every process still in the cgroup (repeatedly, until it is empty).
+    pub fn kill_all(&self) {
+        for _ in 0..50 {
+            let Ok(text) = std::fs::read_to_string(self.dir.join("cgroup.procs")) else { return };
+            let pids: Vec<i32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+            if pids.is_empty() {
+                return;
+            }
+            for pid in pids {
+                // SAFETY: signalling a pid that belongs to this sandbox's cgroup.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for PidsCgroup {
+    fn drop(&mut self) {
+        self.kill_all();
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}
+
+/// Joins the cgroup whose procs file is `procs`: called in the child after fork, so it
+/// only uses async-signal-safe calls and a stack buffer.
+///
+/// # Safety
+/// Must only be called in a freshly forked child before exec.
+pub unsafe fn join_cgroup(procs: &CString) -> std::io::Result<()> {
+    let mut buffer = [0u8; 24];
+    let mut pid = libc::getpid() as u64;
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (pid % 10) as u8;
+        pid /= 10;
+        if pid == 0 {
+            break;
+        }
+    }
+    let fd = libc::open(procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let written = libc::write(fd, buffer[at..].as_ptr().cast(), buffer.len() - at);
+    libc::close(fd);
+    if written < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// A Landlock ruleset allowing writes only beneath `writable` (plus `/dev`), or `None`
+/// where the kernel has no Landlock (a warning says so once).
+pub fn write_confinement(writable: &Path) -> Option<RulesetCreated> {
+    let abi = ABI::V3;
+    let build = || -> Result<RulesetCreated, Box<dyn std::error::Error>> {
+        let ruleset = Ruleset::default()
+            .set_compatibility(CompatLevel::BestEffort)
+            .handle_access(AccessFs::from_all(abi))?
+            .create()?
+            .add_rule(PathBeneath::new(PathFd::new("/")?, AccessFs::from_read(abi)))?
+            .add_rule(PathBeneath::new(PathFd::new("/dev")?, AccessFs::from_read(abi) | AccessFs::WriteFile))?
+            .add_rule(PathBeneath::new(PathFd::new(writable)?, AccessFs::from_all(abi)))?;
+        Ok(ruleset)
+    };
+    if !landlock_available() {
+        return None;
+    }
+    build().ok()
+}
+
+/// Whether this kernel enforces Landlock; probed once by confining a throwaway thread.
+pub fn landlock_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        let probe = std::thread::spawn(|| -> Option<RestrictionStatus> {
+            Ruleset::default()
+                .handle_access(AccessFs::from_all(ABI::V1))
+                .ok()?
+                .create()
+                .ok()?
+                .restrict_self()
+                .ok()
+        });
+        let enforced = matches!(probe.join(), Ok(Some(status)) if status.ruleset != RulesetStatus::NotEnforced);
+        if !enforced {
+            eprintln!("warning: Landlock is not available: sandboxed commands can write outside their sandbox");
+        }
+        enforced
+    })
+}

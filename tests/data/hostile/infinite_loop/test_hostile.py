@@ -1,0 +1,3 @@
+def test_spins_forever():
+    while True:
+        pass
