@@ -101,11 +101,19 @@ pub struct ForgeInput<'a> {
     pub seed: u64,
 }
 
+/// A candidate not built yet: its key orders it, `build` makes it (or `None` when an
+/// edited file would not parse). Building is the expensive part, so only the candidates
+/// that are actually tried get built.
+pub struct Recipe<'a> {
+    pub key: String,
+    pub build: Box<dyn Fn() -> Option<Candidate> + Send + Sync + 'a>,
+}
+
 /// A family: one small type, listed once in [`families::ALL`].
 pub trait FamilyBuilder: Sync + Send {
     fn family(&self) -> Family;
-    /// Every candidate this family can build, in any order (the caller orders them).
-    fn candidates(&self, input: &ForgeInput) -> Vec<Candidate>;
+    /// Every candidate this family can make, as recipes, in any order (the caller orders them).
+    fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>>;
 }
 
 /// The builder of a family.
@@ -113,16 +121,14 @@ pub fn builder(family: Family) -> &'static dyn FamilyBuilder {
     families::ALL.iter().copied().find(|b| b.family() == family).expect("every family has a builder")
 }
 
-/// Candidates of `family`, ordered deterministically by a hash of (seed, key), at most `cap`.
+/// Candidates of `family`, ordered deterministically by a hash of (seed, key): the first
+/// `cap` recipes (in that order) that build.
 pub fn ordered_candidates(family: Family, input: &ForgeInput, cap: usize) -> Vec<Candidate> {
-    let mut candidates = builder(family).candidates(input);
-    let mut keyed: Vec<(String, Candidate)> = candidates
-        .drain(..)
-        .map(|c| (seeded_rank(input.seed, &c.key), c))
-        .collect();
+    let mut keyed: Vec<(String, Recipe)> =
+        builder(family).recipes(input).into_iter().map(|r| (seeded_rank(input.seed, &r.key), r)).collect();
     keyed.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.key.cmp(&b.1.key)));
     keyed.dedup_by(|a, b| a.1.key == b.1.key);
-    keyed.into_iter().take(cap).map(|(_, c)| c).collect()
+    keyed.iter().filter_map(|(_, recipe)| (recipe.build)()).take(cap).collect()
 }
 
 /// The rank of a key under a seed: hex sha256(seed ‖ key).

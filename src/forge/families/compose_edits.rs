@@ -3,8 +3,9 @@
 //! side, nor both sides' lines concatenated, passes: only a true combination does.
 
 use super::{mutated, MAX_PAIRS_PER_FILE};
-use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput};
-use crate::mutate::OperatorKind;
+use crate::forge::{Recipe, Candidate, Family, FamilyBuilder, ForgeInput};
+use crate::snapshot::Snapshot;
+use crate::mutate::{Mutation, OperatorKind};
 
 pub struct ComposeEdits;
 
@@ -13,8 +14,8 @@ impl FamilyBuilder for ComposeEdits {
         Family::ComposeEdits
     }
 
-    fn candidates(&self, input: &ForgeInput) -> Vec<Candidate> {
-        let gold = &input.substrate.files;
+    fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
+        let gold: &'a Snapshot = &input.substrate.files;
         let mut out = Vec::new();
         for (module, mutations) in input.modules.iter().zip(input.mutations) {
             let alters: Vec<_> = mutations
@@ -35,25 +36,32 @@ impl FamilyBuilder for ComposeEdits {
                         break;
                     }
                     let key = format!("compose-edits|{}|{}", first.key(), second.key());
-                    let (Some(base), Some(ours), Some(theirs)) = (
-                        mutated(gold, module, &[first, second]),
-                        mutated(gold, module, &[second]),
-                        mutated(gold, module, &[first]),
-                    ) else {
-                        continue;
-                    };
-                    out.push(Candidate {
-                        family: Family::ComposeEdits,
-                        summary: format!(
-                            "{}:{}: base has {} and {}; each side fixes one",
-                            module.path, first.line, first.description, second.description
-                        ),
-                        key,
-                        base,
-                        ours,
-                        theirs,
-                        gold: gold.clone(),
-                        mutations: vec![(*first).clone(), (*second).clone()],
+                    let first: &'a Mutation = first;
+                    let second: &'a Mutation = second;
+                    out.push(Recipe {
+                        key: key.clone(),
+                        build: Box::new(move || {
+                            let (Some(base), Some(ours), Some(theirs)) = (
+                                mutated(gold, module, &[first, second]),
+                                mutated(gold, module, &[second]),
+                                mutated(gold, module, &[first]),
+                            ) else {
+                                return None;
+                            };
+                            Some(Candidate {
+                                family: Family::ComposeEdits,
+                                summary: format!(
+                                    "{}:{}: base has {} and {}; each side fixes one",
+                                    module.path, first.line, first.description, second.description
+                                ),
+                                key: key.clone(),
+                                base,
+                                ours,
+                                theirs,
+                                gold: gold.clone(),
+                                mutations: vec![(*first).clone(), (*second).clone()],
+                            })
+                        }),
                     });
                 }
             }

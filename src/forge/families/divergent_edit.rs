@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::mutated;
-use crate::forge::{seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput};
+use crate::forge::{Recipe, seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput};
+use crate::snapshot::Snapshot;
 use crate::mutate::{Mutation, OperatorKind};
 
 pub struct DivergentEdit;
@@ -15,8 +16,9 @@ impl FamilyBuilder for DivergentEdit {
         Family::DivergentEdit
     }
 
-    fn candidates(&self, input: &ForgeInput) -> Vec<Candidate> {
-        let gold = &input.substrate.files;
+    fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
+        let gold: &'a Snapshot = &input.substrate.files;
+        let seed = input.seed;
         let mut out = Vec::new();
         for (module, mutations) in input.modules.iter().zip(input.mutations) {
             let mut by_node: BTreeMap<(usize, usize), Vec<&Mutation>> = BTreeMap::new();
@@ -27,28 +29,35 @@ impl FamilyBuilder for DivergentEdit {
                 for bug in alternatives {
                     for wrong in alternatives.iter().filter(|w| w.replacement != bug.replacement) {
                         let key = format!("divergent-edit|{}|{}", bug.key(), wrong.key());
-                        let (Some(base), Some(wrong_side)) =
-                            (mutated(gold, module, &[bug]), mutated(gold, module, &[wrong]))
-                        else {
-                            continue;
-                        };
-                        let (ours, theirs) = if seeded_coin(input.seed, &key) {
-                            (gold.clone(), wrong_side)
-                        } else {
-                            (wrong_side, gold.clone())
-                        };
-                        out.push(Candidate {
-                            family: Family::DivergentEdit,
-                            summary: format!(
-                                "{}:{}: base has {}; one side restores the original, the other makes it {}",
-                                module.path, bug.line, bug.description, wrong.replacement
-                            ),
-                            key,
-                            base,
-                            ours,
-                            theirs,
-                            gold: gold.clone(),
-                            mutations: vec![(*bug).clone(), (*wrong).clone()],
+                        let bug: &'a Mutation = bug;
+                        let wrong: &'a Mutation = wrong;
+                        out.push(Recipe {
+                            key: key.clone(),
+                            build: Box::new(move || {
+                                let (Some(base), Some(wrong_side)) =
+                                    (mutated(gold, module, &[bug]), mutated(gold, module, &[wrong]))
+                                else {
+                                    return None;
+                                };
+                                let (ours, theirs) = if seeded_coin(seed, &key) {
+                                    (gold.clone(), wrong_side)
+                                } else {
+                                    (wrong_side, gold.clone())
+                                };
+                                Some(Candidate {
+                                    family: Family::DivergentEdit,
+                                    summary: format!(
+                                        "{}:{}: base has {}; one side restores the original, the other makes it {}",
+                                        module.path, bug.line, bug.description, wrong.replacement
+                                    ),
+                                    key: key.clone(),
+                                    base,
+                                    ours,
+                                    theirs,
+                                    gold: gold.clone(),
+                                    mutations: vec![(*bug).clone(), (*wrong).clone()],
+                                })
+                            }),
                         });
                     }
                 }

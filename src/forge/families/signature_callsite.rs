@@ -12,10 +12,10 @@
 use rustpython_ast as ast;
 
 use crate::forge::splice::{self, Splice};
-use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput};
+use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput, Recipe};
 use crate::mutate::python::{is_docstring, owned_exprs, parses};
 use crate::mutate::{Mutation, OperatorKind, PyModule};
-use crate::snapshot::with_file;
+use crate::snapshot::{with_file, Snapshot};
 
 pub struct SignatureCallsite;
 
@@ -45,25 +45,39 @@ impl FamilyBuilder for SignatureCallsite {
         Family::SignatureCallsite
     }
 
-    fn candidates(&self, input: &ForgeInput) -> Vec<Candidate> {
-        let gold = &input.substrate.files;
+    fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
+        let gold: &'a Snapshot = &input.substrate.files;
+        let modules: &'a [PyModule] = input.modules;
         let mut out = Vec::new();
-        for (a_index, module_a) in input.modules.iter().enumerate() {
+        for (a_index, module_a) in modules.iter().enumerate() {
             for parameter in defaulted_parameters(module_a) {
-                let callers = callers_passing(input.modules, a_index, &parameter);
+                let mut callers = callers_passing(modules, a_index, &parameter);
                 // Keep the recipe simple: exactly one caller passes the parameter explicitly.
-                let [caller] = callers.as_slice() else { continue };
-                let Some(candidate) = build(input, gold, module_a, &parameter, caller) else { continue };
-                out.push(candidate);
+                if callers.len() != 1 {
+                    continue;
+                }
+                let Some(caller) = callers.pop() else { continue };
+                let key = recipe_key(module_a, &parameter, &caller, &modules[caller.module]);
+                out.push(Recipe {
+                    key,
+                    build: Box::new(move || build(modules, gold, module_a, &parameter, &caller)),
+                });
             }
         }
         out
     }
 }
 
+fn recipe_key(module_a: &PyModule, parameter: &Parameter, caller: &Caller, module_b: &PyModule) -> String {
+    format!(
+        "signature-callsite|{}|{}|{}|{}|{}",
+        module_a.path, parameter.function.name, parameter.name, module_b.path, caller.statement.start
+    )
+}
+
 fn build(
-    input: &ForgeInput,
-    gold: &crate::snapshot::Snapshot,
+    modules: &[PyModule],
+    gold: &Snapshot,
     module_a: &PyModule,
     parameter: &Parameter,
     caller: &Caller,
@@ -85,7 +99,7 @@ fn build(
         &[remove_param, Splice::new(p_lines.start..p_lines.start, binding)],
     )?;
 
-    let module_b = &input.modules[caller.module];
+    let module_b = &modules[caller.module];
     let b_indent = module_b.indent_at(caller.statement.start).to_string();
     let b_gap = if caller.block_len == 1 { format!("{b_indent}pass\n") } else { String::new() };
     let base_b = splice::apply(&module_b.text, &[Splice::new(caller.statement.clone(), b_gap)])?;
@@ -100,10 +114,7 @@ fn build(
     let ours = with_file(&with_file(gold, &module_a.path, &ours_a), &module_b.path, &base_b);
     let theirs = with_file(&with_file(gold, &module_a.path, &theirs_a), &module_b.path, &theirs_b);
     let fname = parameter.function.name.to_string();
-    let key = format!(
-        "signature-callsite|{}|{}|{}|{}|{}",
-        module_a.path, fname, parameter.name, module_b.path, caller.statement.start
-    );
+    let key = recipe_key(module_a, parameter, caller, module_b);
     let record = |operator: &'static str, module: &PyModule, function: Option<String>, range: std::ops::Range<usize>, description: String| Mutation {
         operator,
         kind: OperatorKind::Restructure,

@@ -4,8 +4,9 @@
 //! alone lacks a behaviour the tests check.
 
 use super::{mutated, MAX_PAIRS_PER_FILE};
-use crate::forge::{seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput};
-use crate::mutate::OperatorKind;
+use crate::forge::{Recipe, seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput};
+use crate::snapshot::Snapshot;
+use crate::mutate::{Mutation, OperatorKind};
 
 pub struct StripRestore;
 
@@ -14,8 +15,9 @@ impl FamilyBuilder for StripRestore {
         Family::StripRestore
     }
 
-    fn candidates(&self, input: &ForgeInput) -> Vec<Candidate> {
-        let gold = &input.substrate.files;
+    fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
+        let gold: &'a Snapshot = &input.substrate.files;
+        let seed = input.seed;
         let mut out = Vec::new();
         for (module, mutations) in input.modules.iter().zip(input.mutations) {
             let removals: Vec<_> = mutations
@@ -31,30 +33,37 @@ impl FamilyBuilder for StripRestore {
                         break;
                     }
                     let key = format!("strip-restore|{}|{}", first.key(), second.key());
-                    let (Some(base), Some(without_second), Some(without_first)) = (
-                        mutated(gold, module, &[first, second]),
-                        mutated(gold, module, &[second]),
-                        mutated(gold, module, &[first]),
-                    ) else {
-                        continue;
-                    };
-                    let (ours, theirs) = if seeded_coin(input.seed, &key) {
-                        (without_second, without_first)
-                    } else {
-                        (without_first, without_second)
-                    };
-                    out.push(Candidate {
-                        family: Family::StripRestore,
-                        summary: format!(
-                            "{}: both sides restore a statement at line {} ({} / {})",
-                            module.path, first.line, first.description, second.description
-                        ),
-                        key,
-                        base,
-                        ours,
-                        theirs,
-                        gold: gold.clone(),
-                        mutations: vec![(*first).clone(), (*second).clone()],
+                    let first: &'a Mutation = first;
+                    let second: &'a Mutation = second;
+                    out.push(Recipe {
+                        key: key.clone(),
+                        build: Box::new(move || {
+                            let (Some(base), Some(without_second), Some(without_first)) = (
+                                mutated(gold, module, &[first, second]),
+                                mutated(gold, module, &[second]),
+                                mutated(gold, module, &[first]),
+                            ) else {
+                                return None;
+                            };
+                            let (ours, theirs) = if seeded_coin(seed, &key) {
+                                (without_second, without_first)
+                            } else {
+                                (without_first, without_second)
+                            };
+                            Some(Candidate {
+                                family: Family::StripRestore,
+                                summary: format!(
+                                    "{}: both sides restore a statement at line {} ({} / {})",
+                                    module.path, first.line, first.description, second.description
+                                ),
+                                key: key.clone(),
+                                base,
+                                ours,
+                                theirs,
+                                gold: gold.clone(),
+                                mutations: vec![(*first).clone(), (*second).clone()],
+                            })
+                        }),
                     });
                 }
             }
