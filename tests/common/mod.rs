@@ -47,19 +47,47 @@ pub fn git_output(dir: &Path, args: &[&str]) -> Output {
         .expect("git runs")
 }
 
-/// Runs a task's test command (argv with `python` → the venv) in `dir`; true if it passes.
-pub fn tests_pass(dir: &Path, test_command: &[String], env: &serde_json::Map<String, serde_json::Value>) -> bool {
+/// Runs a task's test command (argv with `python` → the venv) in `dir` with a timeout
+/// (a wrong side may loop forever); true if it passes in time.
+pub fn tests_pass(
+    dir: &Path,
+    test_command: &[String],
+    env: &serde_json::Map<String, serde_json::Value>,
+    timeout: std::time::Duration,
+) -> bool {
+    use std::os::unix::process::CommandExt;
     let python = venv_python();
     let argv: Vec<String> = test_command
         .iter()
         .map(|a| if a == "python" { python.display().to_string() } else { a.clone() })
         .collect();
     let mut command = Command::new(&argv[0]);
-    command.args(&argv[1..]).current_dir(dir).env("PYTHONDONTWRITEBYTECODE", "1");
+    command
+        .args(&argv[1..])
+        .current_dir(dir)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0);
     for (k, v) in env {
         command.env(k, v.as_str().unwrap_or_default());
     }
-    command.output().expect("tests run").status.success()
+    let mut child = command.spawn().expect("tests start");
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status.success();
+        }
+        if std::time::Instant::now() >= deadline {
+            // SAFETY: signals the process group created for this child.
+            unsafe {
+                libc::kill(-(child.id() as i32), libc::SIGKILL);
+            }
+            let _ = child.wait();
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 /// Every file under `dir` (relative path → bytes), dot-directories skipped.
@@ -110,13 +138,14 @@ pub fn verify_task_with_git(task_dir: &Path) {
     assert_eq!(got, want, "{id}: conflicted paths");
     let command: Vec<String> = task["test_command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
     let env = task["test_env"].as_object().unwrap().clone();
-    assert!(!tests_pass(&clone, &command, &env), "{id}: tests pass on the conflicted tree");
+    let timeout = std::time::Duration::from_secs(task["timeout_s"].as_u64().unwrap());
+    assert!(!tests_pass(&clone, &command, &env, timeout), "{id}: tests pass on the conflicted tree");
     git(&clone, &["merge", "--abort"]);
     for side in ["ours", "theirs"] {
         git(&clone, &["checkout", "-q", "-f", side]);
         let recorded = task["validation"][side]["passed"].as_bool().unwrap();
-        assert_eq!(tests_pass(&clone, &command, &env), recorded, "{id}: {side} outcome differs from task.json");
+        assert_eq!(tests_pass(&clone, &command, &env, timeout), recorded, "{id}: {side} outcome differs from task.json");
     }
     git(&clone, &["checkout", "-q", "-f", "gold"]);
-    assert!(tests_pass(&clone, &command, &env), "{id}: gold fails its tests");
+    assert!(tests_pass(&clone, &command, &env, timeout), "{id}: gold fails its tests");
 }
