@@ -15,6 +15,7 @@
 //! * [`validate`] runs the tests on every tree a task needs and checks the family's rules.
 //! * [`difficulty`] levels a validated task and scores it.
 //! * [`bundle`] writes the versioned, content-addressed dataset.
+//! * [`publish`] turns a version into a Hugging Face Hub dataset repository and pushes it.
 //! * [`sandbox`] runs untrusted test commands with limits; every stage that runs code uses it.
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
 
@@ -25,6 +26,7 @@ pub mod forge;
 pub mod merge;
 pub mod mutate;
 pub mod pipeline;
+pub mod publish;
 pub mod resolve;
 pub mod sandbox;
 pub mod snapshot;

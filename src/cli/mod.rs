@@ -3,12 +3,14 @@
 //! print results; they hold no pipeline logic.
 
 mod gen_tasks;
+mod publish;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 pub use gen_tasks::GenTasksArgs;
+pub use publish::PublishArgs;
 
 /// mergeforge manufactures verified merge-conflict tasks for training and evaluating
 /// coding agents: real git conflicts made from Python repositories whose tests pass,
@@ -24,11 +26,14 @@ pub struct Cli {
 pub enum Command {
     /// Generate a dataset version of test-verified merge-conflict tasks.
     GenTasks(GenTasksArgs),
+    // About and long help come from `PublishArgs`'s doc comment.
+    Publish(PublishArgs),
 }
 
 /// Runs a parsed command line; errors are returned for `main` to print.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::GenTasks(args) => gen_tasks::run(args),
+        Command::Publish(args) => publish::run(args),
     }
 }

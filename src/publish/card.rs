@@ -1,0 +1,547 @@
+//! The dataset card (`README.md`) and `.gitattributes` of a published dataset.
+//!
+//! The card's YAML front matter is what the Hub and `datasets` read: license, task
+//! categories, tags, pretty name, size category, the `configs` (`default` over every
+//! level, and one per level) with their `data_files`, and `dataset_info` with the
+//! explicit features of the flat record, so every shard loads with one schema even
+//! when a column is null in all of a shard's rows. The body is for people: what the
+//! tasks are, how they were made and verified, counts, the fields, and usage.
+//!
+//! Everything here is a pure function of its inputs (no clock, no paths of this
+//! machine), so the same dataset version gives the same bytes.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::bundle::Manifest;
+use crate::difficulty::Level;
+use crate::forge::Family;
+
+use super::records::Split;
+
+/// Files over this size go through LFS (besides every bundle).
+pub const LFS_THRESHOLD: u64 = 8 * 1024 * 1024;
+
+/// What the card says that is not in the manifest.
+#[derive(Debug, Clone)]
+pub struct CardInfo<'a> {
+    pub manifest: &'a Manifest,
+    pub license: &'a str,
+    pub pretty_name: &'a str,
+    pub repo_id: Option<&'a str>,
+    pub tags: &'a [String],
+    pub test_ratio: f64,
+    /// Rows per (level, split); a missing entry means none.
+    pub rows: &'a BTreeMap<(Level, Split), usize>,
+}
+
+/// Tags every card carries; `--tags` adds to them.
+pub const BASE_TAGS: [&str; 7] =
+    ["code", "git", "merge-conflicts", "python", "reinforcement-learning", "software-engineering", "mergeforge"];
+
+/// `.gitattributes`: every bundle through LFS, plus any other file over the threshold.
+pub fn gitattributes(large_files: &[String]) -> String {
+    let mut text = String::from("*.bundle filter=lfs diff=lfs merge=lfs -text\n");
+    for path in large_files {
+        let _ = writeln!(text, "{} filter=lfs diff=lfs merge=lfs -text", escape_attr_path(path));
+    }
+    text
+}
+
+/// `.gitattributes` patterns treat spaces and glob characters specially; our paths
+/// are ids and fixed names, but escape them anyway.
+fn escape_attr_path(path: &str) -> String {
+    let mut out = String::new();
+    for c in path.chars() {
+        if matches!(c, ' ' | '*' | '?' | '[' | ']' | '\\' | '!' | '#') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The Hub's size category for a row count.
+pub fn size_category(rows: usize) -> &'static str {
+    match rows {
+        0..=999 => "n<1K",
+        1_000..=9_999 => "1K<n<10K",
+        10_000..=99_999 => "10K<n<100K",
+        100_000..=999_999 => "100K<n<1M",
+        _ => "1M<n<10M",
+    }
+}
+
+/// The configs present: `default` plus every level with at least one row, each with
+/// the splits that have rows.
+pub fn configs(rows: &BTreeMap<(Level, Split), usize>) -> Vec<(String, Vec<Split>)> {
+    let has = |level: Option<Level>, split: Split| {
+        rows.iter().any(|((l, s), n)| *s == split && *n > 0 && level.is_none_or(|want| want == *l))
+    };
+    let mut out = Vec::new();
+    let default_splits: Vec<Split> = Split::ALL.into_iter().filter(|s| has(None, *s)).collect();
+    out.push(("default".to_string(), default_splits));
+    for level in Level::ALL {
+        let splits: Vec<Split> = Split::ALL.into_iter().filter(|s| has(Some(level), *s)).collect();
+        if !splits.is_empty() {
+            out.push((level.name().to_string(), splits));
+        }
+    }
+    out
+}
+
+/// The data-file glob of a config's split.
+pub fn data_glob(config: &str, split: Split) -> String {
+    let folder = if config == "default" { "*" } else { config };
+    format!("data/{folder}/{}-*.jsonl", split.name())
+}
+
+/// The whole `README.md`.
+pub fn readme(info: &CardInfo) -> String {
+    let mut out = String::new();
+    front_matter(&mut out, info);
+    body(&mut out, info);
+    out
+}
+
+/// A YAML double-quoted scalar (JSON string syntax is valid YAML).
+fn quoted(text: &str) -> String {
+    serde_json::Value::String(text.to_string()).to_string()
+}
+
+fn front_matter(out: &mut String, info: &CardInfo) {
+    let m = info.manifest;
+    out.push_str("---\n");
+    let _ = writeln!(out, "license: {}", quoted(info.license));
+    let _ = writeln!(out, "pretty_name: {}", quoted(info.pretty_name));
+    out.push_str("task_categories:\n- text-generation\n");
+    out.push_str("tags:\n");
+    let mut tags: Vec<String> = BASE_TAGS.iter().map(|t| t.to_string()).collect();
+    for tag in info.tags {
+        if !tags.contains(tag) {
+            tags.push(tag.clone());
+        }
+    }
+    for tag in &tags {
+        let _ = writeln!(out, "- {}", quoted(tag));
+    }
+    let _ = writeln!(out, "size_categories:\n- {}", quoted(size_category(m.counts.tasks)));
+    out.push_str("configs:\n");
+    let configs = configs(info.rows);
+    for (name, splits) in &configs {
+        let _ = writeln!(out, "- config_name: {name}");
+        if name == "default" {
+            out.push_str("  default: true\n");
+        }
+        out.push_str("  data_files:\n");
+        for split in splits {
+            let _ = writeln!(out, "  - split: {}\n    path: {}", split.name(), quoted(&data_glob(name, *split)));
+        }
+    }
+    out.push_str("dataset_info:\n");
+    for (name, _) in &configs {
+        let _ = writeln!(out, "- config_name: {name}\n  features:");
+        render_fields(out, &record_features(), 2);
+    }
+    out.push_str("---\n\n");
+}
+
+/// A feature of the flat record, as the card's `dataset_info` declares it.
+enum Feature {
+    Value(&'static str),
+    List(Box<Feature>),
+    Struct(Vec<(&'static str, Feature)>),
+}
+
+use Feature::{List, Struct, Value};
+
+fn list(inner: Feature) -> Feature {
+    List(Box::new(inner))
+}
+
+fn outcome_feature() -> Feature {
+    Struct(vec![
+        ("passed", Value("bool")),
+        ("failed_tests", list(Value("string"))),
+        ("duration_ms", Value("int64")),
+        ("timed_out", Value("bool")),
+    ])
+}
+
+/// The schema of [`super::records::FlatRecord`], field for field.
+fn record_features() -> Vec<(&'static str, Feature)> {
+    vec![
+        ("id", Value("string")),
+        ("family", Value("string")),
+        ("level", Value("string")),
+        ("score", Value("float64")),
+        ("summary", Value("string")),
+        ("substrate", Struct(vec![("name", Value("string")), ("commit", Value("string")), ("tree", Value("string"))])),
+        ("test_command", list(Value("string"))),
+        ("test_env", list(Struct(vec![("name", Value("string")), ("value", Value("string"))]))),
+        ("timeout_s", Value("int64")),
+        (
+            "branches",
+            Struct(vec![
+                ("base", Value("string")),
+                ("ours", Value("string")),
+                ("theirs", Value("string")),
+                ("gold", Value("string")),
+            ]),
+        ),
+        (
+            "conflicts",
+            list(Struct(vec![
+                ("path", Value("string")),
+                ("hunks", Value("int64")),
+                ("conflicted_lines", Value("int64")),
+            ])),
+        ),
+        ("edits_outside_conflicts", list(Value("string"))),
+        (
+            "mutations",
+            list(Struct(vec![
+                ("operator", Value("string")),
+                ("path", Value("string")),
+                ("line", Value("int64")),
+                ("function", Value("string")),
+                ("description", Value("string")),
+            ])),
+        ),
+        (
+            "features",
+            Struct(vec![
+                ("hunks", Value("int64")),
+                ("conflicted_lines", Value("int64")),
+                ("conflicted_files", Value("int64")),
+                ("files_outside_conflicts", Value("int64")),
+                ("failing_tests_ours", Value("int64")),
+                ("failing_tests_theirs", Value("int64")),
+                ("operators", list(Value("string"))),
+                ("family", Value("string")),
+            ]),
+        ),
+        (
+            "files",
+            list(Struct(vec![
+                ("path", Value("string")),
+                ("has_conflict", Value("bool")),
+                ("conflicted", Value("string")),
+                ("gold", Value("string")),
+            ])),
+        ),
+        (
+            "validation",
+            Struct(vec![
+                ("conflicted", outcome_feature()),
+                ("ours", outcome_feature()),
+                ("theirs", outcome_feature()),
+                ("gold", outcome_feature()),
+            ]),
+        ),
+        (
+            "baselines",
+            Struct(vec![
+                ("ours", outcome_feature()),
+                ("theirs", outcome_feature()),
+                (
+                    "union",
+                    Struct(vec![
+                        ("passed", Value("bool")),
+                        ("ours_first", outcome_feature()),
+                        ("theirs_first", outcome_feature()),
+                    ]),
+                ),
+            ]),
+        ),
+        ("bundle", Value("string")),
+        ("bundle_sha256", Value("string")),
+    ]
+}
+
+/// Renders fields as the YAML list `datasets` reads (`Features._from_yaml_list`).
+fn render_fields(out: &mut String, fields: &[(&'static str, Feature)], indent: usize) {
+    let pad = " ".repeat(indent);
+    for (name, feature) in fields {
+        let _ = writeln!(out, "{pad}- name: {name}");
+        render_feature(out, feature, indent + 2);
+    }
+}
+
+fn render_feature(out: &mut String, feature: &Feature, indent: usize) {
+    let pad = " ".repeat(indent);
+    match feature {
+        Value(dtype) => {
+            let _ = writeln!(out, "{pad}dtype: {dtype}");
+        }
+        Struct(fields) => {
+            let _ = writeln!(out, "{pad}struct:");
+            render_fields(out, fields, indent);
+        }
+        List(inner) => match inner.as_ref() {
+            Value(dtype) => {
+                let _ = writeln!(out, "{pad}list: {dtype}");
+            }
+            Struct(fields) => {
+                let _ = writeln!(out, "{pad}list:");
+                render_fields(out, fields, indent);
+            }
+            List(_) => {
+                let _ = writeln!(out, "{pad}list:");
+                render_feature(out, inner, indent + 2);
+            }
+        },
+    }
+}
+
+fn family_description(family: Family) -> &'static str {
+    match family {
+        Family::StripRestore => {
+            "two nearby statements are removed to make `base`; each side restores one. Gold is the original. Each side alone fails."
+        }
+        Family::DivergentEdit => {
+            "one side restores a mutated node, the other writes a different wrong value at the same place. Exactly one side passes; the tests decide."
+        }
+        Family::ComposeEdits => {
+            "two mutations in one statement or adjacent lines; each side undoes one. Neither side, nor both concatenated, passes: only a real combination does."
+        }
+        Family::SignatureCallsite => {
+            "ours adds a parameter back to a function and updates callers; theirs edits the body and adds a caller elsewhere with the old signature. Gold also fixes that caller, in a file without conflict markers."
+        }
+    }
+}
+
+fn body(out: &mut String, info: &CardInfo) {
+    let m = info.manifest;
+    let _ = writeln!(out, "# {}\n", info.pretty_name);
+    let _ = writeln!(
+        out,
+        "{} verified **merge-conflict tasks** for training and evaluating coding agents: real `git merge` \
+conflicts in small Python projects, each proven solvable by running the project's tests. \
+Dataset `{}`, version {}, made by {} {}.\n",
+        m.counts.tasks, m.dataset, m.version, m.generator.name, m.generator.version
+    );
+    out.push_str(
+        "A task is a repository in the middle of a conflicted merge: branch `ours` checked out, `theirs` merged, \
+diff3 conflict markers in the files. The agent must produce the merged files; the task's test command \
+decides. Every task ships as a plain git bundle with branches `base`, `ours`, `theirs` and `gold` \
+(`gold` is the verified merge), so it can be reproduced with git alone.\n\n",
+    );
+    usage(out, info);
+    families(out, m);
+    generation(out, m);
+    counts(out, info);
+    fields(out);
+    layout(out);
+    let _ = writeln!(out, "## License\n\n`{}`.", info.license);
+}
+
+fn usage(out: &mut String, info: &CardInfo) {
+    let m = info.manifest;
+    let repo = info.repo_id.unwrap_or("OWNER/NAME");
+    out.push_str("## Usage\n\n```python\nfrom datasets import load_dataset\n\n");
+    let _ = writeln!(out, "tasks = load_dataset({}, \"hard\")   # or \"default\", \"easy\", \"medium\"", quoted(repo));
+    out.push_str("task = tasks[\"train\"][0]\nprint(task[\"id\"], task[\"level\"], task[\"test_command\"])\n");
+    out.push_str("for f in task[\"files\"]:\n    print(f[\"path\"], f[\"has_conflict\"])   # f[\"conflicted\"] has the markers, f[\"gold\"] the answer\n```\n\n");
+    if info.repo_id.is_none() {
+        out.push_str("(`OWNER/NAME` is the Hub repository this folder is pushed to; a local path to the folder works too.)\n\n");
+    }
+    out.push_str("Reproduce one task with git alone (the bundles are stored with Git LFS):\n\n```sh\n");
+    out.push_str("git clone bundles/<task_id>.bundle w && cd w\n");
+    out.push_str("git checkout theirs && git checkout ours   # make both local branches\n");
+    out.push_str("git merge theirs                           # the conflict\n");
+    out.push_str("git merge --abort && git checkout gold     # the solution\n```\n\n");
+    out.push_str("### The environment server\n\n");
+    out.push_str(
+        "`mergeforge serve` is an RL/eval environment speaking the OpenEnv protocol (`reset`/`step`/`state` \
+over HTTP and WebSocket): it materialises a task from its bundle as a real git repository in the middle \
+of the merge, takes the agent's edits and pays a dense reward (conflict blocks removed, files parse, tests \
+pass). It serves a dataset version directory, which the generation command below rebuilds byte for byte:\n\n```sh\n",
+    );
+    let _ = writeln!(out, "{}", shell_command(&m.command));
+    let _ = writeln!(out, "mergeforge serve --dataset generated/{}/{}\n```\n", m.dataset, m.version);
+}
+
+fn families(out: &mut String, m: &Manifest) {
+    out.push_str("## Task families\n\n| family | how the conflict is made | tasks |\n|---|---|---|\n");
+    for family in Family::ALL {
+        let n = m.counts.by_family.get(&family).copied().unwrap_or(0);
+        let _ = writeln!(out, "| `{}` | {} | {n} |", family.name(), family_description(family));
+    }
+    out.push('\n');
+}
+
+fn generation(out: &mut String, m: &Manifest) {
+    out.push_str("## How it was generated and verified\n\n");
+    let _ = writeln!(out, "- generator: `{} {}`", m.generator.name, m.generator.version);
+    let _ = writeln!(out, "- command: `{}`", shell_command(&m.command));
+    let _ = writeln!(out, "- seed: `{}`", m.seed);
+    out.push_str(
+        "- verification: for every task the tests were run in a sandbox on the conflicted tree (must fail), \
+on `gold` (must pass), on `ours` and `theirs` (each must fail, or for `divergent-edit` exactly one must pass), \
+and on the results of three naive resolvers (take ours, take theirs, union of both sides in either order); \
+all outcomes are in the record.\n",
+    );
+    out.push_str(
+        "- levels: **easy** if taking ours or theirs for every hunk passes, **medium** if a union of both sides \
+passes, **hard** otherwise; `score` in [0, 1] adds hunks, conflicted lines and files, edits outside the \
+conflicts and how weak the test signal is.\n\n",
+    );
+    out.push_str("Substrates (the Python projects the tasks come from):\n\n| substrate | commit | tree sha256 | tasks |\n|---|---|---|---|\n");
+    for s in &m.substrates {
+        let commit = s.commit.as_deref().map(|c| format!("`{c}`")).unwrap_or_else(|| "(folder, not a git repository)".into());
+        let _ = writeln!(out, "| `{}` | {commit} | `{}` | {} |", s.name, s.tree, s.tasks);
+    }
+    out.push('\n');
+}
+
+fn counts(out: &mut String, info: &CardInfo) {
+    let m = info.manifest;
+    let pct = (info.test_ratio * 100.0 * 10.0).round() / 10.0;
+    out.push_str("## Counts\n\n");
+    let _ = writeln!(
+        out,
+        "Splits are fixed by a hash of the task id (sha256, first 8 bytes as a fraction; below {} goes to \
+`test`, about {pct}% of tasks), so a task keeps its split across versions.\n",
+        info.test_ratio
+    );
+    out.push_str("| level | train | test | total |\n|---|---|---|---|\n");
+    let row = |level: Level, split: Split| info.rows.get(&(level, split)).copied().unwrap_or(0);
+    let (mut train, mut test) = (0, 0);
+    for level in Level::ALL {
+        let (a, b) = (row(level, Split::Train), row(level, Split::Test));
+        train += a;
+        test += b;
+        let _ = writeln!(out, "| {} | {a} | {b} | {} |", level.name(), a + b);
+    }
+    let _ = writeln!(out, "| **all** | {train} | {test} | {} |\n", train + test);
+    out.push_str("| family |");
+    for level in Level::ALL {
+        let _ = write!(out, " {} |", level.name());
+    }
+    out.push_str(" total |\n|---|---|---|---|---|\n");
+    for family in Family::ALL {
+        let mut cells = [0usize; 3];
+        for task in m.tasks.iter().filter(|t| t.family == family) {
+            if let Some(i) = Level::ALL.iter().position(|l| *l == task.level) {
+                cells[i] += 1;
+            }
+        }
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} |",
+            family.name(),
+            cells[0],
+            cells[1],
+            cells[2],
+            cells.iter().sum::<usize>()
+        );
+    }
+    let by_level = |l: Level| m.counts.by_level.get(&l).copied().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "| **all** | {} | {} | {} | {} |\n",
+        by_level(Level::Easy),
+        by_level(Level::Medium),
+        by_level(Level::Hard),
+        m.counts.tasks
+    );
+}
+
+fn fields(out: &mut String) {
+    out.push_str("## Record fields\n\nOne JSON object per task; every row has every field, with the same types.\n\n");
+    out.push_str("| field | type | meaning |\n|---|---|---|\n");
+    for (name, ty, meaning) in [
+        ("id", "string", "task id: `<substrate>-<family tag>-<10 hex>`, content-derived"),
+        ("family", "string", "how the conflict was made (table above)"),
+        ("level", "string", "`easy`, `medium` or `hard`"),
+        ("score", "float64", "difficulty in [0, 1]"),
+        ("summary", "string", "one line on what the two sides did"),
+        ("substrate", "struct", "`name`, `commit` (null when the substrate is a folder), `tree` (sha256 of its files)"),
+        ("test_command", "list of string", "argv run from the repository root; `python` means an interpreter with pytest"),
+        ("test_env", "list of {name, value}", "extra environment for the test command"),
+        ("timeout_s", "int64", "time limit of one test run"),
+        ("branches", "struct", "commit ids of `base`, `ours`, `theirs`, `gold` in the bundle"),
+        ("conflicts", "list of {path, hunks, conflicted_lines}", "the files git left conflicted"),
+        ("edits_outside_conflicts", "list of string", "files gold changes although git merged them cleanly"),
+        ("mutations", "list of {operator, path, line, function, description}", "the AST edits behind the task"),
+        ("features", "struct", "what the score is computed from"),
+        ("files", "list of {path, has_conflict, conflicted, gold}", "every file the gold merge differs in: merged text (with diff3 markers when `has_conflict`) and gold text"),
+        ("validation", "struct of outcomes", "tests on `conflicted`, `ours`, `theirs`, `gold`"),
+        ("baselines", "struct of outcomes", "tests after the naive resolvers: `ours`, `theirs`, `union` (`passed`, `ours_first`, `theirs_first`)"),
+        ("bundle", "string", "path of the task's git bundle in this repository"),
+        ("bundle_sha256", "string", "sha256 of the bundle file"),
+    ] {
+        let _ = writeln!(out, "| `{name}` | {ty} | {meaning} |");
+    }
+    out.push_str("\nAn outcome is `{passed, failed_tests, duration_ms, timed_out}`; `failed_tests` holds pytest node ids.\n\n");
+}
+
+fn layout(out: &mut String) {
+    out.push_str("## Files\n\n```\n");
+    for (path, what) in [
+        ("README.md", "this card"),
+        ("manifest.json", "the generator's manifest of the version (sha256 of every task.json)"),
+        ("data/<level>/<split>-NNNNN.jsonl", "the records, shards of at most 8 MiB"),
+        ("bundles/<task_id>.bundle", "the task repositories (Git LFS)"),
+        (".gitattributes", "bundles and files over 8 MiB through LFS"),
+    ] {
+        let _ = writeln!(out, "{path:<34}{what}");
+    }
+    out.push_str("```\n\n");
+    let _ = writeln!(
+        out,
+        "Config `default` reads `data/*/<split>-*.jsonl` (every level); configs {} read their own folder.\n",
+        Level::ALL.iter().map(|l| format!("`{}`", l.name())).collect::<Vec<_>>().join(", ")
+    );
+}
+
+/// A command line for a shell: words with characters a shell treats specially are quoted.
+pub fn shell_command(argv: &[String]) -> String {
+    argv.iter()
+        .map(|word| {
+            let plain = !word.is_empty()
+                && word.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ',' | '=' | ':' | '@' | '+'));
+            if plain {
+                word.clone()
+            } else {
+                format!("'{}'", word.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configs_list_only_levels_and_splits_with_rows() {
+        let rows = BTreeMap::from([((Level::Easy, Split::Train), 3), ((Level::Hard, Split::Train), 2), ((Level::Hard, Split::Test), 1)]);
+        let got = configs(&rows);
+        let names: Vec<(&str, Vec<Split>)> = got.iter().map(|(n, s)| (n.as_str(), s.clone())).collect();
+        assert_eq!(
+            names,
+            vec![
+                ("default", vec![Split::Train, Split::Test]),
+                ("easy", vec![Split::Train]),
+                ("hard", vec![Split::Train, Split::Test]),
+            ]
+        );
+        assert_eq!(data_glob("default", Split::Test), "data/*/test-*.jsonl");
+        assert_eq!(data_glob("medium", Split::Train), "data/medium/train-*.jsonl");
+    }
+
+    #[test]
+    fn large_files_and_sizes() {
+        assert_eq!(
+            gitattributes(&["manifest.json".into()]),
+            "*.bundle filter=lfs diff=lfs merge=lfs -text\nmanifest.json filter=lfs diff=lfs merge=lfs -text\n"
+        );
+        assert_eq!(size_category(999), "n<1K");
+        assert_eq!(size_category(1000), "1K<n<10K");
+        assert_eq!(size_category(250_000), "100K<n<1M");
+        assert_eq!(shell_command(&["a".into(), "b c".into(), "it's".into()]), "a 'b c' 'it'\\''s'");
+    }
+}

@@ -1,0 +1,319 @@
+//! Publishing: a finished dataset version becomes a Hugging Face Hub dataset repository
+//! folder, optionally committed and pushed with git.
+//!
+//! ```text
+//! HFDIR/README.md                          dataset card (card.rs)
+//! HFDIR/.gitattributes                     *.bundle and files over 8 MiB through LFS
+//! HFDIR/manifest.json                      the version's manifest, as generated
+//! HFDIR/data/<level>/<split>-NNNNN.jsonl   flat records, shards of at most 8 MiB (records.rs)
+//! HFDIR/bundles/<task_id>.bundle           the tasks' git bundles, copied
+//! ```
+//!
+//! This stage owns the published layout and the push. It reads a version only through
+//! `bundle`'s types, checks every task.json and bundle against the recorded sha256, and
+//! never changes the version it reads. Same version and options give the same bytes.
+
+pub mod card;
+pub mod folder;
+pub mod push;
+pub mod records;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::bundle::manifest::MANIFEST_SCHEMA;
+use crate::bundle::{Manifest, Task};
+use crate::difficulty::Level;
+use crate::snapshot::sha256_hex;
+
+pub use folder::FolderWrite;
+pub use push::{PushOptions, PushReport};
+use folder::{Content, Plan};
+use records::Split;
+
+/// The largest data file the Hub takes without LFS, and our shard limit.
+pub const MAX_SHARD_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Everything `publish` needs.
+#[derive(Debug, Clone)]
+pub struct PublishOptions {
+    /// A finished version directory `OUT/DATASET/VERSION` (with manifest.json).
+    pub dataset_dir: PathBuf,
+    /// The folder to write.
+    pub out: PathBuf,
+    pub repo_id: Option<String>,
+    pub license: String,
+    /// Default: `<dataset> <version>`.
+    pub pretty_name: Option<String>,
+    /// Card tags besides the base ones.
+    pub tags: Vec<String>,
+    /// Fraction of tasks in the test split, in [0, 1].
+    pub test_ratio: f64,
+    /// Shard size limit, at most [`MAX_SHARD_BYTES`].
+    pub max_shard_bytes: u64,
+    pub push: Option<PushOptions>,
+}
+
+/// What `publish` did.
+#[derive(Debug, Clone)]
+pub struct PublishReport {
+    pub out: PathBuf,
+    pub dataset: String,
+    pub version: String,
+    pub write: FolderWrite,
+    pub tasks: usize,
+    /// Rows per (config, split), `default` included.
+    pub rows: BTreeMap<(String, String), usize>,
+    /// Every data shard: relative path and size.
+    pub shards: Vec<(String, u64)>,
+    pub files: usize,
+    pub bytes: u64,
+    /// Files routed through LFS by size (bundles aside).
+    pub large_files: Vec<String>,
+    pub push: Option<PushReport>,
+}
+
+/// A finished version, read and checked.
+#[derive(Debug)]
+pub struct Version {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub manifest_bytes: Vec<u8>,
+    /// Tasks in manifest order, each with its bundle file.
+    pub tasks: Vec<(Task, PathBuf)>,
+}
+
+/// Publishes `options.dataset_dir` to `options.out` (and pushes it if asked).
+pub fn publish(options: &PublishOptions) -> Result<PublishReport> {
+    check_options(options)?;
+    let version = load_version(&options.dataset_dir)?;
+    refuse_out_inside(&version.dir, &options.out)?;
+    let built = build_plan(&version, options)?;
+    let write = folder::write_folder(&options.out, &built.plan)?;
+    let push = match &options.push {
+        Some(push_options) => Some(push::push(&options.out, &version.manifest, push_options)?),
+        None => None,
+    };
+    Ok(PublishReport {
+        out: options.out.clone(),
+        dataset: version.manifest.dataset.clone(),
+        version: version.manifest.version.clone(),
+        write,
+        tasks: version.tasks.len(),
+        rows: built.rows,
+        shards: built.shards,
+        files: built.plan.len(),
+        bytes: built.plan.values().map(Content::len).sum(),
+        large_files: built.large_files,
+        push,
+    })
+}
+
+fn check_options(options: &PublishOptions) -> Result<()> {
+    if !(0.0..=1.0).contains(&options.test_ratio) {
+        bail!("--test-ratio {}: must be between 0 and 1", options.test_ratio);
+    }
+    if options.max_shard_bytes == 0 || options.max_shard_bytes > MAX_SHARD_BYTES {
+        bail!("--max-shard-bytes {}: must be between 1 and {MAX_SHARD_BYTES} (8 MiB)", options.max_shard_bytes);
+    }
+    if options.license.is_empty()
+        || !options.license.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '+'))
+    {
+        bail!("--license {:?}: use a Hub license id such as mit, apache-2.0, cc-by-4.0 or other", options.license);
+    }
+    if let Some(repo) = &options.repo_id {
+        if !valid_repo_id(repo) {
+            bail!("--repo-id {repo:?}: use OWNER/NAME (letters, digits, `-`, `_`, `.`)");
+        }
+    }
+    if let Some(push) = &options.push {
+        push::check_options(push)?;
+    }
+    for tag in &options.tags {
+        if tag.is_empty() || tag.chars().any(|c| c.is_control()) {
+            bail!("--tags: empty or unprintable tag {tag:?}");
+        }
+    }
+    Ok(())
+}
+
+fn valid_repo_id(repo: &str) -> bool {
+    let part_ok = |p: &str| {
+        !p.is_empty()
+            && !p.starts_with(['.', '-'])
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    matches!(repo.split('/').collect::<Vec<_>>().as_slice(), [owner, name] if part_ok(owner) && part_ok(name))
+}
+
+/// Writing the published folder inside the version would change the version.
+fn refuse_out_inside(version_dir: &Path, out: &Path) -> Result<()> {
+    let version = version_dir.canonicalize().unwrap_or_else(|_| version_dir.to_path_buf());
+    let mut probe = out.to_path_buf();
+    // `out` may not exist yet: canonicalize its nearest existing ancestor.
+    let mut tail = Vec::new();
+    while !probe.exists() {
+        match (probe.file_name(), probe.parent()) {
+            (Some(name), Some(parent)) => {
+                tail.push(name.to_os_string());
+                probe = if parent.as_os_str().is_empty() { PathBuf::from(".") } else { parent.to_path_buf() };
+            }
+            _ => return Ok(()),
+        }
+    }
+    let mut resolved = probe.canonicalize().unwrap_or(probe);
+    for name in tail.into_iter().rev() {
+        resolved.push(name);
+    }
+    if resolved.starts_with(&version) {
+        bail!("{}: --out is inside the dataset version {}; choose a folder outside it", out.display(), version_dir.display());
+    }
+    Ok(())
+}
+
+/// Reads a finished version: the manifest, then every task.json and bundle, each
+/// checked against the sha256 recorded for it.
+pub fn load_version(dir: &Path) -> Result<Version> {
+    if !dir.exists() {
+        bail!(
+            "{}: no such dataset version folder; pass --dataset OUT/DATASET/VERSION (e.g. generated/mergeforge-embedded/1.0.0)",
+            dir.display()
+        );
+    }
+    if !dir.is_dir() {
+        bail!("{}: not a folder; pass --dataset OUT/DATASET/VERSION", dir.display());
+    }
+    let manifest_path = dir.join("manifest.json");
+    if !manifest_path.exists() {
+        bail!("{}", missing_manifest_message(dir));
+    }
+    let manifest_bytes = std::fs::read(&manifest_path).with_context(|| format!("reading {}", manifest_path.display()))?;
+    let manifest: Manifest = serde_json::from_slice(&manifest_bytes)
+        .with_context(|| format!("{}: not a mergeforge manifest", manifest_path.display()))?;
+    if manifest.schema != MANIFEST_SCHEMA {
+        bail!("{}: schema {:?}, expected {MANIFEST_SCHEMA:?}", manifest_path.display(), manifest.schema);
+    }
+    if manifest.tasks.is_empty() {
+        bail!("{}: the version has no tasks; nothing to publish", manifest_path.display());
+    }
+    let mut tasks = Vec::with_capacity(manifest.tasks.len());
+    for entry in &manifest.tasks {
+        tasks.push(load_task(dir, entry)?);
+    }
+    Ok(Version { dir: dir.to_path_buf(), manifest, manifest_bytes, tasks })
+}
+
+fn missing_manifest_message(dir: &Path) -> String {
+    let versions: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.path().join("manifest.json").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(first) = versions.iter().min() {
+        return format!(
+            "{}: no manifest.json here, but {} has one; pass the version folder, e.g. --dataset {}",
+            dir.display(),
+            first,
+            dir.join(first).display()
+        );
+    }
+    format!(
+        "{}: no manifest.json: the version is unfinished (gen-tasks writes the manifest last); re-run gen-tasks to finish it",
+        dir.display()
+    )
+}
+
+fn load_task(dir: &Path, entry: &crate::bundle::manifest::TaskEntry) -> Result<(Task, PathBuf)> {
+    let id = &entry.id;
+    if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_')) {
+        bail!("{}: task id {id:?} is not a plain name", dir.join("manifest.json").display());
+    }
+    let task_dir = dir.join("tasks").join(id);
+    let task_path = task_dir.join("task.json");
+    let bytes = std::fs::read(&task_path)
+        .with_context(|| format!("{}: missing; the version is incomplete, regenerate it", task_path.display()))?;
+    if sha256_hex(&bytes) != entry.task_sha256 {
+        bail!(
+            "{}: does not match its sha256 in manifest.json; the version was changed after it was written, regenerate it",
+            task_path.display()
+        );
+    }
+    let task: Task = serde_json::from_slice(&bytes).with_context(|| format!("{}: not a mergeforge task", task_path.display()))?;
+    if task.id != *id || task.family != entry.family || task.difficulty.level != entry.level {
+        bail!("{}: id, family or level differ from its manifest entry", task_path.display());
+    }
+    let bundle = task_dir.join("repo.bundle");
+    let digest = folder::hash_file(&bundle)
+        .with_context(|| format!("{}: missing or unreadable; the version is incomplete", bundle.display()))?;
+    if digest != task.bundle_sha256 {
+        bail!("{}: does not match bundle_sha256 in its task.json; regenerate the version", bundle.display());
+    }
+    Ok((task, bundle))
+}
+
+/// A task id and its JSONL line.
+type IdLine = (String, Vec<u8>);
+
+struct Built {
+    plan: Plan,
+    rows: BTreeMap<(String, String), usize>,
+    shards: Vec<(String, u64)>,
+    large_files: Vec<String>,
+}
+
+/// Every file of the published folder, in memory except the bundles.
+fn build_plan(version: &Version, options: &PublishOptions) -> Result<Built> {
+    let mut plan = Plan::new();
+    let mut by_cell: BTreeMap<(Level, Split), Vec<IdLine>> = BTreeMap::new();
+    for (task, bundle) in &version.tasks {
+        let record = records::record_from_task(task);
+        let line = records::jsonl_line(&record)?;
+        let split = records::split_of(&task.id, options.test_ratio);
+        by_cell.entry((task.difficulty.level, split)).or_default().push((task.id.clone(), line));
+        let len = std::fs::metadata(bundle).with_context(|| format!("reading {}", bundle.display()))?.len();
+        plan.insert(
+            records::bundle_path(&task.id),
+            Content::Copy { from: bundle.clone(), sha256: task.bundle_sha256.clone(), len },
+        );
+    }
+    let mut rows = BTreeMap::new();
+    let mut level_rows = BTreeMap::new();
+    let mut shards = Vec::new();
+    for ((level, split), lines) in &by_cell {
+        level_rows.insert((*level, *split), lines.len());
+        rows.insert((level.name().to_string(), split.name().to_string()), lines.len());
+        *rows.entry(("default".to_string(), split.name().to_string())).or_insert(0) += lines.len();
+        for (index, shard) in records::shard_lines(lines, options.max_shard_bytes)?.into_iter().enumerate() {
+            let path = format!("data/{}/{}", level.name(), records::shard_name(*split, index));
+            shards.push((path.clone(), shard.len() as u64));
+            plan.insert(path, Content::Bytes(shard));
+        }
+    }
+    let manifest = &version.manifest;
+    let pretty_name =
+        options.pretty_name.clone().unwrap_or_else(|| format!("{} {}", manifest.dataset, manifest.version));
+    let readme = card::readme(&card::CardInfo {
+        manifest,
+        license: &options.license,
+        pretty_name: &pretty_name,
+        repo_id: options.repo_id.as_deref(),
+        tags: &options.tags,
+        test_ratio: options.test_ratio,
+        rows: &level_rows,
+    });
+    plan.insert("README.md".into(), Content::Bytes(readme.into_bytes()));
+    plan.insert("manifest.json".into(), Content::Bytes(version.manifest_bytes.clone()));
+    let large_files: Vec<String> = plan
+        .iter()
+        .filter(|(path, content)| content.len() > card::LFS_THRESHOLD && !path.ends_with(".bundle"))
+        .map(|(path, _)| path.clone())
+        .collect();
+    plan.insert(".gitattributes".into(), Content::Bytes(card::gitattributes(&large_files).into_bytes()));
+    Ok(Built { plan, rows, shards, large_files })
+}

@@ -1,0 +1,300 @@
+//! The flat record: one JSON object per task, typed the same way in every row so that
+//! `datasets` (pyarrow) infers a single schema, plus the train/test split and the
+//! sharding of records into JSONL files.
+//!
+//! A record carries everything `task.json` holds, in a shape made for tables: maps
+//! become lists of `{name, value}`, every outcome has the same keys (`timed_out` is
+//! always present), and a nullable field is `null` rather than absent. The conversion
+//! back ([`task_from_record`]) gives `task.json` byte for byte, which the tests check
+//! against the sha256 in the manifest.
+//!
+//! This module does no I/O.
+
+use anyhow::{bail, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::bundle::task::{Branches, ConflictRecord, FileRecord, MutationRecord, SubstrateRef, Task, TASK_SCHEMA};
+use crate::difficulty::{Difficulty, Features, Level};
+use crate::forge::Family;
+use crate::sandbox::testrun::Outcome;
+use crate::validate::{Baselines, UnionOutcome, Validation};
+
+/// One row of the published dataset. Field order is the column order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlatRecord {
+    pub id: String,
+    pub family: Family,
+    pub level: Level,
+    pub score: f64,
+    pub summary: String,
+    pub substrate: SubstrateRef,
+    pub test_command: Vec<String>,
+    pub test_env: Vec<EnvVar>,
+    pub timeout_s: u64,
+    pub branches: Branches,
+    pub conflicts: Vec<ConflictRecord>,
+    pub edits_outside_conflicts: Vec<String>,
+    pub mutations: Vec<MutationRecord>,
+    pub features: Features,
+    /// Every file the gold merge differs in, conflicted or not.
+    pub files: Vec<FlatFile>,
+    pub validation: FlatValidation,
+    pub baselines: FlatBaselines,
+    /// Path of the task's git bundle inside the dataset repository.
+    pub bundle: String,
+    pub bundle_sha256: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnvVar {
+    pub name: String,
+    pub value: String,
+}
+
+/// A file as merged (`conflicted`, with diff3 markers when `has_conflict`) and as gold.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlatFile {
+    pub path: String,
+    /// True if git left conflict markers in this file; false for a file gold edits
+    /// although git merged it cleanly.
+    pub has_conflict: bool,
+    pub conflicted: String,
+    pub gold: String,
+}
+
+/// An outcome with every key always present.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlatOutcome {
+    pub passed: bool,
+    pub failed_tests: Vec<String>,
+    pub duration_ms: u64,
+    pub timed_out: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlatValidation {
+    pub conflicted: FlatOutcome,
+    pub ours: FlatOutcome,
+    pub theirs: FlatOutcome,
+    pub gold: FlatOutcome,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlatBaselines {
+    pub ours: FlatOutcome,
+    pub theirs: FlatOutcome,
+    pub union: FlatUnion,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FlatUnion {
+    pub passed: bool,
+    pub ours_first: FlatOutcome,
+    pub theirs_first: FlatOutcome,
+}
+
+/// Where a task's bundle lives in the published folder.
+pub fn bundle_path(task_id: &str) -> String {
+    format!("bundles/{task_id}.bundle")
+}
+
+/// The flat record of a task.
+pub fn record_from_task(task: &Task) -> FlatRecord {
+    let conflicted_paths: Vec<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
+    FlatRecord {
+        id: task.id.clone(),
+        family: task.family,
+        level: task.difficulty.level,
+        score: task.difficulty.score,
+        summary: task.summary.clone(),
+        substrate: task.substrate.clone(),
+        test_command: task.test_command.clone(),
+        test_env: task.test_env.iter().map(|(name, value)| EnvVar { name: name.clone(), value: value.clone() }).collect(),
+        timeout_s: task.timeout_s,
+        branches: task.branches.clone(),
+        conflicts: task.conflicts.clone(),
+        edits_outside_conflicts: task.edits_outside_conflicts.clone(),
+        mutations: task.mutations.clone(),
+        features: task.difficulty.features.clone(),
+        files: task
+            .files
+            .iter()
+            .map(|f| FlatFile {
+                path: f.path.clone(),
+                has_conflict: conflicted_paths.contains(&f.path.as_str()),
+                conflicted: f.conflicted.clone(),
+                gold: f.gold.clone(),
+            })
+            .collect(),
+        validation: FlatValidation {
+            conflicted: flat_outcome(&task.validation.conflicted),
+            ours: flat_outcome(&task.validation.ours),
+            theirs: flat_outcome(&task.validation.theirs),
+            gold: flat_outcome(&task.validation.gold),
+        },
+        baselines: FlatBaselines {
+            ours: flat_outcome(&task.validation.baselines.ours),
+            theirs: flat_outcome(&task.validation.baselines.theirs),
+            union: FlatUnion {
+                passed: task.validation.baselines.union.passed,
+                ours_first: flat_outcome(&task.validation.baselines.union.ours_first),
+                theirs_first: flat_outcome(&task.validation.baselines.union.theirs_first),
+            },
+        },
+        bundle: bundle_path(&task.id),
+        bundle_sha256: task.bundle_sha256.clone(),
+    }
+}
+
+/// The task a record was made from (the inverse of [`record_from_task`]).
+pub fn task_from_record(record: &FlatRecord) -> Task {
+    Task {
+        schema: TASK_SCHEMA.to_string(),
+        id: record.id.clone(),
+        family: record.family,
+        summary: record.summary.clone(),
+        substrate: record.substrate.clone(),
+        test_command: record.test_command.clone(),
+        test_env: record.test_env.iter().map(|v| (v.name.clone(), v.value.clone())).collect(),
+        timeout_s: record.timeout_s,
+        branches: record.branches.clone(),
+        conflicts: record.conflicts.clone(),
+        edits_outside_conflicts: record.edits_outside_conflicts.clone(),
+        mutations: record.mutations.clone(),
+        difficulty: Difficulty { level: record.level, score: record.score, features: record.features.clone() },
+        validation: Validation {
+            conflicted: outcome(&record.validation.conflicted),
+            ours: outcome(&record.validation.ours),
+            theirs: outcome(&record.validation.theirs),
+            gold: outcome(&record.validation.gold),
+            baselines: Baselines {
+                ours: outcome(&record.baselines.ours),
+                theirs: outcome(&record.baselines.theirs),
+                union: UnionOutcome {
+                    passed: record.baselines.union.passed,
+                    ours_first: outcome(&record.baselines.union.ours_first),
+                    theirs_first: outcome(&record.baselines.union.theirs_first),
+                },
+            },
+        },
+        files: record
+            .files
+            .iter()
+            .map(|f| FileRecord { path: f.path.clone(), conflicted: f.conflicted.clone(), gold: f.gold.clone() })
+            .collect(),
+        bundle_sha256: record.bundle_sha256.clone(),
+    }
+}
+
+fn flat_outcome(outcome: &Outcome) -> FlatOutcome {
+    FlatOutcome {
+        passed: outcome.passed,
+        failed_tests: outcome.failed_tests.clone(),
+        duration_ms: outcome.duration_ms,
+        timed_out: outcome.timed_out,
+    }
+}
+
+fn outcome(flat: &FlatOutcome) -> Outcome {
+    Outcome {
+        passed: flat.passed,
+        failed_tests: flat.failed_tests.clone(),
+        duration_ms: flat.duration_ms,
+        timed_out: flat.timed_out,
+        last_line: String::new(),
+    }
+}
+
+/// The two splits, in the order they are listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Split {
+    Train,
+    Test,
+}
+
+impl Split {
+    pub const ALL: [Split; 2] = [Split::Train, Split::Test];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Split::Train => "train",
+            Split::Test => "test",
+        }
+    }
+}
+
+/// The split of a task: the first 8 bytes of sha256(id), read as a fraction of 2^64,
+/// below `test_ratio` means test. Depends on the id alone, so a task keeps its split
+/// across versions and ratios only move tasks from train to test as they grow.
+pub fn split_of(task_id: &str, test_ratio: f64) -> Split {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(task_id.as_bytes());
+    let mut head = [0u8; 8];
+    head.copy_from_slice(&digest[..8]);
+    let fraction = u64::from_be_bytes(head) as f64 / 18_446_744_073_709_551_616.0;
+    if fraction < test_ratio {
+        Split::Test
+    } else {
+        Split::Train
+    }
+}
+
+/// One JSONL line (compact JSON and a newline) per record.
+pub fn jsonl_line(record: &FlatRecord) -> Result<Vec<u8>> {
+    let mut line = serde_json::to_vec(record)?;
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// Packs lines into shards of at most `max_bytes`, in order: a shard is closed when the
+/// next line would take it over the limit. A single line over the limit is an error
+/// (it could not be stored without breaking the limit).
+pub fn shard_lines(lines: &[(String, Vec<u8>)], max_bytes: u64) -> Result<Vec<Vec<u8>>> {
+    let mut shards: Vec<Vec<u8>> = Vec::new();
+    let mut current: Vec<u8> = Vec::new();
+    for (id, line) in lines {
+        if line.len() as u64 > max_bytes {
+            bail!(
+                "task {id}: its record is {} bytes, over the shard limit of {max_bytes} bytes; raise --max-shard-bytes",
+                line.len()
+            );
+        }
+        if !current.is_empty() && (current.len() + line.len()) as u64 > max_bytes {
+            shards.push(std::mem::take(&mut current));
+        }
+        current.extend_from_slice(line);
+    }
+    if !current.is_empty() {
+        shards.push(current);
+    }
+    Ok(shards)
+}
+
+/// The file name of shard `index` of a split: `train-00000.jsonl`.
+pub fn shard_name(split: Split, index: usize) -> String {
+    format!("{}-{index:05}.jsonl", split.name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_close_before_the_limit() {
+        let lines: Vec<(String, Vec<u8>)> = (0..5).map(|i| (format!("t{i}"), vec![b'x'; 40])).collect();
+        let shards = shard_lines(&lines, 100).unwrap();
+        assert_eq!(shards.iter().map(Vec::len).collect::<Vec<_>>(), vec![80, 80, 40]);
+        assert!(shard_lines(&lines, 39).unwrap_err().to_string().contains("task t0"));
+    }
+
+    #[test]
+    fn splits_follow_the_ratio() {
+        let ids: Vec<String> = (0..2000).map(|i| format!("task-{i}")).collect();
+        let test = ids.iter().filter(|id| split_of(id, 0.2) == Split::Test).count();
+        assert!((300..500).contains(&test), "{test} of 2000 in test");
+        assert!(ids.iter().all(|id| split_of(id, 0.0) == Split::Train));
+        assert!(ids.iter().all(|id| split_of(id, 1.0) == Split::Test));
+        // Growing the ratio only moves tasks into test.
+        assert!(ids.iter().all(|id| split_of(id, 0.2) == Split::Train || split_of(id, 0.5) == Split::Test));
+    }
+}
