@@ -16,12 +16,14 @@
 //! * [`difficulty`] levels a validated task and scores it.
 //! * [`bundle`] writes the versioned, content-addressed dataset.
 //! * [`publish`] turns a version into a Hugging Face Hub dataset repository and pushes it.
+//! * [`env`] serves tasks to agents as an OpenEnv environment and scores baseline agents.
 //! * [`sandbox`] runs untrusted test commands with limits; every stage that runs code uses it.
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
 
 pub mod bundle;
 pub mod cli;
 pub mod difficulty;
+pub mod env;
 pub mod forge;
 pub mod merge;
 pub mod mutate;

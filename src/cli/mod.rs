@@ -2,15 +2,19 @@
 //! and `--help` is generated from it. Commands turn flags into library options and
 //! print results; they hold no pipeline logic.
 
+mod eval;
 mod gen_tasks;
 mod publish;
+mod serve;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub use eval::EvalArgs;
 pub use gen_tasks::GenTasksArgs;
 pub use publish::PublishArgs;
+pub use serve::{EpisodeArgs, ServeArgs};
 
 /// mergeforge manufactures verified merge-conflict tasks for training and evaluating
 /// coding agents: real git conflicts made from Python repositories whose tests pass,
@@ -28,6 +32,10 @@ pub enum Command {
     GenTasks(GenTasksArgs),
     // About and long help come from `PublishArgs`'s doc comment.
     Publish(PublishArgs),
+    /// Serve a dataset as an OpenEnv-compatible environment (HTTP + WebSocket).
+    Serve(ServeArgs),
+    /// Score a baseline agent (ours, theirs, union, gold) by playing episodes.
+    Eval(EvalArgs),
 }
 
 /// Runs a parsed command line; errors are returned for `main` to print.
@@ -35,5 +43,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::GenTasks(args) => gen_tasks::run(args),
         Command::Publish(args) => publish::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Eval(args) => eval::run(args),
     }
 }

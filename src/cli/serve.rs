@@ -1,0 +1,155 @@
+//! `mergeforge serve`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+
+use crate::env::reward::RewardWeights;
+use crate::env::server::{self, ServeOptions};
+use crate::env::{EnvConfig, Environment};
+
+/// Serve a dataset as an OpenEnv-compatible environment over HTTP and WebSocket.
+///
+/// Each reset materialises a task as a real git repository in the middle of the merge
+/// (ours checked out, theirs merged, conflict markers in the files) in a fresh private
+/// directory. Agents resolve it with whole-file resolutions ({"file", "resolution"}) or
+/// tools (read_file, edit_file, run, finish); the tests run in the sandbox and pay a
+/// dense reward. WS /ws gives one isolated episode per connection; HTTP /reset, /step
+/// and /state share one default session. The first line on stdout is the bound
+/// address, e.g. `listening on http://127.0.0.1:8000`.
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct ServeArgs {
+    /// Dataset version directory (holds manifest.json).
+    #[arg(long, value_name = "DIR", default_value = "generated/mergeforge-embedded/1.0.0")]
+    pub dataset: PathBuf,
+
+    /// Address to listen on; port 0 picks a free port.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8000")]
+    pub addr: SocketAddr,
+
+    /// Allow a non-loopback --addr. The run tool executes agent commands on this
+    /// machine (sandboxed, without network where the kernel allows): expose it knowingly.
+    #[arg(long)]
+    pub public: bool,
+
+    /// WebSocket sessions at once; further connections get CAPACITY_REACHED.
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    pub max_sessions: usize,
+
+    #[command(flatten)]
+    pub episode: EpisodeArgs,
+}
+
+/// Episode flags shared by `serve` and `eval`.
+#[derive(Debug, Args)]
+pub struct EpisodeArgs {
+    /// Steps per episode. Every action counts, tool actions included: 10 suits
+    /// whole-file resolutions (one step per file); give tool-using agents more (e.g. 50).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_steps: usize,
+
+    /// Reward weights (TOML: marker_removed, syntax_valid, syntax_invalid, tests_pass,
+    /// duplication). Missing keys keep the defaults 0.15, 0.20, -0.10, 0.30, -0.20.
+    #[arg(long, value_name = "FILE")]
+    pub reward_config: Option<PathBuf>,
+
+    /// Largest `resolution` or `content` accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
+    pub max_resolution_bytes: usize,
+
+    /// Wall-clock limit of one `run` command, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub run_timeout: u64,
+
+    /// Do not offer the run tool (agents then only read, edit and resolve files).
+    #[arg(long)]
+    pub no_run: bool,
+
+    /// Where episode directories are created. Default: the system temp directory.
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+}
+
+impl EpisodeArgs {
+    /// The episode configuration, with episodes under `work_dir`.
+    pub fn config(&self, work_dir: PathBuf) -> Result<EnvConfig> {
+        if self.max_steps == 0 {
+            bail!("--max-steps must be at least 1");
+        }
+        let weights = match &self.reward_config {
+            Some(path) => RewardWeights::load(path)?,
+            None => RewardWeights::default(),
+        };
+        Ok(EnvConfig {
+            max_steps: self.max_steps,
+            max_resolution_bytes: self.max_resolution_bytes,
+            run_timeout: Duration::from_secs(self.run_timeout.max(1)),
+            allow_run: !self.no_run,
+            weights,
+            work_dir,
+        })
+    }
+
+    /// A private directory for this process's episodes, removed when dropped.
+    pub fn run_dir(&self, prefix: &str) -> Result<tempfile::TempDir> {
+        let base = self.work_dir.clone().unwrap_or_else(std::env::temp_dir);
+        std::fs::create_dir_all(&base).with_context(|| format!("{}: cannot create", base.display()))?;
+        tempfile::Builder::new()
+            .prefix(prefix)
+            .tempdir_in(&base)
+            .with_context(|| format!("{}: cannot create a work directory", base.display()))
+    }
+}
+
+pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    if !args.addr.ip().is_loopback() && !args.public {
+        bail!("{} is not a loopback address: add --public to expose the environment (its run tool executes commands)", args.addr);
+    }
+    if args.max_sessions == 0 {
+        bail!("--max-sessions must be at least 1");
+    }
+    let run_dir = args.episode.run_dir("mergeforge-serve-")?;
+    let config = args.episode.config(run_dir.path().to_path_buf())?;
+    let max_message_bytes = config.max_resolution_bytes.saturating_mul(2).saturating_add(64 << 20).max(256 << 20);
+    let env = Arc::new(Environment::new(&args.dataset, config)?);
+    let options = ServeOptions { addr: args.addr, max_sessions: args.max_sessions, max_message_bytes };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")?;
+    let tasks = env.tasks.tasks.len();
+    let served = runtime.block_on(server::serve(
+        env,
+        options,
+        |bound| {
+            println!("listening on http://{bound} (WebSocket ws://{bound}/ws, {tasks} tasks)");
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+        },
+        shutdown_signal(),
+    ));
+    // Running steps get a moment to finish; then the episode directories go.
+    runtime.shutdown_timeout(Duration::from_secs(5));
+    drop(run_dir);
+    served?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
+    eprintln!("mergeforge serve: shutting down");
+}

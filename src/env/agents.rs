@@ -1,0 +1,80 @@
+//! Baseline agents: they play episodes through the same actions any agent sends.
+//!
+//! * `ours`, `theirs`, `union`: resolve every conflicted file hunk by hunk with the
+//!   baseline resolver of that name (`union` keeps ours first), one file per step,
+//!   seeing only the observation;
+//! * `gold`: submits the gold text of every file the gold merge changes (read from
+//!   `task.json`, so it knows the answer), files outside the conflicts first. It must
+//!   reach the maximum reward on every task; it proves the reward is attainable.
+//!
+//! An agent returns `None` when it has nothing more to do; the runner then sends
+//! `finish`.
+
+use std::collections::BTreeSet;
+
+use super::action::Action;
+use super::observation::Observation;
+use crate::bundle::Task;
+use crate::merge::markers;
+use crate::resolve::{self, Resolver};
+
+/// The agent names `mergeforge eval --agent` accepts.
+pub const AGENTS: &[&str] = &["ours", "theirs", "union", "gold"];
+
+pub trait Agent: Send {
+    /// The next action after `observation`, or `None` when done.
+    fn act(&mut self, observation: &Observation) -> Option<Action>;
+}
+
+/// Makes the named agent for one task.
+pub fn make(name: &str, task: &Task) -> Result<Box<dyn Agent>, String> {
+    let resolver: &'static dyn Resolver = match name {
+        "ours" => &resolve::TakeOurs,
+        "theirs" => &resolve::TakeTheirs,
+        "union" => &resolve::UnionOursFirst,
+        "gold" => return Ok(Box::new(GoldAgent::new(task))),
+        other => return Err(format!("unknown agent `{other}`: expected one of {}", AGENTS.join(", "))),
+    };
+    Ok(Box::new(ResolverAgent { resolver, submitted: BTreeSet::new() }))
+}
+
+/// Resolves each conflicted file with a baseline resolver.
+pub struct ResolverAgent {
+    resolver: &'static dyn Resolver,
+    submitted: BTreeSet<String>,
+}
+
+impl Agent for ResolverAgent {
+    fn act(&mut self, observation: &Observation) -> Option<Action> {
+        let (path, text) = observation
+            .files
+            .iter()
+            .find(|(path, text)| markers::has_markers(text) && !self.submitted.contains(*path))?;
+        self.submitted.insert(path.clone());
+        Some(Action::Resolve { file: path.clone(), resolution: resolve::resolve_text(self.resolver, text) })
+    }
+}
+
+/// Replays the gold merge file by file.
+pub struct GoldAgent {
+    pending: Vec<(String, String)>,
+}
+
+impl GoldAgent {
+    pub fn new(task: &Task) -> Self {
+        let conflicted: BTreeSet<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
+        let (mut inside, outside): (Vec<_>, Vec<_>) =
+            task.files.iter().map(|f| (f.path.clone(), f.gold.clone())).partition(|(p, _)| conflicted.contains(p.as_str()));
+        let mut pending = outside;
+        pending.append(&mut inside);
+        pending.reverse();
+        GoldAgent { pending }
+    }
+}
+
+impl Agent for GoldAgent {
+    fn act(&mut self, _: &Observation) -> Option<Action> {
+        let (file, resolution) = self.pending.pop()?;
+        Some(Action::Resolve { file, resolution })
+    }
+}

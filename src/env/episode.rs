@@ -1,0 +1,462 @@
+//! One episode: a task materialised in its own workspace, the actions applied to it,
+//! the tests run in the sandbox, and the reward paid step by step.
+//!
+//! After every step the working tree is scanned: conflict blocks left in the conflicted
+//! files, whether every Python file parses, and a fingerprint of the whole tree. The
+//! test command runs (in the episode directory, with the sandbox limits and the venv's
+//! interpreter for `python`) when the conflicted files carry no markers and that tree
+//! has not been tested yet, and once more at the end of the episode if the final tree
+//! was never tested. The episode ends when the tests pass with no markers left, on
+//! `finish`, or after `max_steps` steps. A refused action does not count as a step.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::action::Action;
+use super::dataset::TaskEntry;
+use super::duplication::Twins;
+use super::observation::{pytest_counts, EpisodeState, Observation, StepReply, TaskInfo, TestCounts};
+use super::reward::{RewardComponents, RewardLedger, StepFacts};
+use super::workspace::{FileText, TreeScan, Workspace};
+use super::{EnvError, Settings};
+use crate::merge::markers;
+use crate::sandbox::{pytest_report, run_in_dir, Limits};
+
+/// Scan bounds: a tree bigger than this is not a substrate any more.
+const SCAN_MAX_FILES: usize = 20_000;
+const SCAN_MAX_FILE_BYTES: u64 = 32 << 20;
+/// How much of a command's output goes into `last_output`.
+const OUTPUT_CAP: usize = 64 << 10;
+
+/// The verdict of the tests on one tree.
+#[derive(Debug, Clone)]
+struct Verdict {
+    passed: bool,
+    counts: Option<TestCounts>,
+    summary: String,
+}
+
+/// How long the last step (or reset) took, and how much of that was spent running the
+/// tests or the agent's commands.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StepTiming {
+    pub total: Duration,
+    pub commands: Duration,
+}
+
+impl StepTiming {
+    /// The environment's own share of the step.
+    pub fn overhead(&self) -> Duration {
+        self.total.saturating_sub(self.commands)
+    }
+}
+
+/// What a scan says about the tree, beyond the raw files.
+#[derive(Debug, Clone, Copy)]
+struct TreeFacts {
+    blocks: usize,
+    markers_left: bool,
+    broken_python: bool,
+    all_python_parses: bool,
+}
+
+pub struct Episode {
+    id: String,
+    entry: Arc<TaskEntry>,
+    settings: Arc<Settings>,
+    workspace: Workspace,
+    /// Paths git reported as unmerged at reset.
+    conflicted: Vec<String>,
+    twins: BTreeMap<String, Twins>,
+    ledger: RewardLedger,
+    max_reward: f64,
+    step_count: usize,
+    done: bool,
+    /// Content of the conflicted files after the previous step.
+    last_conflicted: BTreeMap<String, String>,
+    fingerprint: String,
+    facts: TreeFacts,
+    verdicts: HashMap<String, Verdict>,
+    parses: HashMap<String, bool>,
+    timing: StepTiming,
+}
+
+impl Episode {
+    /// Materialises `entry` and returns the episode with its first observation.
+    pub fn start(
+        entry: Arc<TaskEntry>,
+        settings: Arc<Settings>,
+        episode_id: Option<String>,
+    ) -> Result<(Episode, StepReply), EnvError> {
+        let started = Instant::now();
+        let workspace = Workspace::materialise(&entry.bundle, &settings.config.work_dir)
+            .map_err(|e| EnvError::execution(format!("task {}: {e:#}", entry.task.id)))?;
+        let conflicted = workspace.unmerged_paths().map_err(|e| EnvError::execution(format!("{e:#}")))?;
+        let twins = reference_twins(&workspace, &entry, &conflicted);
+        let mut episode = Episode {
+            id: episode_id.unwrap_or_else(new_episode_id),
+            entry,
+            ledger: RewardLedger::new(settings.config.weights.clone(), 0),
+            settings,
+            workspace,
+            conflicted,
+            twins,
+            max_reward: 0.0,
+            step_count: 0,
+            done: false,
+            last_conflicted: BTreeMap::new(),
+            fingerprint: String::new(),
+            facts: TreeFacts { blocks: 0, markers_left: true, broken_python: false, all_python_parses: false },
+            verdicts: HashMap::new(),
+            parses: HashMap::new(),
+            timing: StepTiming::default(),
+        };
+        let scan = episode.scan();
+        episode.facts = episode.inspect(&scan);
+        episode.ledger = RewardLedger::new(episode.settings.config.weights.clone(), episode.facts.blocks);
+        episode.max_reward = episode.settings.config.weights.max_reward(episode.facts.blocks);
+        episode.last_conflicted = episode.conflicted_texts(&scan);
+        episode.fingerprint = scan.fingerprint();
+        episode.timing = StepTiming { total: started.elapsed(), commands: Duration::ZERO };
+        let note = format!(
+            "merge of theirs into ours stopped with conflicts in {}; resolve them, the tests decide",
+            episode.conflicted.join(", ")
+        );
+        let observation = episode.observe(note, RewardComponents::default());
+        Ok((episode, StepReply { observation, reward: None, done: false }))
+    }
+
+    /// Applies one action. A refused action leaves the episode as it was.
+    pub fn step(&mut self, action: Action) -> Result<StepReply, EnvError> {
+        if self.done {
+            return Err(EnvError::validation("the episode is over: send a reset to start another"));
+        }
+        let started = Instant::now();
+        let mut commands = Duration::ZERO;
+        let mut output = self.apply(&action, &mut commands)?;
+        self.step_count += 1;
+        let scan = self.scan();
+        self.facts = self.inspect(&scan);
+        self.fingerprint = scan.fingerprint();
+        let mut verdict = self.verdicts.get(&self.fingerprint).cloned();
+        if verdict.is_none() && !self.facts.markers_left {
+            verdict = Some(self.run_tests(&mut commands)?);
+            push_line(&mut output, &verdict.as_ref().map(|v| v.summary.clone()).unwrap_or_default());
+        }
+        let resolved = verdict.as_ref().is_some_and(|v| v.passed) && !self.facts.markers_left;
+        self.done = resolved || action == Action::Finish || self.step_count >= self.settings.config.max_steps;
+        if self.done && verdict.is_none() {
+            verdict = Some(self.run_tests(&mut commands)?);
+            push_line(&mut output, &verdict.as_ref().map(|v| v.summary.clone()).unwrap_or_default());
+        }
+        let duplicated = self.duplication(&scan);
+        if let Some(note) = &duplicated {
+            push_line(&mut output, note);
+        }
+        let components = self.ledger.pay(&StepFacts {
+            blocks: self.facts.blocks,
+            broken_python: self.facts.broken_python,
+            all_python_parses: self.facts.all_python_parses,
+            tests_passed: verdict.as_ref().map(|v| v.passed),
+            duplicated: duplicated.is_some(),
+        });
+        self.last_conflicted = self.conflicted_texts(&scan);
+        self.timing = StepTiming { total: started.elapsed(), commands };
+        let observation = self.observe(output, components);
+        Ok(StepReply { reward: Some(components.total()), done: self.done, observation })
+    }
+
+    pub fn state(&self) -> EpisodeState {
+        let task = &self.entry.task;
+        EpisodeState {
+            episode_id: Some(self.id.clone()),
+            step_count: self.step_count,
+            task_id: Some(task.id.clone()),
+            level: Some(task.difficulty.level.name().to_string()),
+            family: Some(task.family.name().to_string()),
+            done: self.done,
+            total_reward: self.ledger.total(),
+            max_reward: Some(self.max_reward),
+            max_steps: self.settings.config.max_steps,
+            conflict_count: Some(self.facts.blocks),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn task(&self) -> &TaskEntry {
+        &self.entry
+    }
+
+    pub fn done(&self) -> bool {
+        self.done
+    }
+
+    /// Timing of the last step (or of the reset, before any step).
+    pub fn timing(&self) -> StepTiming {
+        self.timing
+    }
+
+    /// The repository on disk (for tests and tools that inspect an episode).
+    pub fn repo(&self) -> &std::path::Path {
+        self.workspace.repo()
+    }
+
+    fn apply(&self, action: &Action, commands: &mut Duration) -> Result<String, EnvError> {
+        match action {
+            Action::Resolve { file, resolution } => {
+                let full = self.workspace.resolve(file, true).map_err(EnvError::validation)?;
+                self.workspace.write(&full, resolution).map_err(EnvError::execution)?;
+                Ok(format!("wrote {file} ({} bytes)", resolution.len()))
+            }
+            Action::ReadFile { path, start_line, end_line } => self.read_lines(path, *start_line, *end_line),
+            Action::EditFile { path, start_line, end_line, content } => {
+                self.edit_lines(path, *start_line, *end_line, content)
+            }
+            Action::Run { argv } => self.run_command(argv, commands),
+            Action::Finish => Ok("finished".to_string()),
+        }
+    }
+
+    fn read_text(&self, path: &str, for_write: bool) -> Result<(std::path::PathBuf, Option<String>), EnvError> {
+        let full = self.workspace.resolve(path, for_write).map_err(EnvError::validation)?;
+        if !full.exists() {
+            return Ok((full, None));
+        }
+        match self.workspace.read(&full).map_err(EnvError::execution)? {
+            FileText::Text(text) => Ok((full, Some(text))),
+            FileText::NotUtf8 => Err(EnvError::validation(format!("`{path}` is not UTF-8 text"))),
+        }
+    }
+
+    fn read_lines(&self, path: &str, start: Option<usize>, end: Option<usize>) -> Result<String, EnvError> {
+        let (_, text) = self.read_text(path, false)?;
+        let text = text.unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        let start = start.unwrap_or(1);
+        let end = end.unwrap_or(lines.len()).min(lines.len());
+        if start > lines.len().max(1) || end + 1 < start {
+            return Err(EnvError::validation(format!(
+                "read_file: lines {start}-{end} are outside `{path}` ({} lines)",
+                lines.len()
+            )));
+        }
+        let mut out = String::new();
+        for (number, line) in lines.iter().enumerate().take(end).skip(start - 1) {
+            out.push_str(&format!("{:>5}\t{line}\n", number + 1));
+            if out.len() > OUTPUT_CAP {
+                out.push_str("[output truncated: read fewer lines]\n");
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    fn edit_lines(&self, path: &str, start: usize, end: usize, content: &str) -> Result<String, EnvError> {
+        let (full, text) = self.read_text(path, true)?;
+        let text = text.unwrap_or_default();
+        let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
+        if start > lines.len() + 1 || end > lines.len() {
+            return Err(EnvError::validation(format!(
+                "edit_file: lines {start}-{end} are outside `{path}` ({} lines)",
+                lines.len()
+            )));
+        }
+        let mut replacement = content.to_string();
+        if !replacement.is_empty() && !replacement.ends_with('\n') {
+            replacement.push('\n');
+        }
+        // Appending after a last line that has no newline: give it one first.
+        if start > lines.len() {
+            if let Some(last) = lines.last_mut().filter(|l| !l.ends_with('\n')) {
+                last.push('\n');
+            }
+        }
+        let added = replacement.lines().count();
+        lines.splice(start - 1..end, replacement.split_inclusive('\n').map(str::to_string));
+        self.workspace.write(&full, &lines.concat()).map_err(EnvError::execution)?;
+        Ok(format!("edited {path}: lines {start}-{end} replaced by {added} line(s)"))
+    }
+
+    fn run_command(&self, argv: &[String], commands: &mut Duration) -> Result<String, EnvError> {
+        if !self.settings.config.allow_run {
+            return Err(EnvError::validation("the run tool is disabled on this server (--no-run)"));
+        }
+        let mut limits = Limits::for_tests(self.settings.config.run_timeout);
+        limits.output_cap_bytes = OUTPUT_CAP;
+        let run = run_in_dir(self.workspace.repo(), self.workspace.root(), argv, &self.command_env(), &limits)
+            .map_err(|e| EnvError::execution(format!("run: {e:#}")))?;
+        *commands += run.duration;
+        let status = match (run.timed_out, run.exit_code) {
+            (true, _) => format!("timed out after {} s (killed)", limits.wall_timeout.as_secs()),
+            (false, Some(code)) => format!("exit {code}"),
+            (false, None) => "killed by a signal".to_string(),
+        };
+        let truncated = if run.truncated { "\n[output truncated]" } else { "" };
+        Ok(format!("{status}\n{}{truncated}", run.output))
+    }
+
+    /// The environment of tests and commands: the task's, with the venv first on PATH.
+    fn command_env(&self) -> BTreeMap<String, String> {
+        let mut env = self.entry.task.test_env.clone();
+        let venv_bin = self.settings.python.interpreter.parent().map(|p| p.display().to_string()).unwrap_or_default();
+        env.insert("PATH".to_string(), format!("{venv_bin}:/usr/local/bin:/usr/bin:/bin"));
+        env
+    }
+
+    fn run_tests(&mut self, commands: &mut Duration) -> Result<Verdict, EnvError> {
+        let task = &self.entry.task;
+        let python = self.settings.python.interpreter.display().to_string();
+        let mut argv: Vec<String> = task
+            .test_command
+            .iter()
+            .map(|arg| if arg == "python" || arg == "python3" { python.clone() } else { arg.clone() })
+            .collect();
+        if pytest_report::is_pytest(&argv) {
+            argv.push("-rfE".to_string());
+        }
+        let limits = Limits::for_tests(Duration::from_secs(task.timeout_s.max(1)));
+        let run = run_in_dir(self.workspace.repo(), self.workspace.root(), &argv, &self.command_env(), &limits)
+            .map_err(|e| EnvError::execution(format!("running the tests: {e:#}")))?;
+        *commands += run.duration;
+        let passed = run.exit_code == Some(0);
+        let counts = pytest_counts(&run.output);
+        let verdict = Verdict { passed, counts, summary: test_summary(passed, counts, &run.output, run.timed_out) };
+        self.verdicts.insert(self.fingerprint.clone(), verdict.clone());
+        Ok(verdict)
+    }
+
+    fn scan(&self) -> TreeScan {
+        self.workspace.scan(SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES)
+    }
+
+    fn inspect(&mut self, scan: &TreeScan) -> TreeFacts {
+        let mut blocks = 0;
+        let mut markers_left = false;
+        for path in &self.conflicted {
+            if let Some(text) = scan.text(path) {
+                blocks += conflict_blocks(text);
+                markers_left |= markers::has_markers(text);
+            }
+        }
+        let (mut broken_python, mut all_python_parses) = (false, true);
+        for (path, file) in scan.files.iter().filter(|(p, _)| p.ends_with(".py")) {
+            let text = std::str::from_utf8(&file.bytes).ok().filter(|_| !file.too_big);
+            let parses = text.is_some_and(|t| self.parses_cached(path, t));
+            if !parses {
+                all_python_parses = false;
+                broken_python |= !text.is_some_and(markers::has_markers);
+            }
+        }
+        TreeFacts { blocks, markers_left: markers_left || blocks > 0, broken_python, all_python_parses }
+    }
+
+    fn parses_cached(&mut self, path: &str, text: &str) -> bool {
+        let key = crate::snapshot::sha256_hex(format!("{path}\0{text}").as_bytes());
+        *self.parses.entry(key).or_insert_with(|| crate::mutate::python::parses(text, path))
+    }
+
+    fn conflicted_texts(&self, scan: &TreeScan) -> BTreeMap<String, String> {
+        self.conflicted
+            .iter()
+            .filter_map(|p| scan.files.get(p).map(|f| (p.clone(), String::from_utf8_lossy(&f.bytes).into_owned())))
+            .collect()
+    }
+
+    /// A note on the first conflicted file this step changed into duplicated logic.
+    fn duplication(&self, scan: &TreeScan) -> Option<String> {
+        self.twins.iter().find_map(|(path, twins)| {
+            let text = scan.text(path)?;
+            if self.last_conflicted.get(path).is_some_and(|before| before == text) || markers::has_markers(text) {
+                return None;
+            }
+            twins.duplicated(text)
+        })
+    }
+
+    fn observe(&self, last_output: String, reward_components: RewardComponents) -> Observation {
+        let task = &self.entry.task;
+        let verdict = self.verdicts.get(&self.fingerprint);
+        Observation {
+            files: self.last_conflicted.clone(),
+            conflict_count: self.facts.blocks,
+            syntax_valid: self.facts.all_python_parses,
+            tests_passing: verdict.is_some_and(|v| v.passed),
+            tests: verdict.and_then(|v| v.counts),
+            done: self.done,
+            task: TaskInfo {
+                id: task.id.clone(),
+                level: task.difficulty.level.name().to_string(),
+                family: task.family.name().to_string(),
+            },
+            last_output,
+            reward_components,
+            max_reward: self.max_reward,
+            total_reward: self.ledger.total(),
+            step_count: self.step_count,
+            max_steps: self.settings.config.max_steps,
+        }
+    }
+}
+
+/// Twins for every conflicted Python file whose ours, theirs and gold texts parse.
+fn reference_twins(workspace: &Workspace, entry: &TaskEntry, conflicted: &[String]) -> BTreeMap<String, Twins> {
+    let mut twins = BTreeMap::new();
+    for path in conflicted.iter().filter(|p| p.ends_with(".py")) {
+        let Some(gold) = entry.task.files.iter().find(|f| &f.path == path) else { continue };
+        let (Some(ours), Some(theirs)) = (workspace.show("ours", path), workspace.show("theirs", path)) else {
+            continue;
+        };
+        if let Some(t) = Twins::new(path, &ours, &theirs, &gold.gold) {
+            twins.insert(path.clone(), t);
+        }
+    }
+    twins
+}
+
+/// Conflict blocks in a text: complete hunks, or stray opening/closing markers,
+/// whichever is more (deleting one marker line does not remove a block).
+pub fn conflict_blocks(text: &str) -> usize {
+    let opening = text.lines().filter(|l| l.starts_with("<<<<<<<")).count();
+    let closing = text.lines().filter(|l| l.starts_with(">>>>>>>")).count();
+    markers::count_conflicts(text).max(opening).max(closing)
+}
+
+fn test_summary(passed: bool, counts: Option<TestCounts>, output: &str, timed_out: bool) -> String {
+    let verdict = if passed { "tests pass" } else if timed_out { "tests timed out" } else { "tests fail" };
+    let mut line = match counts {
+        Some(c) => format!("{verdict}: {} passed, {} failed", c.passed, c.failed),
+        None => verdict.to_string(),
+    };
+    let failing = pytest_report::failing_test_ids(output);
+    if !failing.is_empty() {
+        let shown: Vec<&str> = failing.iter().take(10).map(String::as_str).collect();
+        line.push_str(&format!(" ({}{})", shown.join(", "), if failing.len() > 10 { ", ..." } else { "" }));
+    }
+    line
+}
+
+fn push_line(output: &mut String, line: &str) {
+    if line.is_empty() {
+        return;
+    }
+    if !output.is_empty() && !output.ends_with('\n') {
+        output.push('\n');
+    }
+    output.push_str(line);
+}
+
+/// A fresh episode id: 16 hex digits from the process's random hasher keys, the clock
+/// and a counter.
+fn new_episode_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
+    format!("{:016x}", hasher.finish())
+}

@@ -1,0 +1,157 @@
+//! Runs baseline agents over a dataset through the environment's own episode code, in
+//! parallel, and measures the environment while doing it: reset latency and the
+//! per-step overhead that is not spent running tests or agent commands.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::action::Action;
+use super::agents;
+use super::dataset::{TaskChoice, TaskEntry};
+use super::observation::TestCounts;
+use super::{Environment, ResetRequest};
+
+/// The outcome of one episode.
+#[derive(Debug, Clone, Serialize)]
+pub struct EpisodeResult {
+    pub task_id: String,
+    pub level: String,
+    pub family: String,
+    pub steps: usize,
+    pub reward: f64,
+    pub max_reward: f64,
+    pub reached_max: bool,
+    pub markers_remaining: usize,
+    pub syntax_valid: bool,
+    pub tests_passing: bool,
+    pub tests: Option<TestCounts>,
+    /// Set when the environment refused an action or failed; the episode was cut short.
+    pub error: Option<String>,
+    #[serde(skip)]
+    pub reset_time: Duration,
+    #[serde(skip)]
+    pub step_overheads: Vec<Duration>,
+}
+
+/// Percentiles of the environment's own latency.
+#[derive(Debug, Clone, Serialize)]
+pub struct Latency {
+    pub resets: usize,
+    pub reset_p50_ms: f64,
+    pub reset_p95_ms: f64,
+    pub steps: usize,
+    pub step_overhead_p50_ms: f64,
+    pub step_overhead_p95_ms: f64,
+}
+
+/// Plays `agent` on every task in `tasks` with `jobs` episodes at a time; results in
+/// task order.
+pub fn run(env: &Environment, agent: &str, tasks: &[Arc<TaskEntry>], jobs: usize) -> Vec<EpisodeResult> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<EpisodeResult>>> = Mutex::new(vec![None; tasks.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, tasks.len().max(1)) {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(entry) = tasks.get(index) else { break };
+                let result = play(env, agent, entry);
+                if let Ok(mut slots) = results.lock() {
+                    slots[index] = Some(result);
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap_or_default().into_iter().flatten().collect()
+}
+
+/// One full episode of `agent` on `entry`.
+pub fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> EpisodeResult {
+    let task = &entry.task;
+    let mut result = EpisodeResult {
+        task_id: task.id.clone(),
+        level: task.difficulty.level.name().to_string(),
+        family: task.family.name().to_string(),
+        steps: 0,
+        reward: 0.0,
+        max_reward: 0.0,
+        reached_max: false,
+        markers_remaining: 0,
+        syntax_valid: false,
+        tests_passing: false,
+        tests: None,
+        error: None,
+        reset_time: Duration::ZERO,
+        step_overheads: Vec::new(),
+    };
+    let mut agent = match agents::make(agent_name, task) {
+        Ok(agent) => agent,
+        Err(e) => {
+            result.error = Some(e);
+            return result;
+        }
+    };
+    let request = ResetRequest { choice: TaskChoice { task_id: Some(task.id.clone()), ..TaskChoice::default() }, episode_id: None };
+    let (mut episode, mut reply) = match env.reset(&request) {
+        Ok(started) => started,
+        Err(e) => {
+            result.error = Some(e.message);
+            return result;
+        }
+    };
+    result.reset_time = episode.timing().total;
+    result.max_reward = reply.observation.max_reward;
+    // Every accepted step counts towards max_steps, so this loop ends; the bound is a
+    // second guard against an environment that stops counting.
+    for _ in 0..=env.settings.config.max_steps {
+        if reply.done {
+            break;
+        }
+        let action = agent.act(&reply.observation).unwrap_or(Action::Finish);
+        match episode.step(action) {
+            Ok(next) => {
+                result.step_overheads.push(episode.timing().overhead());
+                reply = next;
+            }
+            Err(e) => {
+                result.error = Some(e.message);
+                break;
+            }
+        }
+    }
+    let obs = &reply.observation;
+    result.steps = obs.step_count;
+    result.reward = obs.total_reward;
+    result.reached_max = (obs.total_reward - obs.max_reward).abs() < 1e-9;
+    result.markers_remaining = obs.conflict_count;
+    result.syntax_valid = obs.syntax_valid;
+    result.tests_passing = obs.tests_passing;
+    result.tests = obs.tests;
+    result
+}
+
+/// Reset and step-overhead percentiles over `results`.
+pub fn latency(results: &[EpisodeResult]) -> Latency {
+    let mut resets: Vec<Duration> = results.iter().filter(|r| r.error.is_none()).map(|r| r.reset_time).collect();
+    let mut steps: Vec<Duration> = results.iter().flat_map(|r| r.step_overheads.iter().copied()).collect();
+    Latency {
+        resets: resets.len(),
+        reset_p50_ms: percentile_ms(&mut resets, 50),
+        reset_p95_ms: percentile_ms(&mut resets, 95),
+        steps: steps.len(),
+        step_overhead_p50_ms: percentile_ms(&mut steps, 50),
+        step_overhead_p95_ms: percentile_ms(&mut steps, 95),
+    }
+}
+
+/// The nearest-rank percentile, in milliseconds with 0.1 ms resolution.
+fn percentile_ms(values: &mut [Duration], pct: usize) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort();
+    let rank = (pct * values.len()).div_ceil(100).max(1) - 1;
+    (values[rank.min(values.len() - 1)].as_secs_f64() * 10_000.0).round() / 10.0
+}

@@ -1,0 +1,212 @@
+//! The dense reward: weights (loadable from TOML), the per-step components, and the
+//! bookkeeping that keeps an episode's total bounded by the stated maximum.
+//!
+//! | component | paid |
+//! |---|---|
+//! | `markers` | `marker_removed` × conflict blocks below the fewest seen so far in the episode |
+//! | `syntax` | `syntax_invalid` on every step that leaves a marker-free Python file unparseable; otherwise `syntax_valid` once, the first time every Python file parses |
+//! | `tests` | `tests_pass` once, the first time the full test command passes |
+//! | `duplication` | `duplication` on every step that writes a resolution duplicating logic (see [`super::duplication`]) |
+//!
+//! Bonuses are paid once and removals only below the low-water mark, so no loop of
+//! edits can collect more than [`RewardWeights::max_reward`]. This module computes
+//! numbers from facts; it never looks at files itself.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+/// Reward weights. Every field is optional in the TOML; missing ones keep the default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RewardWeights {
+    /// Per conflict block removed.
+    pub marker_removed: f64,
+    /// Once, when every Python file parses.
+    pub syntax_valid: f64,
+    /// Each step that leaves a marker-free Python file unparseable.
+    pub syntax_invalid: f64,
+    /// Once, when the full test command passes.
+    pub tests_pass: f64,
+    /// Each step whose resolution duplicates logic.
+    pub duplication: f64,
+}
+
+impl Default for RewardWeights {
+    fn default() -> Self {
+        RewardWeights {
+            marker_removed: 0.15,
+            syntax_valid: 0.20,
+            syntax_invalid: -0.10,
+            tests_pass: 0.30,
+            duplication: -0.20,
+        }
+    }
+}
+
+impl RewardWeights {
+    /// Reads weights from a TOML file (`--reward-config`).
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("{}: cannot read the reward config", path.display()))?;
+        Self::from_toml(&text).with_context(|| format!("{}: invalid reward config", path.display()))
+    }
+
+    pub fn from_toml(text: &str) -> Result<Self> {
+        let weights: RewardWeights = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.message()))?;
+        for (name, value) in weights.named() {
+            anyhow::ensure!(value.is_finite(), "{name} must be a finite number");
+        }
+        Ok(weights)
+    }
+
+    fn named(&self) -> [(&'static str, f64); 5] {
+        [
+            ("marker_removed", self.marker_removed),
+            ("syntax_valid", self.syntax_valid),
+            ("syntax_invalid", self.syntax_invalid),
+            ("tests_pass", self.tests_pass),
+            ("duplication", self.duplication),
+        ]
+    }
+
+    /// The most an episode can earn on a task with `blocks` conflict blocks.
+    pub fn max_reward(&self, blocks: usize) -> f64 {
+        round(
+            self.marker_removed.max(0.0) * blocks as f64 + self.syntax_valid.max(0.0) + self.tests_pass.max(0.0),
+        )
+    }
+}
+
+/// One step's reward, by component (each rounded to 4 decimals).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct RewardComponents {
+    pub markers: f64,
+    pub syntax: f64,
+    pub tests: f64,
+    pub duplication: f64,
+}
+
+impl RewardComponents {
+    pub fn total(&self) -> f64 {
+        round(self.markers + self.syntax + self.tests + self.duplication)
+    }
+}
+
+/// What a step left behind, as the reward needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct StepFacts {
+    /// Conflict blocks left in the conflicted files.
+    pub blocks: usize,
+    /// Some Python file without conflict markers does not parse.
+    pub broken_python: bool,
+    /// Every Python file parses (so none has markers).
+    pub all_python_parses: bool,
+    /// The test verdict for the tree after the step, if the tests were run on it.
+    pub tests_passed: Option<bool>,
+    /// The step wrote a resolution that duplicates logic.
+    pub duplicated: bool,
+}
+
+/// The once-only parts of an episode's reward.
+#[derive(Debug, Clone)]
+pub struct RewardLedger {
+    weights: RewardWeights,
+    fewest_blocks: usize,
+    syntax_paid: bool,
+    tests_paid: bool,
+    total: f64,
+}
+
+impl RewardLedger {
+    pub fn new(weights: RewardWeights, initial_blocks: usize) -> Self {
+        RewardLedger { weights, fewest_blocks: initial_blocks, syntax_paid: false, tests_paid: false, total: 0.0 }
+    }
+
+    /// Pays one step.
+    pub fn pay(&mut self, facts: &StepFacts) -> RewardComponents {
+        let w = &self.weights;
+        let removed = self.fewest_blocks.saturating_sub(facts.blocks);
+        self.fewest_blocks = self.fewest_blocks.min(facts.blocks);
+        let syntax = if facts.broken_python {
+            w.syntax_invalid
+        } else if facts.all_python_parses && !self.syntax_paid {
+            self.syntax_paid = true;
+            w.syntax_valid
+        } else {
+            0.0
+        };
+        let tests = if facts.tests_passed == Some(true) && !self.tests_paid {
+            self.tests_paid = true;
+            w.tests_pass
+        } else {
+            0.0
+        };
+        let components = RewardComponents {
+            markers: round(w.marker_removed * removed as f64),
+            syntax: round(syntax),
+            tests: round(tests),
+            duplication: if facts.duplicated { round(w.duplication) } else { 0.0 },
+        };
+        self.total = round(self.total + components.total());
+        components
+    }
+
+    /// The sum of every step's reward so far.
+    pub fn total(&self) -> f64 {
+        self.total
+    }
+}
+
+/// Rounds to 4 decimals, so that sums of weights compare exactly.
+pub fn round(value: f64) -> f64 {
+    (value * 10_000.0).round() / 10_000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(blocks: usize) -> StepFacts {
+        StepFacts { blocks, broken_python: false, all_python_parses: false, tests_passed: None, duplicated: false }
+    }
+
+    #[test]
+    fn gold_path_reaches_the_maximum() {
+        let weights = RewardWeights::default();
+        let max = weights.max_reward(3);
+        assert_eq!(max, 0.95);
+        let mut ledger = RewardLedger::new(weights, 3);
+        ledger.pay(&facts(2));
+        let last = ledger.pay(&StepFacts { all_python_parses: true, tests_passed: Some(true), ..facts(0) });
+        assert_eq!(last, RewardComponents { markers: 0.3, syntax: 0.2, tests: 0.3, duplication: 0.0 });
+        assert_eq!(ledger.total(), max);
+    }
+
+    #[test]
+    fn re_adding_markers_pays_nothing_twice() {
+        let mut ledger = RewardLedger::new(RewardWeights::default(), 1);
+        assert_eq!(ledger.pay(&facts(0)).markers, 0.15);
+        assert_eq!(ledger.pay(&facts(1)).markers, 0.0);
+        assert_eq!(ledger.pay(&facts(0)).markers, 0.0);
+    }
+
+    #[test]
+    fn broken_python_costs_every_step() {
+        let mut ledger = RewardLedger::new(RewardWeights::default(), 1);
+        let broken = StepFacts { broken_python: true, ..facts(0) };
+        assert_eq!(ledger.pay(&broken).syntax, -0.1);
+        assert_eq!(ledger.pay(&broken).syntax, -0.1);
+        assert_eq!(ledger.pay(&StepFacts { all_python_parses: true, ..facts(0) }).syntax, 0.2);
+        assert_eq!(ledger.pay(&StepFacts { all_python_parses: true, ..facts(0) }).syntax, 0.0);
+    }
+
+    #[test]
+    fn toml_overrides_and_rejects_unknown_keys() {
+        let weights = RewardWeights::from_toml("tests_pass = 1.0\n").unwrap();
+        assert_eq!(weights.tests_pass, 1.0);
+        assert_eq!(weights.marker_removed, 0.15);
+        assert!(RewardWeights::from_toml("test_pass = 1.0\n").is_err());
+    }
+}

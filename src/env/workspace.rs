@@ -1,0 +1,247 @@
+//! An episode's working copy: a real git repository in the middle of the task's merge,
+//! materialised from `repo.bundle` with the git CLI, and the only door to its files.
+//!
+//! Materialising fetches **only `ours` and `theirs`** from the bundle, repacks so that
+//! the gold commit's objects are gone, checks out `ours` and runs `git merge theirs`:
+//! MERGE_HEAD is set, `git status` shows the unmerged paths, the files carry diff3
+//! conflict markers. Every path an agent names goes through [`Workspace::resolve`]:
+//! relative, no `..`, nothing under `.git`, and, after following symlinks, still inside
+//! the repository.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use sha2::{Digest, Sha256};
+
+/// The repository of one episode: `<dir>/repo`, with `<dir>` private to the episode
+/// (the sandbox keeps `home` and `tmp` next to the repository).
+#[derive(Debug)]
+pub struct Workspace {
+    dir: tempfile::TempDir,
+    repo: PathBuf,
+    /// `repo` with symlinks resolved, for containment checks.
+    canonical_repo: PathBuf,
+}
+
+/// A file as the agent may see it.
+pub enum FileText {
+    Text(String),
+    NotUtf8,
+}
+
+impl Workspace {
+    /// Materialises the task from `bundle` into a fresh directory under `parent`.
+    pub fn materialise(bundle: &Path, parent: &Path) -> Result<Workspace> {
+        let dir = tempfile::Builder::new()
+            .prefix("mergeforge-episode-")
+            .tempdir_in(parent)
+            .with_context(|| format!("creating an episode directory in {}", parent.display()))?;
+        let repo = dir.path().join("repo");
+        std::fs::create_dir(&repo)?;
+        let bundle = std::fs::canonicalize(bundle).with_context(|| format!("{}: cannot open", bundle.display()))?;
+        let bundle_arg = bundle.to_string_lossy().into_owned();
+        git(&repo, &["init", "-q"])?;
+        git(
+            &repo,
+            &["fetch", "-q", "--no-tags", &bundle_arg, "refs/heads/ours:refs/heads/ours", "refs/heads/theirs:refs/heads/theirs"],
+        )?;
+        // The bundle's pack holds gold too: keep only what ours and theirs reach.
+        git(&repo, &["repack", "-a", "-d", "-q"])?;
+        let _ = std::fs::remove_file(repo.join(".git/FETCH_HEAD"));
+        // Identity for the agent's own commits, diff3 markers for the merge below.
+        let mut config = std::fs::OpenOptions::new().append(true).open(repo.join(".git/config"))?;
+        std::io::Write::write_all(
+            &mut config,
+            b"[user]\n\tname = mergeforge agent\n\temail = agent@mergeforge.invalid\n[merge]\n\tconflictStyle = diff3\n",
+        )?;
+        git(&repo, &["checkout", "-q", "ours"])?;
+        let merge = git_command(&repo).args(["merge", "--no-edit", "--no-ff", "theirs"]).output()?;
+        if merge.status.success() {
+            bail!("{}: `git merge theirs` did not conflict; the task is broken", bundle.display());
+        }
+        if !repo.join(".git/MERGE_HEAD").exists() {
+            let stderr = String::from_utf8_lossy(&merge.stderr);
+            bail!("{}: git merge failed without a conflict: {}", bundle.display(), stderr.trim());
+        }
+        let canonical_repo = std::fs::canonicalize(&repo)?;
+        Ok(Workspace { dir, repo, canonical_repo })
+    }
+
+    /// The repository root.
+    pub fn repo(&self) -> &Path {
+        &self.repo
+    }
+
+    /// The episode directory (sandbox root: `home`, `tmp` and `repo` live here).
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Paths git reports as unmerged, sorted.
+    pub fn unmerged_paths(&self) -> Result<Vec<String>> {
+        let out = git(&self.repo, &["diff", "--name-only", "--diff-filter=U", "-z"])?;
+        let mut paths: Vec<String> = out.split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect();
+        paths.sort();
+        paths.dedup();
+        Ok(paths)
+    }
+
+    /// The text of `path` on a branch (`ours`, `theirs`), if it exists there.
+    pub fn show(&self, branch: &str, path: &str) -> Option<String> {
+        git(&self.repo, &["show", &format!("{branch}:{path}")]).ok()
+    }
+
+    /// Checks an agent-supplied path and returns where it lives. `for_write` allows a
+    /// file that does not exist yet (its parent directory must).
+    pub fn resolve(&self, path: &str, for_write: bool) -> Result<PathBuf, String> {
+        let relative = Path::new(path);
+        if path.is_empty() {
+            return Err("path is empty: give a path relative to the repository root".into());
+        }
+        if path.contains('\0') {
+            return Err("path contains a NUL byte".into());
+        }
+        for component in relative.components() {
+            match component {
+                Component::Normal(name) if name == ".git" => {
+                    return Err(format!("`{path}` is inside .git; only the working tree is editable"))
+                }
+                Component::Normal(_) | Component::CurDir => {}
+                Component::ParentDir => return Err(format!("`{path}` leaves the repository (`..` is not allowed)")),
+                Component::RootDir | Component::Prefix(_) => {
+                    return Err(format!("`{path}` is absolute; give a path relative to the repository root"))
+                }
+            }
+        }
+        let full = self.repo.join(relative);
+        let checked = match std::fs::canonicalize(&full) {
+            Ok(real) => real,
+            Err(_) if for_write => {
+                let parent = full.parent().unwrap_or(&self.repo);
+                let real_parent = std::fs::canonicalize(parent)
+                    .map_err(|_| format!("`{path}`: its directory does not exist"))?;
+                if std::fs::symlink_metadata(&full).is_ok() {
+                    // A dangling symlink: writing would create its target elsewhere.
+                    return Err(format!("`{path}` is a symlink to a missing target"));
+                }
+                real_parent.join(full.file_name().unwrap_or_default())
+            }
+            Err(_) => return Err(format!("`{path}`: no such file in the repository")),
+        };
+        if !checked.starts_with(&self.canonical_repo) {
+            return Err(format!("`{path}` resolves outside the repository (symlink)"));
+        }
+        if checked.strip_prefix(&self.canonical_repo).is_ok_and(|rest| rest.starts_with(".git")) {
+            return Err(format!("`{path}` resolves into .git; only the working tree is editable"));
+        }
+        if checked.is_dir() {
+            return Err(format!("`{path}` is a directory, not a file"));
+        }
+        Ok(checked)
+    }
+
+    /// Reads a file the agent named (already resolved).
+    pub fn read(&self, full: &Path) -> Result<FileText, String> {
+        let bytes = std::fs::read(full).map_err(|e| format!("{}: {e}", self.display(full)))?;
+        Ok(match String::from_utf8(bytes) {
+            Ok(text) => FileText::Text(text),
+            Err(_) => FileText::NotUtf8,
+        })
+    }
+
+    /// Writes a file the agent named (already resolved).
+    pub fn write(&self, full: &Path, text: &str) -> Result<(), String> {
+        std::fs::write(full, text).map_err(|e| format!("{}: {e}", self.display(full)))
+    }
+
+    fn display(&self, full: &Path) -> String {
+        full.strip_prefix(&self.canonical_repo).unwrap_or(full).display().to_string()
+    }
+
+    /// Every regular file of the working tree (not `.git`, symlinks not followed),
+    /// relative path → bytes, capped at `max_files` files of at most `max_bytes` each
+    /// (bigger files are listed with empty content and `true`).
+    pub fn scan(&self, max_files: usize, max_bytes: u64) -> TreeScan {
+        let mut files = BTreeMap::new();
+        let mut pending = vec![self.repo.clone()];
+        while let Some(dir) = pending.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            for entry in entries.flatten() {
+                if files.len() >= max_files {
+                    break;
+                }
+                let path = entry.path();
+                let Ok(kind) = entry.file_type() else { continue };
+                let Ok(relative) = path.strip_prefix(&self.repo) else { continue };
+                let relative = relative.to_string_lossy().into_owned();
+                if relative == ".git" {
+                    continue;
+                }
+                if kind.is_dir() {
+                    pending.push(path);
+                } else if kind.is_file() {
+                    let too_big = entry.metadata().map(|m| m.len() > max_bytes).unwrap_or(true);
+                    let bytes = if too_big { Vec::new() } else { std::fs::read(&path).unwrap_or_default() };
+                    files.insert(relative, ScannedFile { bytes, too_big });
+                }
+            }
+        }
+        TreeScan { files }
+    }
+}
+
+/// The working tree after a step.
+#[derive(Debug, Default)]
+pub struct TreeScan {
+    pub files: BTreeMap<String, ScannedFile>,
+}
+
+#[derive(Debug)]
+pub struct ScannedFile {
+    pub bytes: Vec<u8>,
+    pub too_big: bool,
+}
+
+impl TreeScan {
+    /// A digest of every path and content: equal digests, equal trees.
+    pub fn fingerprint(&self) -> String {
+        let mut hasher = Sha256::new();
+        for (path, file) in &self.files {
+            hasher.update(path.as_bytes());
+            hasher.update([0]);
+            hasher.update((file.bytes.len() as u64).to_le_bytes());
+            hasher.update(&file.bytes);
+            hasher.update([file.too_big as u8]);
+        }
+        crate::snapshot::hex(&hasher.finalize())
+    }
+
+    /// The text of a file, if it exists and is UTF-8.
+    pub fn text(&self, path: &str) -> Option<&str> {
+        self.files.get(path).and_then(|f| std::str::from_utf8(&f.bytes).ok())
+    }
+}
+
+/// `git` with no user or system configuration, in `repo`.
+fn git_command(repo: &Path) -> Command {
+    let mut command = Command::new("git");
+    command
+        .current_dir(repo)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .args(["-c", "init.defaultBranch=main", "-c", "advice.detachedHead=false", "-c", "gc.auto=0"]);
+    command
+}
+
+/// Runs git and returns stdout, or an error naming the command and git's last line.
+fn git(repo: &Path, args: &[&str]) -> Result<String> {
+    let output = git_command(repo).args(args).output().context("running git: is git installed?")?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        bail!("git {} failed: {}", args.first().unwrap_or(&""), stderr.trim().lines().last().unwrap_or(""));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}

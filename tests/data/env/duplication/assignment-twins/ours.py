@@ -1,0 +1,3 @@
+def price(amount, rate):
+    tax = amount * rate
+    return amount + tax

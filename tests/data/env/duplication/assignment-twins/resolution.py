@@ -1,0 +1,4 @@
+def price(amount, rate):
+    tax = amount * rate
+    tax = round(amount * rate, 2)
+    return amount + tax

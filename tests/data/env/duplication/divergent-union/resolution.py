@@ -1,0 +1,5 @@
+def lcm(a, b):
+    if a == 0:
+        return 0
+    return abs(a * b) // gcd(a, b)
+    return abs(a / b) // gcd(a, b)

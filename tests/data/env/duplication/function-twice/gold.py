@@ -1,0 +1,3 @@
+def scale(x, factor=2):
+    value = x * factor
+    return value

@@ -1,0 +1,2 @@
+def scale(x, factor=2):
+    return x * factor

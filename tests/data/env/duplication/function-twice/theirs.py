@@ -1,0 +1,3 @@
+def scale(x):
+    value = x * 2
+    return value

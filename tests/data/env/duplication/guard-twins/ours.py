@@ -1,0 +1,4 @@
+def check(n):
+    if n < 0:
+        raise ValueError("n")
+    return n

@@ -1,0 +1,6 @@
+def check(n):
+    if n < 0:
+        raise ValueError("n")
+    if n <= 0:
+        raise ValueError("n")
+    return n

@@ -1,0 +1,7 @@
+def start(job):
+    return job
+
+
+def stop(job):
+    log("stop", job)
+    return job

@@ -1,0 +1,7 @@
+def compare(left, op, right):
+    if op == "==":
+        return left == right
+    if op == ">":
+        return left > right
+        return right > left
+    raise ValueError(op)

@@ -1,0 +1,171 @@
+//! Episodes in process, on the committed sample: the workspace is a real git repository
+//! mid-merge without the gold commit, tools behave as documented, bad paths are refused
+//! without costing a step, and the reward components come out as specified.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+use mergeforge::env::action::Action;
+use mergeforge::env::dataset::TaskChoice;
+use mergeforge::env::episode::Episode;
+use mergeforge::env::observation::StepReply;
+use mergeforge::env::{EnvConfig, Environment, ErrorCode, ResetRequest};
+
+const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
+/// A divergent-edit task: `return abs(a * b)` (ours, right) against `abs(a / b)`.
+const DIVERGE: &str = "calculator-diverge-1e4fb966b6";
+
+fn environment(work: &Path, max_steps: usize) -> Environment {
+    let config = EnvConfig { max_steps, work_dir: work.to_path_buf(), ..EnvConfig::default() };
+    Environment::new(&root().join(SAMPLE), config).expect("the sample loads")
+}
+
+fn reset(env: &Environment, task_id: &str) -> (Episode, StepReply) {
+    let request = ResetRequest {
+        choice: TaskChoice { task_id: Some(task_id.to_string()), ..TaskChoice::default() },
+        episode_id: None,
+    };
+    env.reset(&request).expect("reset")
+}
+
+fn conflicted_path(reply: &StepReply) -> String {
+    reply.observation.files.keys().next().expect("a conflicted file").clone()
+}
+
+fn gold_text(env: &Environment, task_id: &str, path: &str) -> String {
+    let entry = env.tasks.tasks.iter().find(|t| t.task.id == task_id).unwrap();
+    entry.task.files.iter().find(|f| f.path == path).unwrap().gold.clone()
+}
+
+fn run(episode: &mut Episode, command: &str) -> String {
+    let reply = episode.step(Action::Run { argv: vec!["/bin/sh".into(), "-c".into(), command.into()] }).expect("run");
+    reply.observation.last_output
+}
+
+#[test]
+fn reset_leaves_a_real_merge_in_progress_without_gold() {
+    let work = tempfile::tempdir().unwrap();
+    let env = environment(work.path(), 10);
+    let (episode, reply) = reset(&env, DIVERGE);
+    let repo = episode.repo().to_path_buf();
+    assert!(repo.join(".git/MERGE_HEAD").is_file(), "MERGE_HEAD is set");
+    let status = git(&repo, &["status", "--porcelain"]);
+    assert!(status.lines().any(|l| l.starts_with("UU calculator.py")), "{status}");
+    assert_eq!(git(&repo, &["rev-parse", "--abbrev-ref", "HEAD"]).trim(), "ours");
+    let mut branches: Vec<String> = git(&repo, &["for-each-ref", "--format=%(refname:short)"]).lines().map(str::to_string).collect();
+    branches.sort();
+    assert_eq!(branches, ["ours", "theirs"]);
+    let gold_commit = &episode.task().task.branches.gold;
+    assert!(!git_output(&repo, &["cat-file", "-e", gold_commit]).status.success(), "the gold commit is not in the repository");
+
+    let obs = &reply.observation;
+    assert_eq!(reply.reward, None);
+    assert_eq!(obs.conflict_count, 1);
+    assert!(obs.files["calculator.py"].contains("<<<<<<< "), "diff3 markers in the observed file");
+    assert!(obs.files["calculator.py"].contains("||||||| "), "the base section is shown");
+    assert!(!obs.syntax_valid && !obs.tests_passing && !obs.done);
+    assert_eq!(obs.max_reward, 0.65);
+    assert_eq!((obs.task.id.as_str(), obs.task.level.as_str(), obs.task.family.as_str()), (DIVERGE, "easy", "divergent-edit"));
+
+    // Two episodes of the same task never share files.
+    let (other, _) = reset(&env, DIVERGE);
+    assert_ne!(other.repo(), episode.repo());
+    drop(episode);
+    assert!(!repo.exists(), "a dropped episode removes its directory");
+}
+
+#[test]
+fn tools_read_edit_and_run_in_the_repository() {
+    let work = tempfile::tempdir().unwrap();
+    let env = environment(work.path(), 20);
+    let (mut episode, reply) = reset(&env, DIVERGE);
+    let path = conflicted_path(&reply);
+    let text = &reply.observation.files[&path];
+    let first_marker = text.lines().position(|l| l.starts_with("<<<<<<<")).unwrap() + 1;
+
+    let read = episode.step(Action::ReadFile { path: path.clone(), start_line: Some(first_marker), end_line: Some(first_marker + 1) }).unwrap();
+    assert_eq!(read.observation.last_output, format!("{first_marker:>5}\t<<<<<<< HEAD\n{:>5}\t    return abs(a * b) // gcd(a, b)\n", first_marker + 1));
+    assert_eq!(read.reward, Some(0.0));
+
+    // Replace the whole hunk (7 lines) with ours' line: one step resolves the file.
+    let edit = episode
+        .step(Action::EditFile { path: path.clone(), start_line: first_marker, end_line: first_marker + 6, content: "    return abs(a * b) // gcd(a, b)".into() })
+        .unwrap();
+    let c = edit.observation.reward_components;
+    assert_eq!((c.markers, c.syntax, c.tests, c.duplication), (0.15, 0.2, 0.3, 0.0), "{}", edit.observation.last_output);
+    assert!(edit.done && edit.observation.tests_passing);
+    assert_eq!(edit.observation.total_reward, edit.observation.max_reward);
+    assert_eq!(std::fs::read_to_string(episode.repo().join(&path)).unwrap(), gold_text(&env, DIVERGE, &path));
+    let after = episode.step(Action::Finish).unwrap_err();
+    assert!(after.message.contains("episode is over"), "{}", after.message);
+}
+
+#[test]
+fn bad_paths_are_refused_and_cost_no_step() {
+    let work = tempfile::tempdir().unwrap();
+    let env = environment(work.path(), 20);
+    let (mut episode, _) = reset(&env, DIVERGE);
+    assert!(run(&mut episode, "ln -s /etc/passwd leak.txt && printf '\\377\\376' > binary.txt && echo made").contains("made"));
+    let refused = [
+        (Action::ReadFile { path: "../../etc/passwd".into(), start_line: None, end_line: None }, "leaves the repository"),
+        (Action::ReadFile { path: "/etc/passwd".into(), start_line: None, end_line: None }, "is absolute"),
+        (Action::ReadFile { path: "leak.txt".into(), start_line: None, end_line: None }, "outside the repository"),
+        (Action::ReadFile { path: "binary.txt".into(), start_line: None, end_line: None }, "not UTF-8"),
+        (Action::Resolve { file: ".git/config".into(), resolution: String::new() }, "inside .git"),
+        (Action::Resolve { file: "leak.txt".into(), resolution: String::new() }, "outside the repository"),
+        (Action::Resolve { file: "no/such/dir/x.py".into(), resolution: String::new() }, "does not exist"),
+        (Action::EditFile { path: "calculator.py".into(), start_line: 100_000, end_line: 100_000, content: String::new() }, "outside"),
+    ];
+    for (action, expected) in refused {
+        let error = episode.step(action.clone()).unwrap_err();
+        assert_eq!(error.code, ErrorCode::ValidationError, "{action:?}");
+        assert!(error.message.contains(expected), "{action:?}: {}", error.message);
+    }
+    assert_eq!(episode.state().step_count, 1, "only the run counted");
+}
+
+#[test]
+fn union_is_paid_for_markers_and_charged_for_duplication() {
+    let work = tempfile::tempdir().unwrap();
+    let env = environment(work.path(), 10);
+    let (mut episode, reply) = reset(&env, DIVERGE);
+    let path = conflicted_path(&reply);
+    let union = mergeforge::resolve::resolve_text(&mergeforge::resolve::UnionTheirsFirst, &reply.observation.files[&path]);
+    // Theirs first: its wrong `return` wins, so the tests fail and the episode goes on.
+    let step = episode.step(Action::Resolve { file: path.clone(), resolution: union }).unwrap();
+    assert!(!step.done);
+    let c = step.observation.reward_components;
+    assert_eq!((c.markers, c.syntax, c.duplication), (0.15, 0.2, -0.2), "{}", step.observation.last_output);
+    assert!(step.observation.last_output.contains("duplicates the logic"), "{}", step.observation.last_output);
+
+    // A broken file: −0.10 on every step it stays broken, markers already paid.
+    let broken = episode.step(Action::Resolve { file: path.clone(), resolution: "def broken(:\n".into() }).unwrap();
+    assert_eq!(broken.observation.reward_components.syntax, -0.1);
+    assert!(!broken.observation.syntax_valid);
+    let gold = episode.step(Action::Resolve { file: path.clone(), resolution: gold_text(&env, DIVERGE, &path) }).unwrap();
+    let c = gold.observation.reward_components;
+    assert_eq!((c.markers, c.syntax, c.tests), (0.0, 0.0, 0.3), "syntax is paid once");
+    assert!(gold.done);
+    assert_eq!(gold.observation.total_reward, mergeforge::env::reward::round(0.15 + 0.2 - 0.2 - 0.1 + 0.3));
+}
+
+#[test]
+fn max_steps_and_finish_end_the_episode_with_a_final_test_verdict() {
+    let work = tempfile::tempdir().unwrap();
+    let env = environment(work.path(), 2);
+    let (mut episode, _) = reset(&env, DIVERGE);
+    let first = episode.step(Action::ReadFile { path: "calculator.py".into(), start_line: Some(1), end_line: Some(1) }).unwrap();
+    assert!(!first.done && first.observation.tests.is_none(), "markers left: tests not run yet");
+    let second = episode.step(Action::ReadFile { path: "calculator.py".into(), start_line: Some(1), end_line: Some(1) }).unwrap();
+    assert!(second.done, "max_steps = 2");
+    let counts = second.observation.tests.expect("the final tree is tested");
+    assert!(counts.failed > 0 && !second.observation.tests_passing);
+
+    let env = environment(work.path(), 10);
+    let (mut episode, _) = reset(&env, DIVERGE);
+    let finish = episode.step(Action::Finish).unwrap();
+    assert!(finish.done && finish.observation.last_output.starts_with("finished"));
+    assert_eq!(episode.state().step_count, 1);
+}
