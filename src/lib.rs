@@ -11,17 +11,20 @@
 //! * [`mutate`] finds AST nodes with rustpython-parser and edits them as text splices.
 //! * [`forge`] turns mutations into the four commits of a task (base, ours, theirs, gold).
 //! * [`merge`] merges ours and theirs in memory with git2 and reads the conflict markers.
-//! * [`resolve`] holds the naive baseline resolvers (take ours, take theirs, union).
+//! * [`resolve`] holds the baseline resolvers (ours, theirs, union, rule, structured,
+//!   mergiraf), the ladder that levels tasks.
 //! * [`validate`] runs the tests on every tree a task needs and checks the family's rules.
 //! * [`difficulty`] levels a validated task and scores it.
 //! * [`bundle`] writes the versioned, content-addressed dataset.
 //! * [`publish`] turns a version into a Hugging Face Hub dataset repository and pushes it.
 //! * [`env`] serves tasks to agents as an OpenEnv environment and scores baseline agents.
 //! * [`sandbox`] runs untrusted test commands with limits; every stage that runs code uses it.
+//! * [`curriculum`] makes the next dataset version from agents' results.
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
 
 pub mod bundle;
 pub mod cli;
+pub mod curriculum;
 pub mod difficulty;
 pub mod env;
 pub mod forge;

@@ -1,22 +1,35 @@
 //! `gen-tasks`: drives the stages from substrates to a written dataset version.
 //!
-//! Work is split into cells, one per (substrate, family). Each cell walks its
-//! candidates in seeded order, in chunks validated in parallel, and keeps the first
-//! `per_cell` that become tasks; the result never depends on `--jobs`.
+//! Work is split into cells, one per (substrate, family), each holding its candidates
+//! in seeded order. The cells' candidates are laid out in one global order and judged
+//! in parallel (workers judge ahead of the decisions), but kept strictly in that order,
+//! so the result never depends on `--jobs` or on timing:
+//!
+//! - by default the order is cell after cell, and each cell keeps its first `per_cell`
+//!   tasks;
+//! - with quotas ([`Quotas`]) the order takes one candidate of each cell in turn, and a
+//!   task is kept while a quota wants its (family, level), until every quota is met or
+//!   the candidates run out (the shortfall is reported).
+//!
+//! A task whose conflict hunks equal a kept task's after normalising whitespace and
+//! identifiers ([`near_duplicate`]) is dropped as `near-duplicate`, as is one listed in
+//! the [`Exclusions`] a caller passes (the curriculum passes its dataset's tasks).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::bundle::dataset::{self, VersionFiles, WriteResult};
 use crate::bundle::manifest::{self, Counts, Generator, Manifest, SubstrateEntry, TaskEntry};
 use crate::bundle::task::{self, Branches, ConflictRecord, FileRecord, MutationRecord, SubstrateRef, Task};
 use crate::bundle::{gitbundle, task_id};
+use crate::difficulty::near_duplicate;
+use crate::difficulty::quota::{QuotaState, Quotas, Shortfall};
 use crate::difficulty::{self, Difficulty, Features, Level};
 use crate::forge::commits::{write_task_commits, TaskCommits};
 use crate::forge::{self, Candidate, Family, ForgeInput};
@@ -42,10 +55,12 @@ pub struct GenOptions {
     pub seed: u64,
     pub max_tasks: Option<usize>,
     pub families: Vec<Family>,
-    /// Tasks kept per (substrate, family).
+    /// Tasks kept per (substrate, family) (without quotas).
     pub per_cell: usize,
     /// Candidates tried per (substrate, family) at most.
     pub candidates_per_cell: usize,
+    /// Level quotas; `None` keeps `per_cell` tasks per cell instead.
+    pub quotas: Option<Quotas>,
     pub jobs: usize,
     pub progress: bool,
     /// The canonical command line recorded in the manifest.
@@ -61,8 +76,56 @@ pub struct GenReport {
     pub candidates_tried: usize,
     pub kept: usize,
     pub rejected: BTreeMap<String, usize>,
+    /// Quotas that were not met (empty without quotas).
+    pub shortfall: Vec<Shortfall>,
     pub skipped_substrates: Vec<(String, String)>,
     pub elapsed: Duration,
+}
+
+/// Tasks new ones must not repeat: by id, or by near-duplicate fingerprint.
+#[derive(Debug, Clone, Default)]
+pub struct Exclusions {
+    pub ids: BTreeSet<String>,
+    pub fingerprints: BTreeSet<String>,
+}
+
+impl Exclusions {
+    /// Excludes `task` and its near-duplicates.
+    pub fn add(&mut self, task: &Task) {
+        self.ids.insert(task.id.clone());
+        self.fingerprints.insert(task_fingerprint(task));
+    }
+}
+
+/// The near-duplicate fingerprint of a recorded task.
+pub fn task_fingerprint(task: &Task) -> String {
+    near_duplicate::fingerprint(
+        task.files
+            .iter()
+            .filter(|f| task.conflicts.iter().any(|c| c.path == f.path))
+            .map(|f| (f.path.as_str(), f.conflicted.as_str())),
+    )
+}
+
+/// A task made by a run, with its bundle, not yet written.
+#[derive(Debug, Clone)]
+pub struct GeneratedTask {
+    pub task: Task,
+    pub bundle: Vec<u8>,
+}
+
+/// What [`generate`] made.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// In generation order, `max_tasks` applied.
+    pub tasks: Vec<GeneratedTask>,
+    /// Every usable substrate, in order (with task counts of `tasks`).
+    pub substrates: Vec<SubstrateEntry>,
+    pub candidates_tried: usize,
+    pub kept: usize,
+    pub rejected: BTreeMap<String, usize>,
+    pub shortfall: Vec<Shortfall>,
+    pub skipped_substrates: Vec<(String, String)>,
 }
 
 /// A substrate ready for forging.
@@ -75,6 +138,8 @@ struct Prepared {
 
 /// A kept candidate, before it is bundled.
 struct Draft {
+    id: String,
+    fingerprint: String,
     substrate: usize,
     candidate: Candidate,
     commits: TaskCommits,
@@ -110,7 +175,80 @@ pub fn embedded_substrates() -> Result<Vec<SubstrateSpec>> {
 /// Runs the whole pipeline and writes the dataset version.
 pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     let started = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(options.jobs.max(1)).build()?;
+    let generated = generate(options, &Exclusions::default())?;
+    if generated.tasks.is_empty() {
+        let reasons: Vec<String> = generated.rejected.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        bail!(
+            "no candidate became a task ({} tried; rejected: {}); try more --candidates-per-cell, other --families or a substrate with stricter tests",
+            generated.candidates_tried,
+            if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") }
+        );
+    }
+    let mut files = VersionFiles::new();
+    let mut entries = Vec::new();
+    for generated_task in &generated.tasks {
+        entries.push(add_task_files(&mut files, "tasks", &generated_task.task, &generated_task.bundle)?);
+    }
+    let manifest = Manifest {
+        schema: manifest::MANIFEST_SCHEMA.to_string(),
+        dataset: options.dataset.clone(),
+        version: options.version.clone(),
+        generator: Generator { name: crate::GENERATOR.into(), version: crate::GENERATOR_VERSION.into() },
+        command: options.command.clone(),
+        seed: options.seed,
+        substrates: generated.substrates.clone(),
+        counts: counts(&entries, 0),
+        tasks: entries,
+        retired: Vec::new(),
+        parent: None,
+        gen_command: None,
+    };
+    let manifest_bytes = task::to_json_bytes(&manifest)?;
+    let (write, version_dir) =
+        dataset::write_version(&options.out, &options.dataset, &options.version, &files, &manifest_bytes)?;
+    Ok(GenReport {
+        version_dir,
+        write,
+        manifest,
+        candidates_tried: generated.candidates_tried,
+        kept: generated.kept,
+        rejected: generated.rejected,
+        shortfall: generated.shortfall,
+        skipped_substrates: generated.skipped_substrates,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Writes a task's `task.json` and `repo.bundle` under `<folder>/<id>/` and returns its
+/// manifest entry.
+pub fn add_task_files(files: &mut VersionFiles, folder: &str, task: &Task, bundle: &[u8]) -> Result<TaskEntry> {
+    let json = task::to_json_bytes(task)?;
+    let entry = TaskEntry {
+        id: task.id.clone(),
+        level: task.difficulty.level,
+        family: task.family,
+        substrate: task.substrate.name.clone(),
+        task_sha256: sha256_hex(&json),
+    };
+    files.insert(format!("{folder}/{}/task.json", task.id), json);
+    files.insert(format!("{folder}/{}/repo.bundle", task.id), bundle.to_vec());
+    Ok(entry)
+}
+
+/// Manifest counts of `entries` (every level listed), with `retired` tasks set aside.
+pub fn counts(entries: &[TaskEntry], retired: usize) -> Counts {
+    let mut by_level: BTreeMap<Level, usize> = Level::ALL.into_iter().map(|l| (l, 0)).collect();
+    let mut by_family: BTreeMap<Family, usize> = BTreeMap::new();
+    for entry in entries {
+        *by_level.entry(entry.level).or_default() += 1;
+        *by_family.entry(entry.family).or_default() += 1;
+    }
+    Counts { tasks: entries.len(), by_level, by_family, retired }
+}
+
+/// Prepares the substrates, forges and judges candidates, and returns the kept tasks
+/// (not written). Tasks in `exclude` (and their near-duplicates) are not made again.
+pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated> {
     let cache = OutcomeCache::new(&options.cache_dir.join("outcomes"));
     let mut skipped = Vec::new();
     let mut prepared = Vec::new();
@@ -132,61 +270,55 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     git2::Repository::init_bare(scratch.path()).context("creating the scratch repository")?;
     let repo_path = scratch.path().to_path_buf();
 
-    let mut cells: Vec<(usize, Vec<Candidate>)> = Vec::new();
+    let mut cells = Vec::new();
     for (index, p) in prepared.iter().enumerate() {
         let input = ForgeInput { substrate: &p.substrate, modules: &p.modules, mutations: &p.mutations, seed: options.seed };
         for family in &options.families {
-            cells.push((index, forge::ordered_candidates(*family, &input, options.candidates_per_cell)));
+            let candidates = forge::ordered_candidates(*family, &input, options.candidates_per_cell);
+            cells.push(Cell { substrate: index, family: *family, candidates });
         }
     }
-    let total: usize = cells.iter().map(|(_, c)| c.len()).sum();
+    let goal = match &options.quotas {
+        Some(quotas) => Goal::Quotas(quotas),
+        None => Goal::PerCell(options.per_cell),
+    };
+    let engine = Engine { prepared: &prepared, cells: &cells, repo_path: &repo_path, jobs: options.jobs.max(1) };
+    let total: usize = cells.iter().map(|c| c.candidates.len()).sum();
     let bar = progress_bar(options.progress, total as u64);
-
-    let results: Vec<Result<(Vec<Draft>, usize, BTreeMap<Rejection, usize>)>> = pool.install(|| {
-        cells
-            .into_par_iter()
-            .map(|(index, candidates)| run_cell(&prepared[index], index, candidates, options.per_cell, &repo_path, &bar))
-            .collect()
-    });
+    let selection = engine.select(goal, exclude, &bar)?;
     bar.finish_and_clear();
 
-    let mut drafts = Vec::new();
-    let mut tried = 0;
-    let mut rejected: BTreeMap<String, usize> = BTreeMap::new();
-    for result in results {
-        let (cell_drafts, cell_tried, cell_rejected) = result?;
-        drafts.extend(cell_drafts);
-        tried += cell_tried;
-        for (reason, n) in cell_rejected {
-            *rejected.entry(reason.name().to_string()).or_default() += n;
-        }
-    }
-    let kept = drafts.len();
-    if kept == 0 {
-        let reasons: Vec<String> = rejected.iter().map(|(r, n)| format!("{r} {n}")).collect();
-        bail!(
-            "no candidate became a task ({tried} tried; rejected: {}); try more --candidates-per-cell, other --families or a substrate with stricter tests",
-            if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") }
-        );
-    }
+    let kept = selection.accepted.len();
+    let mut drafts = selection.accepted;
     if let Some(max) = options.max_tasks {
         drafts.truncate(max);
     }
-
     let repo = git2::Repository::open_bare(&repo_path)?;
-    let (files, manifest) = assemble(&repo, &prepared, &drafts, options)?;
-    let manifest_bytes = task::to_json_bytes(&manifest)?;
-    let (write, version_dir) =
-        dataset::write_version(&options.out, &options.dataset, &options.version, &files, &manifest_bytes)?;
-    Ok(GenReport {
-        version_dir,
-        write,
-        manifest,
-        candidates_tried: tried,
+    let mut tasks = Vec::with_capacity(drafts.len());
+    let mut per_substrate = vec![0usize; prepared.len()];
+    for draft in &drafts {
+        let substrate = &prepared[draft.substrate].substrate;
+        let bundle = gitbundle::write_bundle(&repo, &gitbundle::task_refs(&draft.commits), draft.commits.ours)?;
+        tasks.push(GeneratedTask { task: task_record(&draft.id, substrate, draft, &bundle), bundle });
+        per_substrate[draft.substrate] += 1;
+    }
+    Ok(Generated {
+        tasks,
+        substrates: prepared
+            .iter()
+            .zip(&per_substrate)
+            .map(|(p, n)| SubstrateEntry {
+                name: p.substrate.name.clone(),
+                commit: p.substrate.commit.clone(),
+                tree: p.substrate.tree_id.clone(),
+                tasks: *n,
+            })
+            .collect(),
+        candidates_tried: selection.tried,
         kept,
-        rejected,
+        rejected: selection.rejected,
+        shortfall: selection.shortfall,
         skipped_substrates: skipped,
-        elapsed: started.elapsed(),
     })
 }
 
@@ -235,45 +367,240 @@ fn progress_bar(visible: bool, total: u64) -> ProgressBar {
     bar
 }
 
-type CellResult = (Vec<Draft>, usize, BTreeMap<Rejection, usize>);
-
-fn run_cell(
-    prepared: &Prepared,
-    index: usize,
+/// The candidates of one (substrate, family), in seeded order.
+struct Cell {
+    substrate: usize,
+    family: Family,
     candidates: Vec<Candidate>,
-    per_cell: usize,
-    repo_path: &Path,
-    bar: &ProgressBar,
-) -> Result<CellResult> {
-    let mut kept = Vec::new();
-    let mut rejected = BTreeMap::new();
-    let mut tried = 0;
-    let total = candidates.len();
-    let chunk = per_cell.max(2);
-    for batch in candidates.chunks(chunk) {
-        if kept.len() >= per_cell {
-            break;
+}
+
+/// What decides which kept candidates become tasks.
+#[derive(Clone, Copy)]
+enum Goal<'a> {
+    /// The first `n` tasks of each cell, cells in order.
+    PerCell(usize),
+    /// Tasks while a quota wants them, one candidate of each cell in turn.
+    Quotas(&'a Quotas),
+}
+
+/// The outcome of selection.
+struct Selection {
+    accepted: Vec<Draft>,
+    tried: usize,
+    rejected: BTreeMap<String, usize>,
+    shortfall: Vec<Shortfall>,
+}
+
+/// The acceptance state, updated strictly in global order.
+struct Acceptance<'a> {
+    goal: Goal<'a>,
+    per_cell: Vec<usize>,
+    quota: QuotaState,
+    ids: BTreeSet<String>,
+    fingerprints: BTreeSet<String>,
+    selection: Selection,
+}
+
+impl Acceptance<'_> {
+    /// Whether the cell could still contribute a task.
+    fn wants_cell(&self, cell: usize, family: Family) -> bool {
+        match self.goal {
+            Goal::PerCell(n) => self.per_cell[cell] < n,
+            Goal::Quotas(q) => q.wants_family(&self.quota, family),
         }
-        let verdicts: Vec<Result<Verdict>> = batch
-            .par_iter()
-            .map(|candidate| {
-                let verdict = judge(prepared, index, candidate, repo_path);
-                bar.inc(1);
-                verdict
-            })
-            .collect();
-        for verdict in verdicts {
-            tried += 1;
-            match verdict? {
-                Verdict::Kept(draft) if kept.len() < per_cell => kept.push(*draft),
-                Verdict::Kept(_) => {}
-                Verdict::Rejected(reason) => *rejected.entry(reason).or_default() += 1,
+    }
+
+    fn done(&self) -> bool {
+        match self.goal {
+            Goal::PerCell(_) => false,
+            Goal::Quotas(q) => q.met(&self.quota),
+        }
+    }
+
+    fn decide(&mut self, cell: usize, family: Family, verdict: Verdict) {
+        self.selection.tried += 1;
+        let draft = match verdict {
+            Verdict::Rejected(reason) => {
+                *self.selection.rejected.entry(reason.name().to_string()).or_default() += 1;
+                return;
+            }
+            Verdict::Kept(draft) => draft,
+        };
+        if self.ids.contains(&draft.id) || self.fingerprints.contains(&draft.fingerprint) {
+            *self.selection.rejected.entry(Rejection::NearDuplicate.name().to_string()).or_default() += 1;
+            return;
+        }
+        let level = draft.difficulty.level;
+        let wanted = match self.goal {
+            Goal::PerCell(n) => self.per_cell[cell] < n,
+            Goal::Quotas(q) => q.wants(&self.quota, family, level),
+        };
+        if !wanted {
+            return;
+        }
+        if let Goal::Quotas(q) = self.goal {
+            q.keep(&mut self.quota, family, level);
+        }
+        self.per_cell[cell] += 1;
+        self.ids.insert(draft.id.clone());
+        self.fingerprints.insert(draft.fingerprint.clone());
+        self.selection.accepted.push(*draft);
+    }
+}
+
+/// Judges candidates on worker threads and keeps them in global order.
+struct Engine<'a> {
+    prepared: &'a [Prepared],
+    cells: &'a [Cell],
+    repo_path: &'a Path,
+    /// Workers judging candidates at once (the result does not depend on it).
+    jobs: usize,
+}
+
+impl Engine<'_> {
+    /// The global order: (cell, index in cell).
+    fn order(&self, goal: Goal) -> Vec<(usize, usize)> {
+        match goal {
+            Goal::PerCell(_) => {
+                self.cells.iter().enumerate().flat_map(|(c, cell)| (0..cell.candidates.len()).map(move |k| (c, k))).collect()
+            }
+            Goal::Quotas(_) => {
+                let longest = self.cells.iter().map(|c| c.candidates.len()).max().unwrap_or(0);
+                (0..longest)
+                    .flat_map(|k| self.cells.iter().enumerate().filter(move |(_, c)| k < c.candidates.len()).map(move |(c, _)| (c, k)))
+                    .collect()
             }
         }
-        bar.set_message(format!("{} kept", kept.len()));
     }
-    bar.inc((total - tried.min(total)) as u64);
-    Ok((kept, tried, rejected))
+
+    fn select(&self, goal: Goal, exclude: &Exclusions, bar: &ProgressBar) -> Result<Selection> {
+        let order = self.order(goal);
+        let mut state = Acceptance {
+            goal,
+            per_cell: vec![0; self.cells.len()],
+            quota: QuotaState::default(),
+            ids: exclude.ids.clone(),
+            fingerprints: exclude.fingerprints.clone(),
+            selection: Selection { accepted: Vec::new(), tried: 0, rejected: BTreeMap::new(), shortfall: Vec::new() },
+        };
+        let mut work = Work {
+            verdicts: self.cells.iter().map(|c| (0..c.candidates.len()).map(|_| None).collect()).collect(),
+            dispatched: vec![0; self.cells.len()],
+            in_flight: vec![0; self.cells.len()],
+        };
+        let (job_tx, job_rx) = mpsc::channel::<(usize, usize)>();
+        let (done_tx, done_rx) = mpsc::channel::<((usize, usize), Result<Verdict>)>();
+        let job_rx = Mutex::new(job_rx);
+        let stop = AtomicBool::new(false);
+        let outcome = std::thread::scope(|scope| {
+            for _ in 0..self.jobs {
+                let (job_rx, done_tx, stop) = (&job_rx, done_tx.clone(), &stop);
+                scope.spawn(move || loop {
+                    let next = job_rx.lock().map_err(|_| ()).and_then(|rx| rx.recv().map_err(|_| ()));
+                    let Ok((c, k)) = next else { break };
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let cell = &self.cells[c];
+                    let verdict = judge(&self.prepared[cell.substrate], cell.substrate, &cell.candidates[k], self.repo_path);
+                    bar.inc(1);
+                    if done_tx.send(((c, k), verdict)).is_err() {
+                        break;
+                    }
+                });
+            }
+            // Only the workers hold senders now: if they all stop, `recv` says so.
+            drop(done_tx);
+            let result = self.drive(&order, &mut state, &mut work, &job_tx, &done_rx, bar);
+            stop.store(true, Ordering::Relaxed);
+            drop(job_tx);
+            result
+        });
+        outcome?;
+        if let Goal::Quotas(q) = goal {
+            state.selection.shortfall = q.shortfall(&state.quota);
+        }
+        Ok(state.selection)
+    }
+
+    /// Keeps the workers fed and decides verdicts in global order as they arrive, until
+    /// the goal is met or every candidate is decided.
+    fn drive(
+        &self,
+        order: &[(usize, usize)],
+        state: &mut Acceptance,
+        work: &mut Work,
+        jobs: &mpsc::Sender<(usize, usize)>,
+        done: &mpsc::Receiver<((usize, usize), Result<Verdict>)>,
+        bar: &ProgressBar,
+    ) -> Result<()> {
+        let mut cursor = 0;
+        loop {
+            while cursor < order.len() && !state.done() {
+                let (c, k) = order[cursor];
+                if state.wants_cell(c, self.cells[c].family) {
+                    let Some(verdict) = work.verdicts[c][k].take() else { break };
+                    state.decide(c, self.cells[c].family, verdict);
+                }
+                cursor += 1;
+            }
+            if cursor >= order.len() || state.done() {
+                return Ok(());
+            }
+            for job in self.plan(order, cursor, state, work) {
+                work.dispatched[job.0] += 1;
+                work.in_flight[job.0] += 1;
+                jobs.send(job).map_err(|_| anyhow::anyhow!("the judging workers stopped"))?;
+            }
+            if work.in_flight.iter().all(|n| *n == 0) {
+                bail!("internal error: candidate {} is undecided and nothing is being judged", cursor);
+            }
+            let ((c, k), verdict) = done.recv().context("the judging workers stopped")?;
+            work.in_flight[c] -= 1;
+            work.verdicts[c][k] = Some(verdict?);
+            bar.set_message(format!("{} kept", state.selection.accepted.len()));
+        }
+    }
+
+    /// The next candidates to judge, so that about twice as many as there are workers are
+    /// in flight: from the cursor on, each wanted cell's next unjudged ones; without
+    /// quotas no more per cell than it may still need, with quotas no more in all than
+    /// the tasks still wanted (judging further ahead would be wasted work).
+    fn plan(&self, order: &[(usize, usize)], cursor: usize, state: &Acceptance, work: &Work) -> Vec<(usize, usize)> {
+        let in_flight: usize = work.in_flight.iter().sum();
+        let limit = match state.goal {
+            Goal::PerCell(_) => 2 * self.jobs,
+            Goal::Quotas(q) => q.outstanding(&state.quota).clamp(self.jobs, 2 * self.jobs),
+        };
+        let mut planned = vec![0usize; self.cells.len()];
+        let mut out = Vec::new();
+        for &(c, k) in &order[cursor..] {
+            if in_flight + out.len() >= limit {
+                break;
+            }
+            if k != work.dispatched[c] + planned[c] || !state.wants_cell(c, self.cells[c].family) {
+                continue;
+            }
+            if let Goal::PerCell(n) = state.goal {
+                let pending = work.verdicts[c].iter().flatten().filter(|v| matches!(v, Verdict::Kept(_))).count();
+                let need = n.saturating_sub(state.per_cell[c] + pending + work.in_flight[c]);
+                if planned[c] >= need.max(usize::from(k == order[cursor].1 && c == order[cursor].0)) {
+                    continue;
+                }
+            }
+            out.push((c, k));
+            planned[c] += 1;
+        }
+        out
+    }
+}
+
+/// Candidates handed to the workers and their verdicts, per cell.
+struct Work {
+    verdicts: Vec<Vec<Option<Verdict>>>,
+    /// Candidates of each cell handed out so far (always a prefix of the cell).
+    dispatched: Vec<usize>,
+    in_flight: Vec<usize>,
 }
 
 fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &Path) -> Result<Verdict> {
@@ -304,7 +631,14 @@ fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &P
         family: candidate.family.name().to_string(),
     };
     let difficulty = difficulty::assess(&validation, features);
+    let substrate = &prepared.substrate;
+    let id = task_id(&substrate.name, &substrate.tree_id, candidate.family, &commits);
+    let fingerprint = near_duplicate::fingerprint(
+        paths.iter().filter_map(|p| crate::snapshot::text_of(&conflicted, p).map(|t| (p.as_str(), t))),
+    );
     Ok(Verdict::Kept(Box::new(Draft {
+        id,
+        fingerprint,
         substrate: index,
         candidate: candidate.clone(),
         commits,
@@ -330,65 +664,6 @@ fn edits_outside_conflicts(merged: &Snapshot, gold: &Snapshot, conflicted: &[Str
 
 fn text(data: Option<&Arc<[u8]>>) -> String {
     data.map(|d| String::from_utf8_lossy(d).into_owned()).unwrap_or_default()
-}
-
-fn assemble(
-    repo: &git2::Repository,
-    prepared: &[Prepared],
-    drafts: &[Draft],
-    options: &GenOptions,
-) -> Result<(VersionFiles, Manifest)> {
-    let mut files = VersionFiles::new();
-    let mut entries = Vec::new();
-    let mut by_level: BTreeMap<Level, usize> = BTreeMap::new();
-    let mut by_family: BTreeMap<Family, usize> = BTreeMap::new();
-    let mut per_substrate = vec![0usize; prepared.len()];
-    for draft in drafts {
-        let substrate = &prepared[draft.substrate].substrate;
-        let id = task_id(&substrate.name, &substrate.tree_id, draft.candidate.family, &draft.commits);
-        if files.contains_key(&format!("tasks/{id}/task.json")) {
-            continue;
-        }
-        let bundle = gitbundle::write_bundle(repo, &gitbundle::task_refs(&draft.commits), draft.commits.ours)?;
-        let record = task_record(&id, substrate, draft, &bundle);
-        let json = task::to_json_bytes(&record)?;
-        entries.push(TaskEntry {
-            id: id.clone(),
-            level: draft.difficulty.level,
-            family: draft.candidate.family,
-            substrate: substrate.name.clone(),
-            task_sha256: sha256_hex(&json),
-        });
-        *by_level.entry(draft.difficulty.level).or_default() += 1;
-        *by_family.entry(draft.candidate.family).or_default() += 1;
-        per_substrate[draft.substrate] += 1;
-        files.insert(format!("tasks/{id}/task.json"), json);
-        files.insert(format!("tasks/{id}/repo.bundle"), bundle);
-    }
-    for level in Level::ALL {
-        by_level.entry(level).or_default();
-    }
-    let manifest = Manifest {
-        schema: manifest::MANIFEST_SCHEMA.to_string(),
-        dataset: options.dataset.clone(),
-        version: options.version.clone(),
-        generator: Generator { name: crate::GENERATOR.into(), version: crate::GENERATOR_VERSION.into() },
-        command: options.command.clone(),
-        seed: options.seed,
-        substrates: prepared
-            .iter()
-            .zip(&per_substrate)
-            .map(|(p, n)| SubstrateEntry {
-                name: p.substrate.name.clone(),
-                commit: p.substrate.commit.clone(),
-                tree: p.substrate.tree_id.clone(),
-                tasks: *n,
-            })
-            .collect(),
-        counts: Counts { tasks: entries.len(), by_level, by_family },
-        tasks: entries,
-    };
-    Ok((files, manifest))
 }
 
 fn task_record(id: &str, substrate: &Substrate, draft: &Draft, bundle: &[u8]) -> Task {
@@ -444,5 +719,6 @@ fn task_record(id: &str, substrate: &Substrate, draft: &Draft, bundle: &[u8]) ->
         validation: draft.validation.clone(),
         files: file_records,
         bundle_sha256: sha256_hex(bundle),
+        curriculum: None,
     }
 }

@@ -23,6 +23,23 @@ pub struct Manifest {
     pub substrates: Vec<SubstrateEntry>,
     pub counts: Counts,
     pub tasks: Vec<TaskEntry>,
+    /// Tasks a curriculum refresh retired (files under `retired/tasks/<id>/`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retired: Vec<TaskEntry>,
+    /// The version a curriculum refresh made this one from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<ParentVersion>,
+    /// For a curriculum version: the gen-tasks command line whose substrates, families
+    /// and limits refill under-supplied cells (with `seed` instead of its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gen_command: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParentVersion {
+    pub version: String,
+    /// sha256 of the parent's `manifest.json` bytes.
+    pub manifest_sha256: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,6 +61,13 @@ pub struct Counts {
     pub tasks: usize,
     pub by_level: BTreeMap<Level, usize>,
     pub by_family: BTreeMap<Family, usize>,
+    /// Tasks in the retired split (absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub retired: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -31,6 +31,47 @@ pub struct Task {
     /// Conflicted (as merged) and gold text of every file where they differ.
     pub files: Vec<FileRecord>,
     pub bundle_sha256: String,
+    /// How agents fared on the task, set by a curriculum refresh (absent in a version
+    /// made by gen-tasks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curriculum: Option<CurriculumRecord>,
+}
+
+/// A task's standing after a curriculum refresh.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CurriculumRecord {
+    pub status: CurriculumStatus,
+    /// Attempts and successes in the results the refresh read (0 when it had none).
+    pub attempts: usize,
+    pub successes: usize,
+    /// successes / attempts, rounded to 4 decimals; null without attempts.
+    pub solve_rate: Option<f64>,
+    /// Mean of the attempts' rewards, rounded to 4 decimals; null when none had one.
+    pub mean_reward: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CurriculumStatus {
+    /// In the training split.
+    Active,
+    /// In the training split, never solved over many attempts.
+    FrontierHard,
+    /// Moved to the retired split: solved nearly always.
+    Retired,
+    /// Added by the refresh to refill its (family, level) cell.
+    New,
+}
+
+impl CurriculumStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            CurriculumStatus::Active => "active",
+            CurriculumStatus::FrontierHard => "frontier-hard",
+            CurriculumStatus::Retired => "retired",
+            CurriculumStatus::New => "new",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -3,11 +3,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
-use clap::Args;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser};
 use serde_json::json;
 
 use crate::bundle::dataset::WriteResult;
+use crate::difficulty::quota::Quotas;
 use crate::difficulty::Level;
 use crate::forge::Family;
 use crate::pipeline::{self, GenOptions, GenReport};
@@ -19,9 +20,15 @@ use crate::substrate::SubstrateSpec;
 /// with the failing test names). Families then propose candidates from AST mutations;
 /// each candidate is merged with git2 and kept only if the conflicted tree fails its
 /// tests, the gold merge passes, and ours/theirs fail or pass as the family requires.
-/// Kept tasks are levelled by which naive resolver solves them and written to
+/// Kept tasks are levelled by the first baseline resolver that solves them (easy: ours
+/// or theirs; medium: union, rule, structured or mergiraf; hard: none) and written to
 /// OUT/DATASET/VERSION with a manifest written last. Writing a version that already
 /// exists succeeds only if the new bytes are identical (the run reproduced it).
+///
+/// By default each (substrate, family) keeps its first --per-cell tasks. With --quota,
+/// candidates of every cell are tried in turn until each quota is met or candidates run
+/// out (the shortfall is reported). Either way a task whose conflict hunks equal a kept
+/// one's after normalising whitespace and identifiers is dropped as near-duplicate.
 ///
 /// Test outcomes are cached under OUT/.mergeforge-cache (see --cache); the
 /// Python venv with pytest is built once under ~/.cache/mergeforge (or
@@ -74,13 +81,20 @@ pub struct GenTasksArgs {
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub families: Vec<String>,
 
-    /// Tasks kept per (substrate, family).
+    /// Tasks kept per (substrate, family). Ignored with --quota.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub per_cell: usize,
 
-    /// Candidates tried per (substrate, family) at most.
-    #[arg(long, value_name = "N", default_value_t = 40)]
-    pub candidates_per_cell: usize,
+    /// Candidates tried per (substrate, family) at most. Default: 40, or every candidate
+    /// with --quota.
+    #[arg(long, value_name = "N")]
+    pub candidates_per_cell: Option<usize>,
+
+    /// Level quotas instead of --per-cell: LEVEL=N or FAMILY:LEVEL=N, comma-separated,
+    /// e.g. easy=100,medium=100,hard=100 or compose-edits:hard=10. A task is kept while
+    /// every quota covering its (family, level) has room.
+    #[arg(long, value_name = "LIST")]
+    pub quota: Option<String>,
 
     /// Parallel workers (test runs at once). Output does not depend on it.
     #[arg(long, value_name = "N")]
@@ -106,13 +120,36 @@ pub fn run(args: GenTasksArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
+/// The library options for a recorded `gen-tasks` command line (argv, as in a manifest).
+pub(crate) fn options_from_command(argv: &[String]) -> Result<GenOptions> {
+    let cli = super::Cli::try_parse_from(argv).map_err(|e| {
+        let message = e.to_string();
+        let first = message.lines().next().unwrap_or("").trim_start_matches("error: ").to_string();
+        anyhow::anyhow!("recorded command `{}` does not parse: {first}", argv.join(" "))
+    })?;
+    match cli.command {
+        super::Command::GenTasks(args) => options_from(&args),
+        _ => bail!("recorded command `{}` is not a gen-tasks command", argv.join(" ")),
+    }
+}
+
+/// Default for --candidates-per-cell without --quota.
+const DEFAULT_CANDIDATES_PER_CELL: usize = 40;
+
+/// The library options for a parsed `gen-tasks` command line.
+pub(crate) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     if !is_semver(&args.dataset_version) {
         bail!("--version {}: not a semantic version; use MAJOR.MINOR.PATCH like 1.0.0", args.dataset_version);
     }
-    if args.per_cell == 0 || args.candidates_per_cell == 0 {
+    if args.per_cell == 0 || args.candidates_per_cell == Some(0) {
         bail!("--per-cell and --candidates-per-cell must be at least 1");
     }
+    let quotas = args.quota.as_deref().map(Quotas::parse).transpose().context("--quota")?;
+    let candidates_per_cell = match (args.candidates_per_cell, &quotas) {
+        (Some(n), _) => n,
+        (None, Some(_)) => usize::MAX,
+        (None, None) => DEFAULT_CANDIDATES_PER_CELL,
+    };
     let families = if args.families.is_empty() {
         Family::ALL.to_vec()
     } else {
@@ -154,8 +191,13 @@ fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
         command.extend(["--families".into(), names.join(",")]);
     }
-    command.extend(["--per-cell".into(), args.per_cell.to_string()]);
-    command.extend(["--candidates-per-cell".into(), args.candidates_per_cell.to_string()]);
+    match &quotas {
+        Some(quotas) => command.extend(["--quota".into(), quotas.to_string()]),
+        None => command.extend(["--per-cell".into(), args.per_cell.to_string()]),
+    }
+    if candidates_per_cell != usize::MAX {
+        command.extend(["--candidates-per-cell".into(), candidates_per_cell.to_string()]);
+    }
     if let Some(max) = args.max_tasks {
         command.extend(["--max-tasks".into(), max.to_string()]);
     }
@@ -172,7 +214,8 @@ fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         max_tasks: args.max_tasks,
         families,
         per_cell: args.per_cell,
-        candidates_per_cell: args.candidates_per_cell,
+        candidates_per_cell,
+        quotas,
         jobs,
         progress: !args.no_progress && !args.json,
         command,
@@ -216,6 +259,7 @@ fn report_json(report: &GenReport) -> serde_json::Value {
         "candidates_tried": report.candidates_tried,
         "kept": report.kept,
         "rejected": report.rejected,
+        "shortfall": report.shortfall.iter().map(|s| json!({"quota": s.cell.to_string(), "wanted": s.wanted, "kept": s.kept})).collect::<Vec<_>>(),
         "skipped_substrates": report.skipped_substrates.iter().map(|(n, r)| json!({"substrate": n, "reason": r})).collect::<Vec<_>>(),
         "seconds": (report.elapsed.as_secs_f64() * 10.0).round() / 10.0,
     })
@@ -261,6 +305,9 @@ fn print_summary(report: &GenReport) {
     println!("candidates tried {}, kept {}, rejected {}", report.candidates_tried, report.kept, report.rejected.values().sum::<usize>());
     for (reason, n) in &report.rejected {
         println!("  rejected {reason:<22} {n}");
+    }
+    for s in &report.shortfall {
+        println!("quota {} not met: kept {} of {} (candidates exhausted)", s.cell, s.kept, s.wanted);
     }
     for (name, reason) in &report.skipped_substrates {
         println!("skipped substrate {name}: {reason}");

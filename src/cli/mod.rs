@@ -2,6 +2,7 @@
 //! and `--help` is generated from it. Commands turn flags into library options and
 //! print results; they hold no pipeline logic.
 
+mod curriculum;
 mod eval;
 mod gen_tasks;
 mod publish;
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub use curriculum::CurriculumArgs;
 pub use eval::EvalArgs;
 pub use gen_tasks::GenTasksArgs;
 pub use publish::PublishArgs;
@@ -36,6 +38,8 @@ pub enum Command {
     Serve(ServeArgs),
     /// Score a baseline agent (ours, theirs, union, gold) by playing episodes.
     Eval(EvalArgs),
+    // About and long help come from `CurriculumArgs`'s doc comment.
+    Curriculum(CurriculumArgs),
 }
 
 /// Runs a parsed command line; errors are returned for `main` to print.
@@ -45,5 +49,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Publish(args) => publish::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Curriculum(args) => curriculum::run(args),
     }
 }

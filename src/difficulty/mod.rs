@@ -1,22 +1,43 @@
-//! Levels and scores a validated task.
+//! Levels and scores a validated task; quotas on levels and near-duplicate detection,
+//! which decide what a dataset keeps.
 //!
-//! Level is the first rung of the baseline ladder that solves the task: **easy** when
-//! taking ours or taking theirs passes, **medium** when a union of both sides (either
-//! order) passes, **hard** when none does.
+//! **Level** is the first rung of the baseline ladder that solves the task:
 //!
-//! Score, in [0, 1], rounded to 3 decimals:
+//! | level | solved by |
+//! |---|---|
+//! | easy | taking ours or taking theirs |
+//! | medium | a combination: union (either order), `rule`, `structured` or `mergiraf` |
+//! | hard | none of them |
+//!
+//! A curriculum refresh may re-level a task by how often agents solve it; the ladder's
+//! level is then kept as `structural_level` (for a generated task both are equal).
+//!
+//! **Score**, in [0, 1], rounded to 3 decimals: the level's base plus weighted features,
+//! each scaled to [0, 1] (weights sum to 0.5, so the levels' ranges overlap only at
+//! their edges):
 //!
 //! | part | weight |
 //! |---|---|
 //! | level: easy 0, medium 0.25, hard 0.5 | — |
-//! | extra hunks: min(hunks − 1, 3) / 3 | 0.10 |
-//! | conflicted lines: min(lines, 40) / 40 | 0.10 |
-//! | extra conflicted files: min(files − 1, 2) / 2 | 0.10 |
-//! | gold edits a file outside the conflicts | 0.10 |
-//! | weak signal: 1 − min(fewest failing tests of a failing side, 10) / 10 | 0.10 |
+//! | extra hunks: min(hunks − 1, 3) / 3 | 0.08 |
+//! | conflicted lines: min(lines, 40) / 40 | 0.08 |
+//! | extra conflicted files: min(files − 1, 2) / 2 | 0.06 |
+//! | gold edits files outside the conflicts: min(files, 2) / 2 | 0.08 |
+//! | weak signal: 1 − min(fewest failing tests of a failing side, 10) / 10 | 0.08 |
+//! | operators: (distinct operators − 1 + mean subtlety) / 3, at most 1 | 0.06 |
+//! | family: strip-restore 0.25, divergent-edit 0, compose-edits 1, signature-callsite 0.75 | 0.06 |
+//!
+//! An operator's subtlety ([`operator_subtlety`]) is how far its change is from a
+//! visible value swap: 0 for a changed constant or default, up to 1 for reorderings and
+//! renames that keep every token. The family prior is how much reasoning beyond picking
+//! lines the family's gold merge needs.
+
+pub mod near_duplicate;
+pub mod quota;
 
 use serde::{Deserialize, Serialize};
 
+use crate::forge::Family;
 use crate::validate::Validation;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -37,6 +58,16 @@ impl Level {
             Level::Hard => "hard",
         }
     }
+
+    pub fn parse(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// What the score is computed from; recorded in `task.json`.
@@ -54,7 +85,11 @@ pub struct Features {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Difficulty {
+    /// The level consumers use: the ladder's, or the empirical one after a curriculum
+    /// refresh re-levelled the task.
     pub level: Level,
+    /// The first rung of the baseline ladder that solves the task.
+    pub structural_level: Level,
     pub score: f64,
     pub features: Features,
 }
@@ -62,12 +97,35 @@ pub struct Difficulty {
 /// The first rung of the ladder that solves the task.
 pub fn level(validation: &Validation) -> Level {
     let b = &validation.baselines;
-    if b.ours.passed || b.theirs.passed {
+    if b.a_side_passes() {
         Level::Easy
-    } else if b.union.passed {
+    } else if b.a_combination_passes() {
         Level::Medium
     } else {
         Level::Hard
+    }
+}
+
+/// How far an operator's change is from a visible value swap, in [0, 1].
+pub fn operator_subtlety(operator: &str) -> f64 {
+    match operator {
+        "const-int" | "change-default" => 0.0,
+        "return-value" | "remove-statement" | "remove-if" | "remove-loop" => 0.25,
+        "binop-swap" | "flip-compare" | "bool-op" | "negate-condition" | "unwrap-block" => 0.5,
+        "invert-if" | "swap-operands" => 0.75,
+        "swap-statements" | "rename-param" => 1.0,
+        _ => 0.5,
+    }
+}
+
+/// How much reasoning beyond picking lines a family's gold merge needs, in [0, 1].
+pub fn family_prior(family: &str) -> f64 {
+    match Family::parse(family) {
+        Some(Family::DivergentEdit) => 0.0,
+        Some(Family::StripRestore) => 0.25,
+        Some(Family::SignatureCallsite) => 0.75,
+        Some(Family::ComposeEdits) => 1.0,
+        None => 0.5,
     }
 }
 
@@ -79,22 +137,28 @@ pub fn score(level: Level, f: &Features) -> f64 {
         Level::Medium => 0.25,
         Level::Hard => 0.5,
     };
-    let failing: Vec<usize> =
-        [f.failing_tests_ours, f.failing_tests_theirs].into_iter().filter(|n| *n > 0).collect();
-    let weakest = failing.iter().copied().min().unwrap_or(10);
+    let weakest = [f.failing_tests_ours, f.failing_tests_theirs].into_iter().filter(|n| *n > 0).min().unwrap_or(10);
+    let operators = if f.operators.is_empty() {
+        0.0
+    } else {
+        let mean = f.operators.iter().map(|o| operator_subtlety(o)).sum::<f64>() / f.operators.len() as f64;
+        ((f.operators.len() - 1) as f64 + mean).min(3.0) / 3.0
+    };
     let raw = base
-        + 0.10 * ratio(f.hunks.saturating_sub(1), 3)
-        + 0.10 * ratio(f.conflicted_lines, 40)
-        + 0.10 * ratio(f.conflicted_files.saturating_sub(1), 2)
-        + if f.files_outside_conflicts > 0 { 0.10 } else { 0.0 }
-        + 0.10 * (1.0 - ratio(weakest, 10));
+        + 0.08 * ratio(f.hunks.saturating_sub(1), 3)
+        + 0.08 * ratio(f.conflicted_lines, 40)
+        + 0.06 * ratio(f.conflicted_files.saturating_sub(1), 2)
+        + 0.08 * ratio(f.files_outside_conflicts, 2)
+        + 0.08 * (1.0 - ratio(weakest, 10))
+        + 0.06 * operators
+        + 0.06 * family_prior(&f.family);
     (raw.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
 }
 
 /// Levels and scores a task.
 pub fn assess(validation: &Validation, features: Features) -> Difficulty {
     let level = level(validation);
-    Difficulty { level, score: score(level, &features), features }
+    Difficulty { level, structural_level: level, score: score(level, &features), features }
 }
 
 #[cfg(test)]
@@ -109,17 +173,31 @@ mod tests {
             files_outside_conflicts: 0,
             failing_tests_ours: 3,
             failing_tests_theirs: 0,
-            operators: vec![],
+            operators: vec!["const-int".into()],
             family: "divergent-edit".into(),
         }
     }
 
     #[test]
-    fn score_grows_with_level_and_size() {
+    fn score_grows_with_level_size_operators_and_family() {
         let f = features();
-        assert_eq!(score(Level::Easy, &f), 0.08);
-        assert_eq!(score(Level::Hard, &f), 0.58);
-        let big = Features { hunks: 4, conflicted_lines: 80, conflicted_files: 3, files_outside_conflicts: 1, ..f };
-        assert_eq!(score(Level::Hard, &big), 0.97);
+        // 0.08 * 4/40 + 0.08 * 0.7 = 0.064
+        assert_eq!(score(Level::Easy, &f), 0.064);
+        assert_eq!(score(Level::Hard, &f), 0.564);
+        let subtle = Features { operators: vec!["swap-operands".into(), "rename-param".into()], ..f.clone() };
+        assert!(score(Level::Easy, &subtle) > score(Level::Easy, &f));
+        let compose = Features { family: "compose-edits".into(), ..f.clone() };
+        assert_eq!(score(Level::Easy, &compose), 0.124);
+        let big = Features {
+            hunks: 4,
+            conflicted_lines: 80,
+            conflicted_files: 3,
+            files_outside_conflicts: 2,
+            failing_tests_ours: 1,
+            operators: vec!["a".into(), "b".into(), "swap-statements".into(), "rename-param".into()],
+            family: "compose-edits".into(),
+            ..f
+        };
+        assert_eq!(score(Level::Hard, &big), 0.992);
     }
 }

@@ -174,6 +174,7 @@ fn record_features() -> Vec<(&'static str, Feature)> {
         ("id", Value("string")),
         ("family", Value("string")),
         ("level", Value("string")),
+        ("structural_level", Value("string")),
         ("score", Value("float64")),
         ("summary", Value("string")),
         ("substrate", Struct(vec![("name", Value("string")), ("commit", Value("string")), ("tree", Value("string"))])),
@@ -252,6 +253,19 @@ fn record_features() -> Vec<(&'static str, Feature)> {
                         ("theirs_first", outcome_feature()),
                     ]),
                 ),
+                ("rule", outcome_feature()),
+                ("structured", outcome_feature()),
+                ("mergiraf", outcome_feature()),
+            ]),
+        ),
+        (
+            "curriculum",
+            Struct(vec![
+                ("status", Value("string")),
+                ("attempts", Value("int64")),
+                ("successes", Value("int64")),
+                ("solve_rate", Value("float64")),
+                ("mean_reward", Value("float64")),
             ]),
         ),
         ("bundle", Value("string")),
@@ -379,13 +393,15 @@ fn generation(out: &mut String, m: &Manifest) {
     out.push_str(
         "- verification: for every task the tests were run in a sandbox on the conflicted tree (must fail), \
 on `gold` (must pass), on `ours` and `theirs` (each must fail, or for `divergent-edit` exactly one must pass), \
-and on the results of three naive resolvers (take ours, take theirs, union of both sides in either order); \
+and on the results of the baseline resolvers (take ours, take theirs, union of both sides in either order, \
+a rule-based resolver, a Python-aware structured merge, and mergiraf when it was available); \
 all outcomes are in the record.\n",
     );
     out.push_str(
-        "- levels: **easy** if taking ours or theirs for every hunk passes, **medium** if a union of both sides \
-passes, **hard** otherwise; `score` in [0, 1] adds hunks, conflicted lines and files, edits outside the \
-conflicts and how weak the test signal is.\n\n",
+        "- levels: **easy** if taking ours or theirs for every hunk passes, **medium** if a combining resolver \
+(union, rule, structured or mergiraf) passes, **hard** otherwise (`structural_level`; a curriculum refresh may \
+re-level `level` by agents' solve rates); `score` in [0, 1] adds hunks, conflicted lines and files, edits \
+outside the conflicts, how weak the test signal is, the mutation operators and the family.\n\n",
     );
     out.push_str("Substrates (the Python projects the tasks come from):\n\n| substrate | commit | tree sha256 | tasks |\n|---|---|---|---|\n");
     for s in &m.substrates {
@@ -455,6 +471,7 @@ fn fields(out: &mut String) {
         ("id", "string", "task id: `<substrate>-<family tag>-<10 hex>`, content-derived"),
         ("family", "string", "how the conflict was made (table above)"),
         ("level", "string", "`easy`, `medium` or `hard`"),
+        ("structural_level", "string", "the level the baseline ladder gave (equal to `level` unless a curriculum refresh re-levelled the task)"),
         ("score", "float64", "difficulty in [0, 1]"),
         ("summary", "string", "one line on what the two sides did"),
         ("substrate", "struct", "`name`, `commit` (null when the substrate is a folder), `tree` (sha256 of its files)"),
@@ -468,7 +485,8 @@ fn fields(out: &mut String) {
         ("features", "struct", "what the score is computed from"),
         ("files", "list of {path, has_conflict, conflicted, gold}", "every file the gold merge differs in: merged text (with diff3 markers when `has_conflict`) and gold text"),
         ("validation", "struct of outcomes", "tests on `conflicted`, `ours`, `theirs`, `gold`"),
-        ("baselines", "struct of outcomes", "tests after the naive resolvers: `ours`, `theirs`, `union` (`passed`, `ours_first`, `theirs_first`)"),
+        ("baselines", "struct of outcomes", "tests after the baseline resolvers: `ours`, `theirs`, `union` (`passed`, `ours_first`, `theirs_first`), `rule`, `structured`, `mergiraf` (null when it was not available)"),
+        ("curriculum", "struct", "`status`, `attempts`, `successes`, `solve_rate`, `mean_reward` from a curriculum refresh; null otherwise"),
         ("bundle", "string", "path of the task's git bundle in this repository"),
         ("bundle_sha256", "string", "sha256 of the bundle file"),
     ] {

@@ -13,11 +13,14 @@
 use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::bundle::task::{Branches, ConflictRecord, FileRecord, MutationRecord, SubstrateRef, Task, TASK_SCHEMA};
+use crate::bundle::task::{
+    Branches, ConflictRecord, CurriculumRecord, CurriculumStatus, FileRecord, MutationRecord, SubstrateRef, Task,
+    TASK_SCHEMA,
+};
 use crate::difficulty::{Difficulty, Features, Level};
 use crate::forge::Family;
 use crate::sandbox::testrun::Outcome;
-use crate::validate::{Baselines, UnionOutcome, Validation};
+use crate::validate::{Baselines, MaybeOutcome, UnionOutcome, Validation};
 
 /// One row of the published dataset. Field order is the column order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -25,6 +28,7 @@ pub struct FlatRecord {
     pub id: String,
     pub family: Family,
     pub level: Level,
+    pub structural_level: Level,
     pub score: f64,
     pub summary: String,
     pub substrate: SubstrateRef,
@@ -40,6 +44,8 @@ pub struct FlatRecord {
     pub files: Vec<FlatFile>,
     pub validation: FlatValidation,
     pub baselines: FlatBaselines,
+    /// Set by a curriculum refresh, else null.
+    pub curriculum: Option<FlatCurriculum>,
     /// Path of the task's git bundle inside the dataset repository.
     pub bundle: String,
     pub bundle_sha256: String,
@@ -84,6 +90,20 @@ pub struct FlatBaselines {
     pub ours: FlatOutcome,
     pub theirs: FlatOutcome,
     pub union: FlatUnion,
+    pub rule: FlatOutcome,
+    pub structured: FlatOutcome,
+    /// Null when no mergiraf binary was available.
+    pub mergiraf: Option<FlatOutcome>,
+}
+
+/// A task's curriculum record, every key present.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlatCurriculum {
+    pub status: CurriculumStatus,
+    pub attempts: usize,
+    pub successes: usize,
+    pub solve_rate: Option<f64>,
+    pub mean_reward: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,6 +125,7 @@ pub fn record_from_task(task: &Task) -> FlatRecord {
         id: task.id.clone(),
         family: task.family,
         level: task.difficulty.level,
+        structural_level: task.difficulty.structural_level,
         score: task.difficulty.score,
         summary: task.summary.clone(),
         substrate: task.substrate.clone(),
@@ -140,7 +161,17 @@ pub fn record_from_task(task: &Task) -> FlatRecord {
                 ours_first: flat_outcome(&task.validation.baselines.union.ours_first),
                 theirs_first: flat_outcome(&task.validation.baselines.union.theirs_first),
             },
+            rule: flat_outcome(&task.validation.baselines.rule),
+            structured: flat_outcome(&task.validation.baselines.structured),
+            mergiraf: task.validation.baselines.mergiraf.outcome().map(flat_outcome),
         },
+        curriculum: task.curriculum.as_ref().map(|c| FlatCurriculum {
+            status: c.status,
+            attempts: c.attempts,
+            successes: c.successes,
+            solve_rate: c.solve_rate,
+            mean_reward: c.mean_reward,
+        }),
         bundle: bundle_path(&task.id),
         bundle_sha256: task.bundle_sha256.clone(),
     }
@@ -161,7 +192,12 @@ pub fn task_from_record(record: &FlatRecord) -> Task {
         conflicts: record.conflicts.clone(),
         edits_outside_conflicts: record.edits_outside_conflicts.clone(),
         mutations: record.mutations.clone(),
-        difficulty: Difficulty { level: record.level, score: record.score, features: record.features.clone() },
+        difficulty: Difficulty {
+            level: record.level,
+            structural_level: record.structural_level,
+            score: record.score,
+            features: record.features.clone(),
+        },
         validation: Validation {
             conflicted: outcome(&record.validation.conflicted),
             ours: outcome(&record.validation.ours),
@@ -175,6 +211,9 @@ pub fn task_from_record(record: &FlatRecord) -> Task {
                     ours_first: outcome(&record.baselines.union.ours_first),
                     theirs_first: outcome(&record.baselines.union.theirs_first),
                 },
+                rule: outcome(&record.baselines.rule),
+                structured: outcome(&record.baselines.structured),
+                mergiraf: record.baselines.mergiraf.as_ref().map_or_else(MaybeOutcome::unavailable, |o| MaybeOutcome::Ran(outcome(o))),
             },
         },
         files: record
@@ -183,6 +222,13 @@ pub fn task_from_record(record: &FlatRecord) -> Task {
             .map(|f| FileRecord { path: f.path.clone(), conflicted: f.conflicted.clone(), gold: f.gold.clone() })
             .collect(),
         bundle_sha256: record.bundle_sha256.clone(),
+        curriculum: record.curriculum.as_ref().map(|c| CurriculumRecord {
+            status: c.status,
+            attempts: c.attempts,
+            successes: c.successes,
+            solve_rate: c.solve_rate,
+            mean_reward: c.mean_reward,
+        }),
     }
 }
 

@@ -1,105 +1,291 @@
-//! Baseline resolvers: naive ways to resolve a conflicted file, used to level tasks.
+//! Baseline resolvers: mechanical ways to resolve a conflicted file, used to level tasks.
 //!
-//! Each resolver is one small type behind [`Resolver`], listed once in [`ALL`]. A
-//! resolver turns a conflicted file's text into a resolved text hunk by hunk; it never
-//! sees tests or families.
+//! Each resolver is one small type behind [`Resolver`], in its own file, listed once in
+//! [`ALL`] in ladder order:
+//!
+//! | name | what it does |
+//! |---|---|
+//! | `ours`, `theirs` | take one side for every hunk |
+//! | `union-ours-first`, `union-theirs-first` | keep both sides of every hunk, in one order |
+//! | `rule` | the classic rule-based resolver, hunk by hunk (see [`rule`]) |
+//! | `structured` | a Python-aware merge of both sides' statement changes (see [`structured`]) |
+//! | `mergiraf` | the `mergiraf` binary, when one is on PATH (see [`mergiraf`]) |
+//!
+//! A resolver turns a conflicted file's text (diff3 markers, as the merge stage writes
+//! them) into a resolved text. A hunk it cannot resolve keeps its markers, so its result
+//! is always a tree the tests can judge. Resolvers never see tests or families.
+
+pub mod mergiraf;
+pub mod ours;
+pub mod rule;
+pub mod structured;
+pub mod theirs;
+pub mod union;
 
 use std::sync::Arc;
 
-use crate::merge::markers::{self, Segment};
+pub use mergiraf::Mergiraf;
+pub use ours::TakeOurs;
+pub use rule::Rule;
+pub use structured::Structured;
+pub use theirs::TakeTheirs;
+pub use union::{UnionOursFirst, UnionTheirsFirst};
+
+use crate::merge::markers::{BASE_MARKER, OURS_MARKER, SPLIT_MARKER, THEIRS_MARKER};
 use crate::snapshot::Snapshot;
 
-/// A way to resolve every conflict hunk of a file.
+/// What a resolver made of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileResolution {
+    /// The file's new text; unresolved hunks keep their markers.
+    pub text: String,
+    /// Hunks left with markers.
+    pub unresolved: usize,
+}
+
+impl FileResolution {
+    /// The conflicted text unchanged: nothing resolved.
+    pub fn unresolved(conflicted: &str) -> Self {
+        let unresolved = segments(conflicted).iter().filter(|s| s.hunk.is_some()).count();
+        FileResolution { text: conflicted.to_string(), unresolved }
+    }
+}
+
+/// A way to resolve the conflicts of a file.
 pub trait Resolver: Sync + Send {
-    /// Name recorded under `validation.baselines`.
+    /// Name recorded under `validation.baselines` (the union orders are recorded together
+    /// under `union`).
     fn name(&self) -> &'static str;
-    /// The resolved text of one hunk.
-    fn resolve_hunk(&self, ours: &str, base: &str, theirs: &str) -> String;
-}
 
-/// Takes ours for every hunk.
-pub struct TakeOurs;
-/// Takes theirs for every hunk.
-pub struct TakeTheirs;
-/// Keeps both sides, ours first.
-pub struct UnionOursFirst;
-/// Keeps both sides, theirs first.
-pub struct UnionTheirsFirst;
+    /// The resolution of one hunk, `None` when this resolver has no answer for it.
+    /// Hunk-by-hunk resolvers implement this and keep the default [`Resolver::resolve_file`].
+    fn resolve_hunk(&self, _hunk: &Hunk) -> Option<String> {
+        None
+    }
 
-impl Resolver for TakeOurs {
-    fn name(&self) -> &'static str {
-        "ours"
-    }
-    fn resolve_hunk(&self, ours: &str, _: &str, _: &str) -> String {
-        ours.to_string()
-    }
-}
-
-impl Resolver for TakeTheirs {
-    fn name(&self) -> &'static str {
-        "theirs"
-    }
-    fn resolve_hunk(&self, _: &str, _: &str, theirs: &str) -> String {
-        theirs.to_string()
-    }
-}
-
-impl Resolver for UnionOursFirst {
-    fn name(&self) -> &'static str {
-        "union-ours-first"
-    }
-    fn resolve_hunk(&self, ours: &str, _: &str, theirs: &str) -> String {
-        format!("{ours}{theirs}")
-    }
-}
-
-impl Resolver for UnionTheirsFirst {
-    fn name(&self) -> &'static str {
-        "union-theirs-first"
-    }
-    fn resolve_hunk(&self, ours: &str, _: &str, theirs: &str) -> String {
-        format!("{theirs}{ours}")
+    /// Resolves a whole conflicted file (`path` is repository-relative, for resolvers
+    /// that care about the language).
+    fn resolve_file(&self, _path: &str, conflicted: &str) -> FileResolution {
+        resolve_hunks(conflicted, |hunk| self.resolve_hunk(hunk))
     }
 }
 
 /// Every baseline resolver, in ladder order.
-pub static ALL: &[&dyn Resolver] = &[&TakeOurs, &TakeTheirs, &UnionOursFirst, &UnionTheirsFirst];
+pub static ALL: &[&dyn Resolver] =
+    &[&TakeOurs, &TakeTheirs, &UnionOursFirst, &UnionTheirsFirst, &Rule, &Structured, &mergiraf::FROM_PATH];
 
-/// Resolves one file's text.
-pub fn resolve_text(resolver: &dyn Resolver, text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for segment in markers::parse(text) {
-        match segment {
-            Segment::Clean(clean) => out.push_str(&clean),
-            Segment::Conflict { ours, base, theirs } => out.push_str(&resolver.resolve_hunk(&ours, &base, &theirs)),
+/// Looks a resolver up by name.
+pub fn by_name(name: &str) -> Option<&'static dyn Resolver> {
+    ALL.iter().copied().find(|r| r.name() == name)
+}
+
+/// One conflict hunk: the text of each side, every line with its newline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hunk {
+    pub ours: String,
+    pub base: String,
+    pub theirs: String,
+}
+
+/// A piece of a conflicted file with its exact raw text (markers included for a hunk).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawSegment {
+    pub raw: String,
+    /// The hunk's sides when this piece is a conflict block.
+    pub hunk: Option<Hunk>,
+}
+
+/// Splits a conflicted file into clean text and conflict blocks, keeping each block's
+/// raw text. Recognises markers exactly as [`crate::merge::markers::parse`] does.
+pub fn segments(text: &str) -> Vec<RawSegment> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut out = Vec::new();
+    let mut clean = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].starts_with("<<<<<<<") {
+            if let Some((hunk, next)) = read_block(&lines, i) {
+                if !clean.is_empty() {
+                    out.push(RawSegment { raw: std::mem::take(&mut clean), hunk: None });
+                }
+                out.push(RawSegment { raw: lines[i..next].concat(), hunk: Some(hunk) });
+                i = next;
+                continue;
+            }
         }
+        clean.push_str(lines[i]);
+        i += 1;
+    }
+    if !clean.is_empty() {
+        out.push(RawSegment { raw: clean, hunk: None });
     }
     out
 }
 
-/// Resolves every listed conflicted file of `tree`.
-pub fn resolve_tree(resolver: &dyn Resolver, tree: &Snapshot, conflicted_paths: &[String]) -> Snapshot {
-    let mut out = tree.clone();
-    for path in conflicted_paths {
-        if let Some(text) = crate::snapshot::text_of(tree, path) {
-            let resolved = resolve_text(resolver, text);
-            out.insert(path.clone(), Arc::from(resolved.as_bytes()));
+fn read_block(lines: &[&str], start: usize) -> Option<(Hunk, usize)> {
+    #[derive(PartialEq)]
+    enum Part {
+        Ours,
+        Base,
+        Theirs,
+    }
+    let mut hunk = Hunk { ours: String::new(), base: String::new(), theirs: String::new() };
+    let mut part = Part::Ours;
+    for (offset, line) in lines[start + 1..].iter().enumerate() {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        if line.starts_with("|||||||") && part == Part::Ours {
+            part = Part::Base;
+        } else if bare == "=======" && part != Part::Theirs {
+            part = Part::Theirs;
+        } else if line.starts_with(">>>>>>>") && part == Part::Theirs {
+            return Some((hunk, start + offset + 2));
+        } else if line.starts_with("<<<<<<<") {
+            return None;
+        } else {
+            match part {
+                Part::Ours => hunk.ours.push_str(line),
+                Part::Base => hunk.base.push_str(line),
+                Part::Theirs => hunk.theirs.push_str(line),
+            }
         }
     }
-    out
+    None
+}
+
+/// Resolves hunk by hunk with `resolve`; hunks it declines keep their raw text.
+pub fn resolve_hunks(text: &str, mut resolve: impl FnMut(&Hunk) -> Option<String>) -> FileResolution {
+    let mut out = String::with_capacity(text.len());
+    let mut unresolved = 0;
+    for segment in segments(text) {
+        match segment.hunk.as_ref().map(&mut resolve) {
+            Some(Some(resolved)) => out.push_str(&resolved),
+            Some(None) => {
+                unresolved += 1;
+                out.push_str(&segment.raw);
+            }
+            None => out.push_str(&segment.raw),
+        }
+    }
+    FileResolution { text: out, unresolved }
+}
+
+/// The three whole-file versions a conflicted file stands for: the clean text with each
+/// hunk replaced by its base, ours or theirs side. `None` if the file has no conflict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Versions {
+    pub base: String,
+    pub ours: String,
+    pub theirs: String,
+}
+
+pub fn versions(conflicted: &str) -> Option<Versions> {
+    let mut v = Versions { base: String::new(), ours: String::new(), theirs: String::new() };
+    let mut any = false;
+    for segment in segments(conflicted) {
+        match &segment.hunk {
+            Some(h) => {
+                any = true;
+                v.base.push_str(&h.base);
+                v.ours.push_str(&h.ours);
+                v.theirs.push_str(&h.theirs);
+            }
+            None => {
+                v.base.push_str(&segment.raw);
+                v.ours.push_str(&segment.raw);
+                v.theirs.push_str(&segment.raw);
+            }
+        }
+    }
+    any.then_some(v)
+}
+
+/// A diff3 conflict block with mergeforge's labels, as the merge stage writes it.
+pub fn render_conflict(hunk: &Hunk) -> String {
+    format!(
+        "{OURS_MARKER}\n{}{BASE_MARKER}\n{}{SPLIT_MARKER}\n{}{THEIRS_MARKER}\n",
+        hunk.ours, hunk.base, hunk.theirs
+    )
+}
+
+/// Resolves the text of one conflicted Python file (hunks the resolver cannot resolve
+/// keep their markers).
+pub fn resolve_text(resolver: &dyn Resolver, text: &str) -> String {
+    resolver.resolve_file("file.py", text).text
+}
+
+/// Resolves every listed conflicted file of `tree`; returns the new tree and the number
+/// of hunks left unresolved.
+pub fn resolve_tree(resolver: &dyn Resolver, tree: &Snapshot, conflicted_paths: &[String]) -> (Snapshot, usize) {
+    let mut out = tree.clone();
+    let mut unresolved = 0;
+    for path in conflicted_paths {
+        if let Some(text) = crate::snapshot::text_of(tree, path) {
+            let resolution = resolver.resolve_file(path, text);
+            unresolved += resolution.unresolved;
+            out.insert(path.clone(), Arc::from(resolution.text.as_bytes()));
+        }
+    }
+    (out, unresolved)
+}
+
+/// The lines of a text with trailing whitespace removed (for comparisons).
+pub(crate) fn trimmed_lines(text: &str) -> Vec<&str> {
+    text.lines().map(str::trim_end).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::merge::markers::{self, Segment};
 
     const TEXT: &str = "a\n<<<<<<< ours\nx\n||||||| base\ny\n=======\nz\n>>>>>>> theirs\nb\n";
 
     #[test]
     fn ladder_resolutions() {
-        assert_eq!(resolve_text(&TakeOurs, TEXT), "a\nx\nb\n");
-        assert_eq!(resolve_text(&TakeTheirs, TEXT), "a\nz\nb\n");
-        assert_eq!(resolve_text(&UnionOursFirst, TEXT), "a\nx\nz\nb\n");
-        assert_eq!(resolve_text(&UnionTheirsFirst, TEXT), "a\nz\nx\nb\n");
+        let text = |r: &dyn Resolver| r.resolve_file("f.py", TEXT).text;
+        assert_eq!(text(&TakeOurs), "a\nx\nb\n");
+        assert_eq!(text(&TakeTheirs), "a\nz\nb\n");
+        assert_eq!(text(&UnionOursFirst), "a\nx\nz\nb\n");
+        assert_eq!(text(&UnionTheirsFirst), "a\nz\nx\nb\n");
+    }
+
+    #[test]
+    fn segments_agree_with_the_marker_parser_and_keep_raw_text() {
+        let texts = [
+            TEXT,
+            "<<<<<<< ours\nx\n=======\nz\n>>>>>>> theirs\n",
+            "<<<<<<< ours\nunterminated\n",
+            "a\n<<<<<<< a\n<<<<<<< b\nx\n||||||| c\n=======\ny\n>>>>>>> d\n",
+        ];
+        for text in texts {
+            let raw = segments(text);
+            assert_eq!(raw.iter().map(|s| s.raw.as_str()).collect::<String>(), text);
+            let parsed = markers::parse(text);
+            assert_eq!(raw.len(), parsed.len(), "{text:?}");
+            for (r, p) in raw.iter().zip(&parsed) {
+                match (p, &r.hunk) {
+                    (Segment::Clean(c), None) => assert_eq!(c, &r.raw),
+                    (Segment::Conflict { ours, base, theirs }, Some(h)) => {
+                        assert_eq!((ours, base, theirs), (&h.ours, &h.base, &h.theirs))
+                    }
+                    _ => panic!("segments differ for {text:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unresolved_hunks_keep_their_markers() {
+        let resolution = resolve_hunks(TEXT, |_| None);
+        assert_eq!(resolution, FileResolution { text: TEXT.to_string(), unresolved: 1 });
+        let hunk = segments(TEXT)[1].hunk.clone().unwrap();
+        assert_eq!(render_conflict(&hunk), segments(TEXT)[1].raw);
+    }
+
+    #[test]
+    fn versions_stand_for_each_side() {
+        let v = versions(TEXT).unwrap();
+        assert_eq!((v.base.as_str(), v.ours.as_str(), v.theirs.as_str()), ("a\ny\nb\n", "a\nx\nb\n", "a\nz\nb\n"));
+        assert!(versions("a\n").is_none());
     }
 }

@@ -23,12 +23,63 @@ pub struct Validation {
     pub baselines: Baselines,
 }
 
-/// Outcomes of the baseline resolvers applied to the conflicted tree.
+/// Outcomes of the baseline resolvers (the ladder in [`crate::resolve::ALL`]) applied to
+/// the conflicted tree. A hunk a resolver cannot resolve keeps its markers, so each
+/// outcome is a real test run of what the resolver produced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Baselines {
     pub ours: Outcome,
     pub theirs: Outcome,
     pub union: UnionOutcome,
+    pub rule: Outcome,
+    pub structured: Outcome,
+    /// `{"available": false}` when no mergiraf binary was found.
+    pub mergiraf: MaybeOutcome,
+}
+
+impl Baselines {
+    /// Whether taking one side solves the task (the easy rung).
+    pub fn a_side_passes(&self) -> bool {
+        self.ours.passed || self.theirs.passed
+    }
+
+    /// Whether a combining resolver solves it (the medium rung): union, rule,
+    /// structured or mergiraf.
+    pub fn a_combination_passes(&self) -> bool {
+        self.union.passed || self.rule.passed || self.structured.passed || self.mergiraf.passed()
+    }
+}
+
+/// The outcome of an optional baseline: a test run, or a record that it was not run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MaybeOutcome {
+    Ran(Outcome),
+    Unavailable(Unavailable),
+}
+
+impl MaybeOutcome {
+    pub fn unavailable() -> Self {
+        MaybeOutcome::Unavailable(Unavailable { available: false })
+    }
+
+    pub fn passed(&self) -> bool {
+        matches!(self, MaybeOutcome::Ran(outcome) if outcome.passed)
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match self {
+            MaybeOutcome::Ran(outcome) => Some(outcome),
+            MaybeOutcome::Unavailable(_) => None,
+        }
+    }
+}
+
+/// `{"available": false}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unavailable {
+    pub available: bool,
 }
 
 /// The union resolver passes if either order passes; both orders are recorded.
@@ -57,6 +108,12 @@ pub enum Rejection {
     BothSidesFail,
     /// The gold merge fails its tests.
     GoldFails,
+    /// The tests hit the time limit on the conflicted tree or a side: the task's signal
+    /// would be a hang, not a failure, and every check of it would cost a full timeout.
+    TimesOut,
+    /// A kept task already has the same hunks, modulo whitespace and identifiers
+    /// (decided when tasks are selected, not here).
+    NearDuplicate,
 }
 
 impl Rejection {
@@ -69,6 +126,8 @@ impl Rejection {
             Rejection::BothSidesPass => "both-sides-pass",
             Rejection::BothSidesFail => "both-sides-fail",
             Rejection::GoldFails => "gold-fails",
+            Rejection::TimesOut => "times-out",
+            Rejection::NearDuplicate => "near-duplicate",
         }
     }
 }
@@ -84,11 +143,20 @@ pub fn validate(
     if conflicted_outcome.passed {
         return Ok(Err(Rejection::ConflictedPasses));
     }
+    if conflicted_outcome.timed_out {
+        return Ok(Err(Rejection::TimesOut));
+    }
     let ours = runner.run(&candidate.ours)?;
     if candidate.family.side_rule() == SideRule::BothFail && ours.passed {
         return Ok(Err(Rejection::SidePasses));
     }
+    if ours.timed_out {
+        return Ok(Err(Rejection::TimesOut));
+    }
     let theirs = runner.run(&candidate.theirs)?;
+    if theirs.timed_out {
+        return Ok(Err(Rejection::TimesOut));
+    }
     if let Some(rejection) = check_sides(candidate.family.side_rule(), &ours, &theirs) {
         return Ok(Err(rejection));
     }
@@ -96,15 +164,25 @@ pub fn validate(
     if !gold.passed {
         return Ok(Err(Rejection::GoldFails));
     }
-    let baseline = |resolver: &dyn resolve::Resolver| runner.run(&resolve::resolve_tree(resolver, conflicted, conflicted_paths));
-    let ours_first = baseline(&resolve::UnionOursFirst)?;
-    let theirs_first = baseline(&resolve::UnionTheirsFirst)?;
-    let baselines = Baselines {
-        ours: baseline(&resolve::TakeOurs)?,
-        theirs: baseline(&resolve::TakeTheirs)?,
-        union: UnionOutcome { passed: ours_first.passed || theirs_first.passed, ours_first, theirs_first },
-    };
+    let baselines = run_baselines(conflicted, conflicted_paths, runner)?;
     Ok(Ok(Validation { conflicted: conflicted_outcome, ours, theirs, gold, baselines }))
+}
+
+/// Runs the tests on every baseline resolver's result. A resolver that leaves the tree
+/// as it was costs nothing: the runner's cache already holds that tree's outcome.
+pub fn run_baselines(conflicted: &Snapshot, conflicted_paths: &[String], runner: &TestRunner) -> Result<Baselines> {
+    let run = |resolver: &dyn resolve::Resolver| runner.run(&resolve::resolve_tree(resolver, conflicted, conflicted_paths).0);
+    let ours_first = run(&resolve::UnionOursFirst)?;
+    let theirs_first = run(&resolve::UnionTheirsFirst)?;
+    let mergiraf = &resolve::mergiraf::FROM_PATH;
+    Ok(Baselines {
+        ours: run(&resolve::TakeOurs)?,
+        theirs: run(&resolve::TakeTheirs)?,
+        union: UnionOutcome { passed: ours_first.passed || theirs_first.passed, ours_first, theirs_first },
+        rule: run(&resolve::Rule)?,
+        structured: run(&resolve::Structured)?,
+        mergiraf: if mergiraf.available() { MaybeOutcome::Ran(run(mergiraf)?) } else { MaybeOutcome::unavailable() },
+    })
 }
 
 fn check_sides(rule: SideRule, ours: &Outcome, theirs: &Outcome) -> Option<Rejection> {

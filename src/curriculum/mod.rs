@@ -1,0 +1,429 @@
+//! Curriculum refresh: the next dataset version from agents' results on this one.
+//!
+//! Input: a dataset version and a results file ([`results`]). Per task the refresh
+//! counts attempts and successes and decides ([`relevel`], thresholds there): retire
+//! (moved to the `retired` split, files under `retired/tasks/<id>/`), mark
+//! frontier-hard, re-level by solve rate (the ladder's level stays in
+//! `difficulty.structural_level`), or leave alone. Every task's `task.json` gets a
+//! `curriculum` record with its stats.
+//!
+//! Then every (family, level) cell with fewer active tasks than in the parent version
+//! is refilled up to the parent's count by the gen-tasks machinery
+//! ([`pipeline::generate`]) on the same substrates (their trees must be unchanged) with
+//! a new seed (default: the parent's seed + 1) and quotas `family:level=deficit`; tasks
+//! of the parent (active or retired) and their near-duplicates are never made again.
+//! A shortfall is reported, not an error.
+//!
+//! Output: the next version (semver minor bump) as a full dataset version with a
+//! `CHANGELOG.md` (this refresh's changes by cell and by task, then the parent's
+//! changelog) and `parent` and `gen_command` in the manifest. The same inputs give the
+//! same bytes. Nothing is written when the results file has a problem or anything else
+//! fails: the version is written last, atomically.
+//!
+//! The refresh is two steps so that the command line stays outside the library:
+//! [`plan`] reads and decides, the caller turns [`Plan::refill_command`] into
+//! [`GenOptions`], and [`Plan::finish`] generates and writes.
+
+pub mod changelog;
+pub mod relevel;
+pub mod results;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::bundle::dataset::{self, VersionFiles, WriteResult};
+use crate::bundle::manifest::{Generator, Manifest, ParentVersion, TaskEntry, MANIFEST_SCHEMA};
+use crate::bundle::task::{self, CurriculumRecord, CurriculumStatus, Task};
+use crate::difficulty::quota::{Cell, Quotas, Shortfall};
+use crate::difficulty::Level;
+use crate::forge::Family;
+use crate::pipeline::{self, Exclusions, GenOptions};
+use crate::snapshot::sha256_hex;
+use relevel::Decision;
+use results::Stats;
+
+/// What a refresh reads and where it writes.
+#[derive(Debug, Clone)]
+pub struct RefreshOptions {
+    /// A version folder (with `manifest.json`), or a dataset folder (its highest version).
+    pub dataset: PathBuf,
+    pub results: PathBuf,
+    /// Output root: the version goes to `OUT/<dataset>/<next version>/`.
+    pub out: PathBuf,
+    /// Test-outcome cache for refills (default `OUT/.mergeforge-cache`).
+    pub cache_dir: Option<PathBuf>,
+    /// Seed for refills (default: the parent's seed + 1).
+    pub seed: Option<u64>,
+    pub jobs: usize,
+    pub progress: bool,
+    /// The canonical command line recorded in the manifest.
+    pub command: Vec<String>,
+}
+
+/// One task as stored in a version.
+#[derive(Debug, Clone)]
+pub struct StoredTask {
+    pub task: Task,
+    pub json: Vec<u8>,
+    pub bundle: Vec<u8>,
+}
+
+/// The parent version, read and checked.
+#[derive(Debug, Clone)]
+pub struct Parent {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub manifest_sha256: String,
+    pub active: Vec<StoredTask>,
+    pub retired: Vec<StoredTask>,
+    pub changelog: Option<String>,
+}
+
+/// A task whose standing changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskChange {
+    pub id: String,
+    pub family: Family,
+    pub from: Level,
+    pub to: Level,
+    pub successes: usize,
+    pub attempts: usize,
+}
+
+/// Counts of one (family, level) cell.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CellCounts {
+    pub before: usize,
+    pub retired: usize,
+    pub relevelled_out: usize,
+    pub relevelled_in: usize,
+    pub added: usize,
+    pub after: usize,
+}
+
+/// Everything a refresh changed.
+#[derive(Debug, Clone, Default)]
+pub struct Changes {
+    pub attempts: usize,
+    pub agents: BTreeSet<String>,
+    pub tasks_attempted: usize,
+    pub retired: Vec<TaskChange>,
+    pub frontier_hard: Vec<TaskChange>,
+    pub relevelled: Vec<TaskChange>,
+    pub added: Vec<TaskChange>,
+    pub cells: BTreeMap<(Family, Level), CellCounts>,
+    pub shortfall: Vec<Shortfall>,
+}
+
+/// A refresh read and decided, not yet refilled or written.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub parent: Parent,
+    pub version: String,
+    pub seed: u64,
+    pub results_sha256: String,
+    /// Parent's active tasks with their decision and stats, in parent order.
+    pub decisions: Vec<(Decision, Stats)>,
+    /// Tasks wanted per (family, level) to get back to the parent's counts.
+    pub deficits: BTreeMap<(Family, Level), usize>,
+    pub changes: Changes,
+}
+
+/// What a refresh wrote.
+#[derive(Debug, Clone)]
+pub struct RefreshReport {
+    pub version_dir: PathBuf,
+    pub write: WriteResult,
+    pub manifest: Manifest,
+    pub changes: Changes,
+}
+
+/// Reads the parent version and the results, and decides every task.
+pub fn plan(options: &RefreshOptions) -> Result<Plan> {
+    let parent = read_parent(&options.dataset)?;
+    let label = format!("{} {}", parent.manifest.dataset, parent.manifest.version);
+    let known: BTreeSet<String> = parent.active.iter().chain(&parent.retired).map(|t| t.task.id.clone()).collect();
+    let attempts = results::read(&options.results, &known, &label)?;
+    let results_bytes = std::fs::read(&options.results)?;
+    let stats = results::stats(&attempts);
+    let version = next_version(&parent.manifest.version)?;
+    let seed = options.seed.unwrap_or(parent.manifest.seed.wrapping_add(1));
+
+    let mut changes = Changes {
+        attempts: attempts.len(),
+        agents: attempts.iter().filter_map(|a| a.agent.clone()).collect(),
+        tasks_attempted: stats.len(),
+        ..Changes::default()
+    };
+    let mut decisions = Vec::with_capacity(parent.active.len());
+    for stored in &parent.active {
+        let task = &stored.task;
+        let task_stats = stats.get(&task.id).cloned().unwrap_or_default();
+        let status = task.curriculum.as_ref().map_or(CurriculumStatus::Active, |c| c.status);
+        let decision = relevel::decide(&task_stats, task.difficulty.level, status);
+        let change = TaskChange {
+            id: task.id.clone(),
+            family: task.family,
+            from: task.difficulty.level,
+            to: decision.level,
+            successes: task_stats.successes,
+            attempts: task_stats.attempts,
+        };
+        let cell = |level| (task.family, level);
+        changes.cells.entry(cell(change.from)).or_default().before += 1;
+        match decision.status {
+            CurriculumStatus::Retired => {
+                changes.cells.entry(cell(change.from)).or_default().retired += 1;
+                changes.retired.push(change.clone());
+            }
+            _ => {
+                if decision.status == CurriculumStatus::FrontierHard && status != CurriculumStatus::FrontierHard {
+                    changes.frontier_hard.push(change.clone());
+                }
+                if change.from != change.to {
+                    changes.cells.entry(cell(change.from)).or_default().relevelled_out += 1;
+                    changes.cells.entry(cell(change.to)).or_default().relevelled_in += 1;
+                    changes.relevelled.push(change.clone());
+                }
+                changes.cells.entry(cell(change.to)).or_default().after += 1;
+            }
+        }
+        decisions.push((decision, task_stats));
+    }
+    let deficits: BTreeMap<(Family, Level), usize> = changes
+        .cells
+        .iter()
+        .filter(|(_, c)| c.after < c.before)
+        .map(|(cell, c)| (*cell, c.before - c.after))
+        .collect();
+    Ok(Plan { parent, version, seed, results_sha256: sha256_hex(&results_bytes), decisions, deficits, changes })
+}
+
+impl Plan {
+    /// The gen-tasks command line whose machinery refills cells, when any needs it.
+    pub fn refill_command(&self) -> Option<Result<&[String]>> {
+        if self.deficits.is_empty() {
+            return None;
+        }
+        Some(gen_command(&self.parent.manifest).with_context(|| {
+            format!(
+                "{}: the manifest records no gen-tasks command to refill with",
+                self.parent.dir.join("manifest.json").display()
+            )
+        }))
+    }
+
+    /// Refills under-supplied cells with `recipe` (the options of
+    /// [`Plan::refill_command`]; required when it is `Some`) and writes the version.
+    pub fn finish(mut self, recipe: Option<GenOptions>, options: &RefreshOptions) -> Result<RefreshReport> {
+        let added = match (self.deficits.is_empty(), recipe) {
+            (true, _) => Vec::new(),
+            (false, None) => bail!("cells need refilling but no gen-tasks options were given"),
+            (false, Some(recipe)) => self.refill(recipe, options)?,
+        };
+        let (files, manifest) = self.assemble(&added, options)?;
+        let manifest_bytes = task::to_json_bytes(&manifest)?;
+        let (write, version_dir) =
+            dataset::write_version(&options.out, &manifest.dataset, &manifest.version, &files, &manifest_bytes)?;
+        Ok(RefreshReport { version_dir, write, manifest, changes: self.changes })
+    }
+
+    /// Generates new tasks for the deficits.
+    fn refill(&mut self, mut recipe: GenOptions, options: &RefreshOptions) -> Result<Vec<pipeline::GeneratedTask>> {
+        check_substrates(&recipe, &self.parent)?;
+        let quotas = Quotas {
+            targets: self.deficits.iter().map(|((family, level), n)| (Cell { family: Some(*family), level: *level }, *n)).collect(),
+        };
+        recipe.families.retain(|f| self.deficits.keys().any(|(family, _)| family == f));
+        recipe.quotas = Some(quotas);
+        recipe.seed = self.seed;
+        recipe.candidates_per_cell = usize::MAX;
+        recipe.max_tasks = None;
+        recipe.cache_dir = options.cache_dir.clone().unwrap_or_else(|| options.out.join(".mergeforge-cache"));
+        recipe.jobs = options.jobs;
+        recipe.progress = options.progress;
+        let mut exclusions = Exclusions::default();
+        for stored in self.parent.active.iter().chain(&self.parent.retired) {
+            exclusions.add(&stored.task);
+        }
+        let generated = pipeline::generate(&recipe, &exclusions)?;
+        self.changes.shortfall = generated.shortfall.clone();
+        for new in &generated.tasks {
+            let level = new.task.difficulty.level;
+            let counts = self.changes.cells.entry((new.task.family, level)).or_default();
+            counts.added += 1;
+            counts.after += 1;
+            self.changes.added.push(TaskChange {
+                id: new.task.id.clone(),
+                family: new.task.family,
+                from: level,
+                to: level,
+                successes: 0,
+                attempts: 0,
+            });
+        }
+        Ok(generated.tasks)
+    }
+
+    fn assemble(&self, added: &[pipeline::GeneratedTask], options: &RefreshOptions) -> Result<(VersionFiles, Manifest)> {
+        let mut files = VersionFiles::new();
+        let mut active = Vec::new();
+        let mut retired = Vec::new();
+        for stored in &self.parent.retired {
+            let entry = self.parent.manifest.retired.iter().find(|e| e.id == stored.task.id).cloned();
+            let entry = entry.context("a retired task without a manifest entry")?;
+            files.insert(format!("retired/tasks/{}/task.json", entry.id), stored.json.clone());
+            files.insert(format!("retired/tasks/{}/repo.bundle", entry.id), stored.bundle.clone());
+            retired.push(entry);
+        }
+        for (stored, (decision, stats)) in self.parent.active.iter().zip(&self.decisions) {
+            let mut task = stored.task.clone();
+            task.difficulty.level = decision.level;
+            task.curriculum = Some(record(decision.status, stats));
+            if decision.status == CurriculumStatus::Retired {
+                retired.push(pipeline::add_task_files(&mut files, "retired/tasks", &task, &stored.bundle)?);
+            } else {
+                active.push(pipeline::add_task_files(&mut files, "tasks", &task, &stored.bundle)?);
+            }
+        }
+        for new in added {
+            let mut task = new.task.clone();
+            task.curriculum = Some(record(CurriculumStatus::New, &Stats::default()));
+            active.push(pipeline::add_task_files(&mut files, "tasks", &task, &new.bundle)?);
+        }
+        files.insert("CHANGELOG.md".into(), changelog::render(self, options).into_bytes());
+        let parent = &self.parent.manifest;
+        let substrates = parent
+            .substrates
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                s.tasks = active.iter().filter(|e: &&TaskEntry| e.substrate == s.name).count();
+                s
+            })
+            .collect();
+        let manifest = Manifest {
+            schema: MANIFEST_SCHEMA.to_string(),
+            dataset: parent.dataset.clone(),
+            version: self.version.clone(),
+            generator: Generator { name: crate::GENERATOR.into(), version: crate::GENERATOR_VERSION.into() },
+            command: options.command.clone(),
+            seed: self.seed,
+            substrates,
+            counts: pipeline::counts(&active, retired.len()),
+            tasks: active,
+            retired,
+            parent: Some(ParentVersion { version: parent.version.clone(), manifest_sha256: self.parent.manifest_sha256.clone() }),
+            gen_command: gen_command(parent).map(<[String]>::to_vec),
+        };
+        Ok((files, manifest))
+    }
+}
+
+/// The gen-tasks command a version was made with, directly or through its parents.
+fn gen_command(manifest: &Manifest) -> Option<&[String]> {
+    match &manifest.gen_command {
+        Some(command) => Some(command),
+        None => (manifest.command.get(1).map(String::as_str) == Some("gen-tasks")).then_some(manifest.command.as_slice()),
+    }
+}
+
+fn record(status: CurriculumStatus, stats: &Stats) -> CurriculumRecord {
+    let round = |x: f64| (x * 10_000.0).round() / 10_000.0;
+    CurriculumRecord {
+        status,
+        attempts: stats.attempts,
+        successes: stats.successes,
+        solve_rate: stats.solve_rate().map(round),
+        mean_reward: stats.mean_reward().map(round),
+    }
+}
+
+/// `MAJOR.(MINOR+1).0`.
+pub fn next_version(version: &str) -> Result<String> {
+    let mut v = semver::Version::parse(version).with_context(|| format!("parent version {version} is not semver"))?;
+    v.minor += 1;
+    v.patch = 0;
+    v.pre = semver::Prerelease::EMPTY;
+    v.build = semver::BuildMetadata::EMPTY;
+    Ok(v.to_string())
+}
+
+/// The version folder `dir` names: itself, or the highest version inside it.
+pub fn version_dir(dir: &Path) -> Result<PathBuf> {
+    if dir.join("manifest.json").is_file() {
+        return Ok(dir.to_path_buf());
+    }
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("{}: no such dataset folder; pass a version folder (with manifest.json)", dir.display()))?;
+    let mut best: Option<(semver::Version, PathBuf)> = None;
+    for entry in entries {
+        let path = entry?.path();
+        let Some(version) = path.file_name().and_then(|n| semver::Version::parse(&n.to_string_lossy()).ok()) else {
+            continue;
+        };
+        if path.join("manifest.json").is_file() && best.as_ref().is_none_or(|(v, _)| version > *v) {
+            best = Some((version, path));
+        }
+    }
+    best.map(|(_, p)| p)
+        .with_context(|| format!("{}: no manifest.json and no version folder with one", dir.display()))
+}
+
+/// Reads a version and checks every file against the manifest's digests.
+pub fn read_parent(dir: &Path) -> Result<Parent> {
+    let dir = version_dir(dir)?;
+    let manifest_path = dir.join("manifest.json");
+    let bytes = std::fs::read(&manifest_path).with_context(|| format!("reading {}", manifest_path.display()))?;
+    let manifest: Manifest = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{}: not a mergeforge manifest", manifest_path.display()))?;
+    let load = |folder: &str, entry: &TaskEntry| -> Result<StoredTask> {
+        let task_dir = dir.join(folder).join(&entry.id);
+        let json_path = task_dir.join("task.json");
+        let json = std::fs::read(&json_path).with_context(|| format!("reading {}", json_path.display()))?;
+        if sha256_hex(&json) != entry.task_sha256 {
+            bail!("{}: does not match the manifest's task_sha256; the version was modified", json_path.display());
+        }
+        let task: Task = serde_json::from_slice(&json).with_context(|| format!("{}: not a task record", json_path.display()))?;
+        let bundle_path = task_dir.join("repo.bundle");
+        let bundle = std::fs::read(&bundle_path).with_context(|| format!("reading {}", bundle_path.display()))?;
+        if sha256_hex(&bundle) != task.bundle_sha256 {
+            bail!("{}: does not match bundle_sha256 in task.json; the version was modified", bundle_path.display());
+        }
+        Ok(StoredTask { task, json, bundle })
+    };
+    let active = manifest.tasks.iter().map(|e| load("tasks", e)).collect::<Result<Vec<_>>>()?;
+    let retired = manifest.retired.iter().map(|e| load("retired/tasks", e)).collect::<Result<Vec<_>>>()?;
+    let changelog = std::fs::read_to_string(dir.join("CHANGELOG.md")).ok();
+    Ok(Parent { dir, manifest_sha256: sha256_hex(&bytes), manifest, active, retired, changelog })
+}
+
+/// Every substrate the recipe uses must be the one the parent was made from.
+fn check_substrates(recipe: &GenOptions, parent: &Parent) -> Result<()> {
+    for spec in &recipe.substrates {
+        let substrate = crate::substrate::load(spec)?;
+        let Some(recorded) = parent.manifest.substrates.iter().find(|s| s.name == substrate.name) else {
+            bail!(
+                "substrate {} ({}) is not one {} {} was made from; refills use the same substrates",
+                substrate.name,
+                spec.path.display(),
+                parent.manifest.dataset,
+                parent.manifest.version
+            );
+        };
+        if recorded.tree != substrate.tree_id {
+            bail!(
+                "substrate {} ({}) changed since {} {} was made (tree {} now {}); refills need the same substrates",
+                substrate.name,
+                spec.path.display(),
+                parent.manifest.dataset,
+                parent.manifest.version,
+                &recorded.tree[..12],
+                &substrate.tree_id[..12]
+            );
+        }
+    }
+    Ok(())
+}

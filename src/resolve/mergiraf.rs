@@ -1,0 +1,122 @@
+//! `mergiraf`: the structured merge tool, run as a binary when one is available.
+//!
+//! The binary is `$MERGEFORGE_MERGIRAF` when that names a file, else `mergiraf` on PATH;
+//! `MERGEFORGE_MERGIRAF=off` disables it. When no binary is found the baseline is
+//! recorded as `{"available": false}`. Each conflicted file is split into its three
+//! versions ([`super::versions`]) and merged with
+//! `mergiraf merge BASE OURS THEIRS --path-name NAME --output OUT` in a private
+//! directory; a merge that still has conflicts (exit status 1), fails, or runs longer
+//! than a minute leaves the file conflicted.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use super::{FileResolution, Resolver};
+use crate::sandbox::{run_in_dir, Limits};
+
+/// Environment variable naming the binary, or `off`.
+pub const ENV_VAR: &str = "MERGEFORGE_MERGIRAF";
+
+/// Wall-clock limit for one file.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The mergiraf resolver; [`FROM_PATH`] finds its binary on first use.
+pub struct Mergiraf {
+    binary: OnceLock<Option<PathBuf>>,
+    fixed: Option<PathBuf>,
+}
+
+/// The resolver listed in [`super::ALL`]: the binary from `$MERGEFORGE_MERGIRAF` or PATH.
+pub static FROM_PATH: Mergiraf = Mergiraf { binary: OnceLock::new(), fixed: None };
+
+impl Mergiraf {
+    /// A resolver using this binary.
+    pub fn with_binary(binary: &Path) -> Self {
+        Mergiraf { binary: OnceLock::new(), fixed: Some(binary.to_path_buf()) }
+    }
+
+    /// The binary this resolver runs, if there is one.
+    pub fn binary(&self) -> Option<&Path> {
+        if let Some(fixed) = &self.fixed {
+            return Some(fixed);
+        }
+        self.binary.get_or_init(locate).as_deref()
+    }
+
+    /// Whether a binary is available.
+    pub fn available(&self) -> bool {
+        self.binary().is_some()
+    }
+
+    fn merge(&self, binary: &Path, path: &str, conflicted: &str) -> Option<String> {
+        let versions = super::versions(conflicted)?;
+        let dir = tempfile::Builder::new().prefix("mergeforge-mergiraf-").tempdir().ok()?;
+        let work = dir.path().join("work");
+        std::fs::create_dir_all(&work).ok()?;
+        let name = Path::new(path).file_name().map_or_else(|| "file.py".into(), |n| n.to_string_lossy().into_owned());
+        let extension = Path::new(&name).extension().map_or(String::new(), |e| format!(".{}", e.to_string_lossy()));
+        for (stem, text) in [("base", &versions.base), ("ours", &versions.ours), ("theirs", &versions.theirs)] {
+            std::fs::write(work.join(format!("{stem}{extension}")), text).ok()?;
+        }
+        let output = format!("merged{extension}");
+        let argv: Vec<String> = vec![
+            binary.to_string_lossy().into_owned(),
+            "merge".into(),
+            format!("base{extension}"),
+            format!("ours{extension}"),
+            format!("theirs{extension}"),
+            "--path-name".into(),
+            name,
+            "--output".into(),
+            output.clone(),
+        ];
+        let limits = Limits { output_cap_bytes: 64 << 10, ..Limits::for_tests(TIMEOUT) };
+        let run = run_in_dir(&work, dir.path(), &argv, &BTreeMap::new(), &limits).ok()?;
+        if run.exit_code != Some(0) {
+            return None;
+        }
+        let merged = std::fs::read_to_string(work.join(output)).ok()?;
+        (super::segments(&merged).iter().all(|s| s.hunk.is_none())).then_some(merged)
+    }
+}
+
+impl Resolver for Mergiraf {
+    fn name(&self) -> &'static str {
+        "mergiraf"
+    }
+
+    fn resolve_file(&self, path: &str, conflicted: &str) -> FileResolution {
+        let Some(binary) = self.binary() else {
+            return FileResolution::unresolved(conflicted);
+        };
+        match self.merge(binary, path, conflicted) {
+            Some(text) => FileResolution { text, unresolved: 0 },
+            None => FileResolution::unresolved(conflicted),
+        }
+    }
+}
+
+/// `$MERGEFORGE_MERGIRAF`, else `mergiraf` in a PATH directory.
+fn locate() -> Option<PathBuf> {
+    match std::env::var_os(ENV_VAR) {
+        Some(value) if value == "off" || value == "0" || value.is_empty() => return None,
+        Some(value) => {
+            let path = PathBuf::from(value);
+            if !is_executable(&path) {
+                eprintln!("warning: {ENV_VAR}={}: not an executable file; the mergiraf baseline is unavailable", path.display());
+                return None;
+            }
+            return Some(path);
+        }
+        None => {}
+    }
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths).map(|dir| dir.join("mergiraf")).find(|p| is_executable(p))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}

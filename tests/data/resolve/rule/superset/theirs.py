@@ -1,0 +1,4 @@
+def f(x):
+    y = x
+    y = abs(y)
+    return y

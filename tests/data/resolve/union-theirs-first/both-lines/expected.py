@@ -1,0 +1,6 @@
+def total(items):
+    result = 0
+    for item in items:
+        result -= item
+        result += item * 2
+    return result

@@ -1,0 +1,130 @@
+//! The baseline resolvers, case by case: `tests/data/resolve/<resolver>/<case>/` holds
+//! `base.py`, `ours.py`, `theirs.py`, `case.toml` (why the case exists) and, unless the
+//! case says `unresolved = true`, `expected.py`. The runner merges the three versions
+//! with git (diff3 markers, as gen-tasks does), hands the conflicted file to the
+//! resolver named by the folder, and compares. Adding a case is adding a folder.
+//!
+//! `mergiraf` cases run when a mergiraf binary is available (see
+//! `mergeforge::resolve::mergiraf`); otherwise they are reported as skipped.
+
+use std::path::{Path, PathBuf};
+
+use mergeforge::resolve::{self, Resolver};
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    /// What the case is about.
+    reason: String,
+    /// The resolver must leave at least one hunk conflicted.
+    #[serde(default)]
+    unresolved: bool,
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The conflicted file git makes of the three versions (labels ours/base/theirs).
+fn conflicted(base: &str, ours: &str, theirs: &str) -> Option<String> {
+    fn input(text: &str) -> git2::MergeFileInput<'_> {
+        let mut input = git2::MergeFileInput::new();
+        input.content(text.as_bytes()).path("case.py");
+        input
+    }
+    // git2::merge_file does not initialise libgit2 itself; building a config does.
+    git2::Config::new().expect("libgit2 initialises");
+    let mut options = git2::MergeFileOptions::new();
+    options.style_diff3(true).our_label("ours").their_label("theirs").ancestor_label("base");
+    let merged = git2::merge_file(&input(base), &input(ours), &input(theirs), Some(&mut options)).expect("git merge_file");
+    (!merged.is_automergeable()).then(|| String::from_utf8(merged.content().to_vec()).expect("utf-8 merge"))
+}
+
+fn folders(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Runs one case; `Err` describes a failure.
+fn run_case(resolver: &dyn Resolver, dir: &Path) -> Result<(), String> {
+    let case: Case = toml::from_str(&read(&dir.join("case.toml"))).map_err(|e| format!("case.toml: {e}"))?;
+    if case.reason.trim().is_empty() {
+        return Err("case.toml: empty reason".into());
+    }
+    let (base, ours, theirs) = (read(&dir.join("base.py")), read(&dir.join("ours.py")), read(&dir.join("theirs.py")));
+    let text = conflicted(&base, &ours, &theirs).ok_or("base, ours and theirs merge without conflict; a case needs one")?;
+    let resolution = resolver.resolve_file("case.py", &text);
+    let expected = dir.join("expected.py");
+    match (case.unresolved, expected.exists()) {
+        (true, true) => Err("an unresolved case has no expected.py".into()),
+        (false, false) => Err("expected.py is missing (or say unresolved = true)".into()),
+        (true, false) if resolution.unresolved == 0 => {
+            Err(format!("expected a conflict to remain, got a resolution:\n{}", resolution.text))
+        }
+        (true, false) => {
+            let kept = resolve::segments(&resolution.text).iter().filter(|s| s.hunk.is_some()).count();
+            (kept == resolution.unresolved)
+                .then_some(())
+                .ok_or(format!("reported {} unresolved hunks but the text has {kept}", resolution.unresolved))
+        }
+        (false, true) => {
+            let want = read(&expected);
+            if resolution.unresolved > 0 {
+                Err(format!("left {} hunks unresolved:\n{}", resolution.unresolved, resolution.text))
+            } else if resolution.text != want {
+                Err(format!("resolution differs\n--- got\n{}--- expected\n{want}", resolution.text))
+            } else {
+                Ok(())
+            }
+        }
+    }
+}
+
+#[test]
+fn every_resolver_case() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/resolve");
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for resolver_dir in folders(&root) {
+        let name = resolver_dir.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(resolver) = resolve::by_name(&name) else {
+            failures.push(format!("{name}: no resolver of that name in mergeforge::resolve::ALL"));
+            continue;
+        };
+        if name == "mergiraf" && !resolve::mergiraf::FROM_PATH.available() {
+            eprintln!("skipped: mergiraf cases (no mergiraf binary on PATH or in ${})", resolve::mergiraf::ENV_VAR);
+            continue;
+        }
+        for case in folders(&resolver_dir) {
+            ran += 1;
+            if let Err(problem) = run_case(resolver, &case) {
+                failures.push(format!("{name}/{}: {problem}", case.file_name().unwrap().to_string_lossy()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {ran} resolver cases fail:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn every_listed_resolver_has_cases() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/resolve");
+    for resolver in resolve::ALL {
+        let dir = root.join(resolver.name());
+        assert!(!folders(&dir).is_empty(), "{}: no cases under {}", resolver.name(), dir.display());
+    }
+}
+
+#[test]
+fn structured_and_rule_leave_the_file_as_it_was_when_they_fail() {
+    let text = conflicted("x = 1\n", "x = 2\n", "x = 3\n").unwrap();
+    for name in ["rule", "structured"] {
+        let resolution = resolve::by_name(name).unwrap().resolve_file("case.py", &text);
+        assert_eq!((resolution.text.as_str(), resolution.unresolved), (text.as_str(), 1), "{name}");
+    }
+}
