@@ -9,6 +9,7 @@
 //!   [`duplication`] check).
 //! * [`protocol`] and [`server`] speak OpenEnv over HTTP and WebSocket (`mergeforge
 //!   serve`); [`agents`] and [`eval`] run baseline agents (`mergeforge eval`).
+//! * [`web`] is the task browser and live demo page that `serve` also offers.
 //!
 //! This stage reads bundles and task records; it never writes a dataset.
 
@@ -22,6 +23,7 @@ pub mod observation;
 pub mod protocol;
 pub mod reward;
 pub mod server;
+pub mod web;
 pub mod workspace;
 
 use std::path::{Path, PathBuf};

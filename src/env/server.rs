@@ -8,6 +8,7 @@
 //!   HTTP client (OpenEnv's HTTP routes are meant for simple, sequential use; concurrent
 //!   agents should use `/ws`). Errors are 4xx/5xx with `{"detail", "code"}`.
 //! * `GET /health`, `/metadata`, `/schema`, `/openapi.json`.
+//! * `GET /` and `/api/*`: the task browser and demo page ([`super::web`]).
 //!
 //! Episode work (git, files, tests) runs on tokio's blocking pool; the async side only
 //! moves frames.
@@ -80,6 +81,7 @@ pub async fn serve(
 /// The routes, for `serve` and for tests that bring their own listener.
 pub fn router(env: Arc<Environment>, options: ServeOptions) -> Router {
     let limit = options.max_message_bytes;
+    let web = super::web::router(env.clone(), options.max_sessions);
     let state =
         Arc::new(AppState { env, options, active: AtomicUsize::new(0), default_session: Arc::new(Mutex::new(None)) });
     Router::new()
@@ -93,6 +95,7 @@ pub fn router(env: Arc<Environment>, options: ServeOptions) -> Router {
         .route("/state", get(state_route))
         .layer(DefaultBodyLimit::max(limit))
         .with_state(state)
+        .merge(web)
 }
 
 // ---- the work, on the blocking pool ----

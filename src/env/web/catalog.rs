@@ -1,0 +1,262 @@
+//! What the page shows of the dataset, read from the environment's loaded [`TaskSet`]:
+//! task summaries filtered by level, family and substrate with a count for every value
+//! of every filter, and the full view of one task (its conflicted and gold files with
+//! the diff between them, the validation record and the baseline ladder).
+//!
+//! Pure functions of the task records: no file system, no test runs.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::diff;
+use crate::bundle::Task;
+use crate::difficulty::Level;
+use crate::env::dataset::{TaskEntry, TaskSet};
+use crate::env::reward::RewardWeights;
+use crate::forge::Family;
+use crate::validate::{MaybeOutcome, Outcome};
+
+/// The filters of `GET /api/tasks`; a missing or empty value means "any".
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Filter {
+    pub level: Option<String>,
+    pub family: Option<String>,
+    pub substrate: Option<String>,
+}
+
+/// One value of a filter and how many tasks have it (the other filters applied).
+#[derive(Debug, Clone, Serialize)]
+pub struct FacetValue {
+    pub value: String,
+    pub count: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Facets {
+    pub level: Vec<FacetValue>,
+    pub family: Vec<FacetValue>,
+    pub substrate: Vec<FacetValue>,
+}
+
+/// One row of the task list.
+#[derive(Debug, Clone, Serialize)]
+pub struct TaskSummary {
+    pub id: String,
+    pub level: String,
+    pub family: String,
+    pub substrate: String,
+    pub score: f64,
+    pub summary: String,
+    pub hunks: usize,
+    pub conflicted_files: usize,
+}
+
+/// `GET /api/tasks`.
+#[derive(Debug, Clone, Serialize)]
+pub struct TaskList {
+    pub dataset: String,
+    pub version: String,
+    pub total: usize,
+    pub matching: usize,
+    pub facets: Facets,
+    pub agents: Vec<String>,
+    pub tasks: Vec<TaskSummary>,
+}
+
+/// One file the gold merge changes: as merged (with markers if it conflicted), gold,
+/// and the unified diff between them.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileView {
+    pub path: String,
+    /// Whether git left conflict markers in it (else the gold merge edits it outside
+    /// the conflicts).
+    pub has_conflict: bool,
+    pub conflicted: String,
+    pub gold: String,
+    pub diff: String,
+}
+
+/// One test run of the validation record.
+#[derive(Debug, Clone, Serialize)]
+pub struct OutcomeRow {
+    pub tree: String,
+    pub passed: bool,
+    pub timed_out: bool,
+    pub failed_tests: Vec<String>,
+    pub duration_ms: u64,
+}
+
+/// One rung of the baseline ladder.
+#[derive(Debug, Clone, Serialize)]
+pub struct LadderRow {
+    pub resolver: String,
+    /// The level a task gets when this resolver is the first that solves it.
+    pub rung: String,
+    /// `None` when the resolver was not available (mergiraf not installed).
+    pub outcome: Option<OutcomeRow>,
+}
+
+/// `GET /api/tasks/{id}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct TaskView {
+    /// The task record without its file texts (those are in `files`).
+    pub task: Value,
+    pub files: Vec<FileView>,
+    pub validation: Vec<OutcomeRow>,
+    pub ladder: Vec<LadderRow>,
+    /// The most an episode of this task can earn with the server's reward weights.
+    pub max_reward: f64,
+}
+
+impl Filter {
+    fn wanted(value: &Option<String>) -> Option<&str> {
+        value.as_deref().filter(|v| !v.is_empty())
+    }
+
+    /// Refuses a level that does not exist (families and substrates just match nothing).
+    pub fn check(&self) -> Result<(), String> {
+        match Self::wanted(&self.level) {
+            Some(level) if Level::parse(level).is_none() => {
+                Err(format!("unknown level `{level}`: expected easy, medium or hard"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn matches(&self, task: &Task, skip: Option<Facet>) -> bool {
+        let ok = |facet: Facet, wanted: &Option<String>| {
+            skip == Some(facet) || Self::wanted(wanted).is_none_or(|w| facet.value(task) == w)
+        };
+        ok(Facet::Level, &self.level) && ok(Facet::Family, &self.family) && ok(Facet::Substrate, &self.substrate)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Facet {
+    Level,
+    Family,
+    Substrate,
+}
+
+impl Facet {
+    fn value(self, task: &Task) -> &str {
+        match self {
+            Facet::Level => task.difficulty.level.name(),
+            Facet::Family => task.family.name(),
+            Facet::Substrate => &task.substrate.name,
+        }
+    }
+}
+
+/// The tasks matching `filter`, in id order, with the counts of every filter value.
+pub fn list(tasks: &TaskSet, filter: &Filter, agents: &[&str]) -> TaskList {
+    let substrates: BTreeSet<&str> = tasks.tasks.iter().map(|t| t.task.substrate.name.as_str()).collect();
+    let facets = Facets {
+        level: facet(tasks, filter, Facet::Level, Level::ALL.iter().map(|l| l.name())),
+        family: facet(tasks, filter, Facet::Family, Family::ALL.iter().map(|f| f.name())),
+        substrate: facet(tasks, filter, Facet::Substrate, substrates.into_iter()),
+    };
+    let rows: Vec<TaskSummary> =
+        tasks.tasks.iter().filter(|t| filter.matches(&t.task, None)).map(|t| summary(&t.task)).collect();
+    TaskList {
+        dataset: tasks.manifest.dataset.clone(),
+        version: tasks.manifest.version.clone(),
+        total: tasks.tasks.len(),
+        matching: rows.len(),
+        facets,
+        agents: agents.iter().map(|a| a.to_string()).collect(),
+        tasks: rows,
+    }
+}
+
+fn facet<'a>(tasks: &TaskSet, filter: &Filter, which: Facet, values: impl Iterator<Item = &'a str>) -> Vec<FacetValue> {
+    values
+        .map(|value| FacetValue {
+            value: value.to_string(),
+            count: tasks
+                .tasks
+                .iter()
+                .filter(|t| filter.matches(&t.task, Some(which)) && which.value(&t.task) == value)
+                .count(),
+        })
+        .collect()
+}
+
+fn summary(task: &Task) -> TaskSummary {
+    TaskSummary {
+        id: task.id.clone(),
+        level: task.difficulty.level.name().to_string(),
+        family: task.family.name().to_string(),
+        substrate: task.substrate.name.clone(),
+        score: task.difficulty.score,
+        summary: task.summary.clone(),
+        hunks: task.conflicts.iter().map(|c| c.hunks).sum(),
+        conflicted_files: task.conflicts.len(),
+    }
+}
+
+/// Everything the page shows about one task.
+pub fn view(entry: &TaskEntry, weights: &RewardWeights) -> Result<TaskView, String> {
+    let task = &entry.task;
+    let mut record = serde_json::to_value(task).map_err(|e| format!("task {}: cannot serialise: {e}", task.id))?;
+    if let Some(object) = record.as_object_mut() {
+        object.remove("files");
+    }
+    let files = task
+        .files
+        .iter()
+        .map(|f| {
+            Ok(FileView {
+                path: f.path.clone(),
+                has_conflict: task.conflicts.iter().any(|c| c.path == f.path),
+                conflicted: f.conflicted.clone(),
+                gold: f.gold.clone(),
+                diff: diff::unified(&f.path, &f.conflicted, &f.gold)?,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let v = &task.validation;
+    let validation = vec![
+        row("conflicted", &v.conflicted),
+        row("ours", &v.ours),
+        row("theirs", &v.theirs),
+        row("gold", &v.gold),
+    ];
+    let blocks = task.conflicts.iter().map(|c| c.hunks).sum();
+    Ok(TaskView { task: record, files, validation, ladder: ladder(task), max_reward: weights.max_reward(blocks) })
+}
+
+fn row(tree: &str, outcome: &Outcome) -> OutcomeRow {
+    OutcomeRow {
+        tree: tree.to_string(),
+        passed: outcome.passed,
+        timed_out: outcome.timed_out,
+        failed_tests: outcome.failed_tests.clone(),
+        duration_ms: outcome.duration_ms,
+    }
+}
+
+/// The ladder in the order it levels a task: sides (easy), then combinations (medium).
+fn ladder(task: &Task) -> Vec<LadderRow> {
+    let b = &task.validation.baselines;
+    let rung = |resolver: &str, rung: Level, outcome: Option<&Outcome>| LadderRow {
+        resolver: resolver.to_string(),
+        rung: rung.name().to_string(),
+        outcome: outcome.map(|o| row(resolver, o)),
+    };
+    let mergiraf = match &b.mergiraf {
+        MaybeOutcome::Ran(outcome) => Some(outcome),
+        MaybeOutcome::Unavailable(_) => None,
+    };
+    vec![
+        rung("ours", Level::Easy, Some(&b.ours)),
+        rung("theirs", Level::Easy, Some(&b.theirs)),
+        rung("union (ours first)", Level::Medium, Some(&b.union.ours_first)),
+        rung("union (theirs first)", Level::Medium, Some(&b.union.theirs_first)),
+        rung("rule", Level::Medium, Some(&b.rule)),
+        rung("structured", Level::Medium, Some(&b.structured)),
+        rung("mergiraf", Level::Medium, mergiraf),
+    ]
+}
