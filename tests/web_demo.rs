@@ -6,11 +6,13 @@
 //! and of the finished episode at 1280 px, and of the page at phone width (390 px), go
 //! (and of the open task) go to `target/test-artifacts/web-demo/`.
 //!
+//! A second test checks the JSON the page reads against the dataset's own records.
+//!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them).
 
 mod common;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -245,4 +247,108 @@ async fn gold_agent_reaches_the_maximum_reward_on_a_hard_task_in_chromium() {
         println!("screenshot: {}", png.display());
     }
     println!("web demo: {task_id} gold reward {earned} of {maximum} in {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// One HTTP/1.1 request: status, lower-cased head, body.
+fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).expect("read timeout");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("send");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).expect("read");
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let (head, payload) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, head.to_ascii_lowercase(), payload.to_string())
+}
+
+fn get_json(addr: &str, path: &str) -> (u16, Value) {
+    let (status, _, body) = http(addr, "GET", path, "");
+    (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {path}: not JSON ({e}): {body}")))
+}
+
+/// `value → count` of one facet of a `/api/tasks` answer.
+fn facet(list: &Value, name: &str) -> std::collections::BTreeMap<String, u64> {
+    list["facets"][name]
+        .as_array()
+        .unwrap_or_else(|| panic!("facet {name}"))
+        .iter()
+        .filter_map(|v| Some((v["value"].as_str()?.to_string(), v["count"].as_u64()?)))
+        .collect()
+}
+
+#[test]
+fn api_filters_counts_and_explains_tasks() {
+    let manifest = read_json(&root().join(SAMPLE).join("manifest.json"));
+    let entries = manifest["tasks"].as_array().expect("manifest tasks").clone();
+    let (_server, base, _stdout) = start_server();
+    let addr = base.trim_start_matches("http://");
+
+    // The page and its assets, same-origin only.
+    let (status, head, page) = http(addr, "GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(head.contains("content-security-policy: default-src 'none'; script-src 'self'"), "{head}");
+    assert!(page.contains("/assets/app.js") && !page.contains("http"), "the page loads nothing from elsewhere");
+    let (status, head, _) = http(addr, "GET", "/assets/app.js", "");
+    assert!(status == 200 && head.contains("content-type: text/javascript"), "{head}");
+
+    // Unfiltered counts are the manifest's.
+    let (status, all) = get_json(addr, "/api/tasks");
+    assert_eq!(status, 200);
+    assert_eq!(all["matching"].as_u64(), Some(entries.len() as u64));
+    for (name, key) in [("level", "by_level"), ("family", "by_family")] {
+        for (value, count) in facet(&all, name) {
+            assert_eq!(manifest["counts"][key][&value].as_u64().unwrap_or(0), count, "{name} {value}");
+        }
+    }
+
+    // Filters combine; each facet counts with the other filters applied.
+    let (_, hard_compose) = get_json(addr, "/api/tasks?level=hard&family=compose-edits");
+    let count = |level: Option<&str>, family: &str| {
+        entries.iter().filter(|e| e["family"] == family && level.is_none_or(|l| e["level"] == l)).count() as u64
+    };
+    let tasks = hard_compose["tasks"].as_array().expect("tasks");
+    assert_eq!(tasks.len() as u64, count(Some("hard"), "compose-edits"));
+    assert!(tasks.iter().all(|t| t["level"] == "hard" && t["family"] == "compose-edits"));
+    for (level, n) in facet(&hard_compose, "level") {
+        assert_eq!(n, count(Some(&level), "compose-edits"), "compose-edits tasks of level {level}");
+    }
+    let (status, refused) = get_json(addr, "/api/tasks?level=impossible");
+    assert_eq!((status, refused["code"].as_str()), (422, Some("VALIDATION_ERROR")), "{refused}");
+
+    // A cross-file task: the gold merge also edits a file git merged cleanly.
+    let entry = entries
+        .iter()
+        .find(|e| e["family"] == "signature-callsite")
+        .expect("a signature-callsite task in the sample");
+    let id = entry["id"].as_str().expect("id");
+    let task = read_json(&root().join(SAMPLE).join("tasks").join(id).join("task.json"));
+    let (status, view) = get_json(addr, &format!("/api/tasks/{id}"));
+    assert_eq!(status, 200);
+    assert!(view["task"].get("files").is_none(), "file texts are sent once, in `files`");
+    let files = view["files"].as_array().expect("files");
+    assert_eq!(files.len(), task["files"].as_array().map_or(0, Vec::len));
+    for file in files {
+        let diff = file["diff"].as_str().expect("diff");
+        let path = file["path"].as_str().expect("path");
+        assert!(diff.starts_with(&format!("diff --git a/{path} b/{path}\n")), "{diff}");
+        assert_eq!(file["has_conflict"].as_bool(), Some(diff.contains("\n-<<<<<<<")), "{path}");
+    }
+    assert!(files.iter().any(|f| f["has_conflict"] == false), "the callsite file is shown");
+    let trees: Vec<&str> = view["validation"].as_array().expect("validation").iter().filter_map(|r| r["tree"].as_str()).collect();
+    assert_eq!(trees, ["conflicted", "ours", "theirs", "gold"]);
+    assert_eq!(view["validation"][3]["passed"], true, "gold passes");
+    assert_eq!(view["ladder"].as_array().map(Vec::len), Some(7), "ours, theirs, union ×2, rule, structured, mergiraf");
+    assert_eq!(view["max_reward"].as_f64(), Some(0.65));
+
+    let (status, missing) = get_json(addr, "/api/tasks/no-such-task");
+    assert_eq!(status, 404, "{missing}");
+    let (status, _, body) = http(addr, "POST", "/api/demo/run", &json!({"task": id, "agent": "oracle"}).to_string());
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("unknown agent `oracle`: expected one of ours, theirs, union, gold"), "{body}");
 }
