@@ -344,7 +344,9 @@ fn api_filters_counts_and_explains_tasks() {
     assert_eq!(trees, ["conflicted", "ours", "theirs", "gold"]);
     assert_eq!(view["validation"][3]["passed"], true, "gold passes");
     assert_eq!(view["ladder"].as_array().map(Vec::len), Some(7), "ours, theirs, union ×2, rule, structured, mergiraf");
-    assert_eq!(view["max_reward"].as_f64(), Some(0.65));
+    let hunks: u64 = task["conflicts"].as_array().expect("conflicts").iter().filter_map(|c| c["hunks"].as_u64()).sum();
+    let maximum = mergeforge::env::reward::RewardWeights::default().max_reward(hunks as usize);
+    assert_eq!(view["max_reward"].as_f64(), Some(maximum), "0.15 per block + 0.20 + 0.30");
 
     let (status, missing) = get_json(addr, "/api/tasks/no-such-task");
     assert_eq!(status, 404, "{missing}");
