@@ -140,6 +140,14 @@ pub fn seeded_rank(seed: u64, key: &str) -> String {
 }
 
 /// A deterministic coin for a key under a seed (e.g. which side gets which change).
+///
+/// It hashes the key under its own domain: the candidates tried first are those with the
+/// smallest [`seeded_rank`], so a coin read off that same hash would land the same way
+/// for nearly all of them (it once put the correct change on `ours` in every kept task).
 pub fn seeded_coin(seed: u64, key: &str) -> bool {
-    seeded_rank(seed, key).as_bytes()[0] % 2 == 0
+    let mut hasher = Sha256::new();
+    hasher.update(seed.to_le_bytes());
+    hasher.update(b"side-coin|");
+    hasher.update(key.as_bytes());
+    hasher.finalize()[0] & 1 == 0
 }

@@ -17,21 +17,48 @@ pub enum Segment {
     Conflict { ours: String, base: String, theirs: String },
 }
 
+/// One conflict hunk: the text of each side, every line with its newline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hunk {
+    pub ours: String,
+    pub base: String,
+    pub theirs: String,
+}
+
+/// A piece of a conflicted file with its exact raw text (markers included for a hunk).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawSegment {
+    pub raw: String,
+    /// The hunk's sides when this piece is a conflict block.
+    pub hunk: Option<Hunk>,
+}
+
 /// Splits a file into clean text and conflict hunks. Marker lines are recognised by
 /// their prefix (`<<<<<<<`, `|||||||`, `=======`, `>>>>>>>`) whatever the label.
 /// Unterminated markers are kept as clean text.
 pub fn parse(text: &str) -> Vec<Segment> {
+    raw_segments(text)
+        .into_iter()
+        .map(|segment| match segment.hunk {
+            Some(Hunk { ours, base, theirs }) => Segment::Conflict { ours, base, theirs },
+            None => Segment::Clean(segment.raw),
+        })
+        .collect()
+}
+
+/// [`parse`], keeping each piece's raw text (a hunk's with its marker lines).
+pub fn raw_segments(text: &str) -> Vec<RawSegment> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let mut segments = Vec::new();
+    let mut out = Vec::new();
     let mut clean = String::new();
     let mut i = 0;
     while i < lines.len() {
         if lines[i].starts_with("<<<<<<<") {
             if let Some((hunk, next)) = read_hunk(&lines, i) {
                 if !clean.is_empty() {
-                    segments.push(Segment::Clean(std::mem::take(&mut clean)));
+                    out.push(RawSegment { raw: std::mem::take(&mut clean), hunk: None });
                 }
-                segments.push(hunk);
+                out.push(RawSegment { raw: lines[i..next].concat(), hunk: Some(hunk) });
                 i = next;
                 continue;
             }
@@ -40,19 +67,20 @@ pub fn parse(text: &str) -> Vec<Segment> {
         i += 1;
     }
     if !clean.is_empty() {
-        segments.push(Segment::Clean(clean));
+        out.push(RawSegment { raw: clean, hunk: None });
     }
-    segments
+    out
 }
 
-fn read_hunk(lines: &[&str], start: usize) -> Option<(Segment, usize)> {
-    let (mut ours, mut base, mut theirs) = (String::new(), String::new(), String::new());
+/// The hunk whose opening marker is `lines[start]`, and the index after its closing one.
+fn read_hunk(lines: &[&str], start: usize) -> Option<(Hunk, usize)> {
     #[derive(PartialEq)]
     enum Part {
         Ours,
         Base,
         Theirs,
     }
+    let mut hunk = Hunk { ours: String::new(), base: String::new(), theirs: String::new() };
     let mut part = Part::Ours;
     for (offset, line) in lines[start + 1..].iter().enumerate() {
         let bare = line.trim_end_matches(['\n', '\r']);
@@ -61,14 +89,14 @@ fn read_hunk(lines: &[&str], start: usize) -> Option<(Segment, usize)> {
         } else if bare == "=======" && part != Part::Theirs {
             part = Part::Theirs;
         } else if line.starts_with(">>>>>>>") && part == Part::Theirs {
-            return Some((Segment::Conflict { ours, base, theirs }, start + offset + 2));
+            return Some((hunk, start + offset + 2));
         } else if line.starts_with("<<<<<<<") {
             return None;
         } else {
             match part {
-                Part::Ours => ours.push_str(line),
-                Part::Base => base.push_str(line),
-                Part::Theirs => theirs.push_str(line),
+                Part::Ours => hunk.ours.push_str(line),
+                Part::Base => hunk.base.push_str(line),
+                Part::Theirs => hunk.theirs.push_str(line),
             }
         }
     }

@@ -79,77 +79,12 @@ pub fn by_name(name: &str) -> Option<&'static dyn Resolver> {
     ALL.iter().copied().find(|r| r.name() == name)
 }
 
-/// One conflict hunk: the text of each side, every line with its newline.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hunk {
-    pub ours: String,
-    pub base: String,
-    pub theirs: String,
-}
-
-/// A piece of a conflicted file with its exact raw text (markers included for a hunk).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RawSegment {
-    pub raw: String,
-    /// The hunk's sides when this piece is a conflict block.
-    pub hunk: Option<Hunk>,
-}
+pub use crate::merge::markers::{Hunk, RawSegment};
 
 /// Splits a conflicted file into clean text and conflict blocks, keeping each block's
-/// raw text. Recognises markers exactly as [`crate::merge::markers::parse`] does.
+/// raw text (see [`crate::merge::markers::raw_segments`]).
 pub fn segments(text: &str) -> Vec<RawSegment> {
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let mut out = Vec::new();
-    let mut clean = String::new();
-    let mut i = 0;
-    while i < lines.len() {
-        if lines[i].starts_with("<<<<<<<") {
-            if let Some((hunk, next)) = read_block(&lines, i) {
-                if !clean.is_empty() {
-                    out.push(RawSegment { raw: std::mem::take(&mut clean), hunk: None });
-                }
-                out.push(RawSegment { raw: lines[i..next].concat(), hunk: Some(hunk) });
-                i = next;
-                continue;
-            }
-        }
-        clean.push_str(lines[i]);
-        i += 1;
-    }
-    if !clean.is_empty() {
-        out.push(RawSegment { raw: clean, hunk: None });
-    }
-    out
-}
-
-fn read_block(lines: &[&str], start: usize) -> Option<(Hunk, usize)> {
-    #[derive(PartialEq)]
-    enum Part {
-        Ours,
-        Base,
-        Theirs,
-    }
-    let mut hunk = Hunk { ours: String::new(), base: String::new(), theirs: String::new() };
-    let mut part = Part::Ours;
-    for (offset, line) in lines[start + 1..].iter().enumerate() {
-        let bare = line.trim_end_matches(['\n', '\r']);
-        if line.starts_with("|||||||") && part == Part::Ours {
-            part = Part::Base;
-        } else if bare == "=======" && part != Part::Theirs {
-            part = Part::Theirs;
-        } else if line.starts_with(">>>>>>>") && part == Part::Theirs {
-            return Some((hunk, start + offset + 2));
-        } else if line.starts_with("<<<<<<<") {
-            return None;
-        } else {
-            match part {
-                Part::Ours => hunk.ours.push_str(line),
-                Part::Base => hunk.base.push_str(line),
-                Part::Theirs => hunk.theirs.push_str(line),
-            }
-        }
-    }
-    None
+    crate::merge::markers::raw_segments(text)
 }
 
 /// Resolves hunk by hunk with `resolve`; hunks it declines keep their raw text.

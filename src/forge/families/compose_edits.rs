@@ -2,8 +2,8 @@
 //! make base; ours undoes the first, theirs the second; gold is the original. Neither
 //! side, nor both sides' lines concatenated, passes: only a true combination does.
 
-use super::{mutated, MAX_PAIRS_PER_FILE};
-use crate::forge::{Recipe, Candidate, Family, FamilyBuilder, ForgeInput};
+use super::{capped_pairs, PairRecipe};
+use crate::forge::{Family, FamilyBuilder, ForgeInput, Recipe};
 use crate::snapshot::Snapshot;
 use crate::mutate::{Mutation, OperatorKind};
 
@@ -18,52 +18,34 @@ impl FamilyBuilder for ComposeEdits {
         let gold: &'a Snapshot = &input.substrate.files;
         let mut out = Vec::new();
         for (module, mutations) in input.modules.iter().zip(input.mutations) {
-            let alters: Vec<_> = mutations
+            let alters: Vec<&'a Mutation> = mutations
                 .iter()
                 .filter(|m| m.kind == OperatorKind::Alter && m.function.is_some())
                 .collect();
-            let mut pairs = 0;
-            for (i, first) in alters.iter().enumerate() {
-                for second in &alters[i + 1..] {
-                    if second.line > first.line + 1 {
-                        break;
+            // Later in the same function, on the same or the next line, not overlapping.
+            let pairs = capped_pairs(&alters, |(i, first), (j, second)| {
+                j > i
+                    && second.line <= first.line + 1
+                    && !first.overlaps(second)
+                    && first.function == second.function
+            });
+            for (first, second) in pairs {
+                out.push(
+                    PairRecipe {
+                        family: Family::ComposeEdits,
+                        key: format!("compose-edits|{}|{}", first.key(), second.key()),
+                        summary: format!(
+                            "{}:{}: base has {} and {}; each side fixes one",
+                            module.path, first.line, first.description, second.description
+                        ),
+                        gold,
+                        module,
+                        first,
+                        second,
+                        swap_sides: false,
                     }
-                    if first.overlaps(second) || first.function != second.function {
-                        continue;
-                    }
-                    pairs += 1;
-                    if pairs > MAX_PAIRS_PER_FILE {
-                        break;
-                    }
-                    let key = format!("compose-edits|{}|{}", first.key(), second.key());
-                    let first: &'a Mutation = first;
-                    let second: &'a Mutation = second;
-                    out.push(Recipe {
-                        key: key.clone(),
-                        build: Box::new(move || {
-                            let (Some(base), Some(ours), Some(theirs)) = (
-                                mutated(gold, module, &[first, second]),
-                                mutated(gold, module, &[second]),
-                                mutated(gold, module, &[first]),
-                            ) else {
-                                return None;
-                            };
-                            Some(Candidate {
-                                family: Family::ComposeEdits,
-                                summary: format!(
-                                    "{}:{}: base has {} and {}; each side fixes one",
-                                    module.path, first.line, first.description, second.description
-                                ),
-                                key: key.clone(),
-                                base,
-                                ours,
-                                theirs,
-                                gold: gold.clone(),
-                                mutations: vec![(*first).clone(), (*second).clone()],
-                            })
-                        }),
-                    });
-                }
+                    .into_recipe(),
+                );
             }
         }
         out

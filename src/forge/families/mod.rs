@@ -25,3 +25,63 @@ fn mutated(gold: &Snapshot, module: &PyModule, mutations: &[&Mutation]) -> Optio
 /// Most pairs a family looks at per file before the seeded ordering: keeps enumeration
 /// linear on large files.
 const MAX_PAIRS_PER_FILE: usize = 4000;
+
+/// The pairs `(first, second)` of `mutations` that `is_pair` accepts (given the two and
+/// their positions), first by first's position then second's, at most
+/// [`MAX_PAIRS_PER_FILE`] of them.
+fn capped_pairs<'m>(
+    mutations: &[&'m Mutation],
+    is_pair: impl Fn((usize, &Mutation), (usize, &Mutation)) -> bool,
+) -> Vec<(&'m Mutation, &'m Mutation)> {
+    let mut pairs = Vec::new();
+    for (i, first) in mutations.iter().enumerate() {
+        for (j, second) in mutations.iter().enumerate() {
+            if pairs.len() == MAX_PAIRS_PER_FILE {
+                return pairs;
+            }
+            if is_pair((i, first), (j, second)) {
+                pairs.push((*first, *second));
+            }
+        }
+    }
+    pairs
+}
+
+/// A two-mutation candidate: base has both mutations, each side undoes one of them
+/// (`ours` undoes `first` unless `swap_sides`), and gold is the substrate as it is.
+struct PairRecipe<'a> {
+    family: super::Family,
+    key: String,
+    summary: String,
+    gold: &'a Snapshot,
+    module: &'a PyModule,
+    first: &'a Mutation,
+    second: &'a Mutation,
+    swap_sides: bool,
+}
+
+impl<'a> PairRecipe<'a> {
+    fn into_recipe(self) -> super::Recipe<'a> {
+        super::Recipe {
+            key: self.key.clone(),
+            build: Box::new(move || {
+                let PairRecipe { family, key, summary, gold, module, first, second, swap_sides } = &self;
+                let base = mutated(gold, module, &[first, second])?;
+                let first_undone = mutated(gold, module, &[second])?;
+                let second_undone = mutated(gold, module, &[first])?;
+                let (ours, theirs) =
+                    if *swap_sides { (second_undone, first_undone) } else { (first_undone, second_undone) };
+                Some(super::Candidate {
+                    family: *family,
+                    summary: summary.clone(),
+                    key: key.clone(),
+                    base,
+                    ours,
+                    theirs,
+                    gold: (*gold).clone(),
+                    mutations: vec![(*first).clone(), (*second).clone()],
+                })
+            }),
+        }
+    }
+}

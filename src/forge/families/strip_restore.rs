@@ -3,8 +3,8 @@
 //! original. Both sides insert at the same place, so the merge conflicts, and each side
 //! alone lacks a behaviour the tests check.
 
-use super::{mutated, MAX_PAIRS_PER_FILE};
-use crate::forge::{Recipe, seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput};
+use super::{capped_pairs, PairRecipe};
+use crate::forge::{seeded_coin, Family, FamilyBuilder, ForgeInput, Recipe};
 use crate::snapshot::Snapshot;
 use crate::mutate::{Mutation, OperatorKind};
 
@@ -17,55 +17,35 @@ impl FamilyBuilder for StripRestore {
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let gold: &'a Snapshot = &input.substrate.files;
-        let seed = input.seed;
         let mut out = Vec::new();
         for (module, mutations) in input.modules.iter().zip(input.mutations) {
-            let removals: Vec<_> = mutations
+            let removals: Vec<&'a Mutation> = mutations
                 .iter()
                 .filter(|m| m.kind == OperatorKind::Remove && m.replacement.is_empty())
                 .collect();
-            let mut pairs = 0;
-            for first in &removals {
-                // The second statement starts exactly where the first one's lines end.
-                for second in removals.iter().filter(|m| m.start == first.end && m.function == first.function) {
-                    pairs += 1;
-                    if pairs > MAX_PAIRS_PER_FILE {
-                        break;
+            // The second statement starts exactly where the first one's lines end.
+            let pairs = capped_pairs(&removals, |(_, first), (_, second)| {
+                second.start == first.end && second.function == first.function
+            });
+            for (first, second) in pairs {
+                let key = format!("strip-restore|{}|{}", first.key(), second.key());
+                out.push(
+                    PairRecipe {
+                        family: Family::StripRestore,
+                        summary: format!(
+                            "{}: both sides restore a statement at line {} ({} / {})",
+                            module.path, first.line, first.description, second.description
+                        ),
+                        // Which side restores which statement is the seed's choice.
+                        swap_sides: !seeded_coin(input.seed, &key),
+                        key,
+                        gold,
+                        module,
+                        first,
+                        second,
                     }
-                    let key = format!("strip-restore|{}|{}", first.key(), second.key());
-                    let first: &'a Mutation = first;
-                    let second: &'a Mutation = second;
-                    out.push(Recipe {
-                        key: key.clone(),
-                        build: Box::new(move || {
-                            let (Some(base), Some(without_second), Some(without_first)) = (
-                                mutated(gold, module, &[first, second]),
-                                mutated(gold, module, &[second]),
-                                mutated(gold, module, &[first]),
-                            ) else {
-                                return None;
-                            };
-                            let (ours, theirs) = if seeded_coin(seed, &key) {
-                                (without_second, without_first)
-                            } else {
-                                (without_first, without_second)
-                            };
-                            Some(Candidate {
-                                family: Family::StripRestore,
-                                summary: format!(
-                                    "{}: both sides restore a statement at line {} ({} / {})",
-                                    module.path, first.line, first.description, second.description
-                                ),
-                                key: key.clone(),
-                                base,
-                                ours,
-                                theirs,
-                                gold: gold.clone(),
-                                mutations: vec![(*first).clone(), (*second).clone()],
-                            })
-                        }),
-                    });
-                }
+                    .into_recipe(),
+                );
             }
         }
         out
