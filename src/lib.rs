@@ -20,6 +20,7 @@
 //! * [`env`] serves tasks to agents as an OpenEnv environment and scores baseline agents.
 //! * [`sandbox`] runs untrusted test commands with limits; every stage that runs code uses it.
 //! * [`curriculum`] makes the next dataset version from agents' results.
+//! * [`leftovers`] names temporaries by their process and clears a killed run's.
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
 
 pub mod bundle;
@@ -28,6 +29,7 @@ pub mod curriculum;
 pub mod difficulty;
 pub mod env;
 pub mod forge;
+pub mod leftovers;
 pub mod merge;
 pub mod mutate;
 pub mod pipeline;

@@ -14,6 +14,11 @@
 //! A task whose conflict hunks equal a kept task's after normalising whitespace and
 //! identifiers ([`near_duplicate`]) is dropped as `near-duplicate`, as is one listed in
 //! the [`Exclusions`] a caller passes (the curriculum passes its dataset's tasks).
+//!
+//! [`shard`] splits the global order across machines (`gen-tasks --shard K/N`) and
+//! merges the shards' verdicts with the same [`Acceptance`] code (`merge-shards`).
+
+pub mod shard;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -65,6 +70,28 @@ pub struct GenOptions {
     pub progress: bool,
     /// The canonical command line recorded in the manifest.
     pub command: Vec<String>,
+}
+
+impl GenOptions {
+    /// What the manifest records about the run.
+    pub(crate) fn meta(&self) -> VersionMeta {
+        VersionMeta {
+            dataset: self.dataset.clone(),
+            version: self.version.clone(),
+            command: self.command.clone(),
+            seed: self.seed,
+        }
+    }
+}
+
+/// What a version's manifest records about the run that made it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct VersionMeta {
+    pub dataset: String,
+    pub version: String,
+    /// The canonical command line (no --out, --cache, --jobs or --shard).
+    pub command: Vec<String>,
+    pub seed: u64,
 }
 
 /// What a run did.
@@ -149,9 +176,37 @@ struct Draft {
     difficulty: Difficulty,
 }
 
-enum Verdict {
-    Kept(Box<Draft>),
-    Rejected(Rejection),
+/// A judged candidate: kept (a task, not yet selected) or rejected with a reason.
+pub(crate) enum Verdict<T> {
+    Kept(T),
+    /// The rejection's name ([`Rejection::name`]).
+    Rejected(String),
+}
+
+impl<T> Verdict<T> {
+    fn rejected(reason: Rejection) -> Self {
+        Verdict::Rejected(reason.name().to_string())
+    }
+}
+
+/// What selection needs to know of a kept candidate.
+pub(crate) trait Keepable {
+    fn id(&self) -> &str;
+    /// The near-duplicate fingerprint of its conflict hunks.
+    fn fingerprint(&self) -> &str;
+    fn level(&self) -> Level;
+}
+
+impl Keepable for Box<Draft> {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+    fn level(&self) -> Level {
+        self.difficulty.level
+    }
 }
 
 /// The embedded substrates: every folder with a `substrate.toml` under `substrates/`
@@ -176,36 +231,13 @@ pub fn embedded_substrates() -> Result<Vec<SubstrateSpec>> {
 pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     let started = Instant::now();
     let generated = generate(options, &Exclusions::default())?;
-    if generated.tasks.is_empty() {
-        let reasons: Vec<String> = generated.rejected.iter().map(|(r, n)| format!("{r} {n}")).collect();
-        bail!(
-            "no candidate became a task ({} tried; rejected: {}); try more --candidates-per-cell, other --families or a substrate with stricter tests",
-            generated.candidates_tried,
-            if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") }
-        );
-    }
+    ensure_tasks(generated.tasks.len(), generated.candidates_tried, &generated.rejected)?;
     let mut files = VersionFiles::new();
     let mut entries = Vec::new();
     for generated_task in &generated.tasks {
         entries.push(add_task_files(&mut files, "tasks", &generated_task.task, &generated_task.bundle)?);
     }
-    let manifest = Manifest {
-        schema: manifest::MANIFEST_SCHEMA.to_string(),
-        dataset: options.dataset.clone(),
-        version: options.version.clone(),
-        generator: Generator { name: crate::GENERATOR.into(), version: crate::GENERATOR_VERSION.into() },
-        command: options.command.clone(),
-        seed: options.seed,
-        substrates: generated.substrates.clone(),
-        counts: counts(&entries, 0),
-        tasks: entries,
-        retired: Vec::new(),
-        parent: None,
-        gen_command: None,
-    };
-    let manifest_bytes = task::to_json_bytes(&manifest)?;
-    let (write, version_dir) =
-        dataset::write_version(&options.out, &options.dataset, &options.version, &files, &manifest_bytes)?;
+    let (write, version_dir, manifest) = write_generated(&options.out, &options.meta(), generated.substrates.clone(), &files, entries)?;
     Ok(GenReport {
         version_dir,
         write,
@@ -217,6 +249,48 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
         skipped_substrates: generated.skipped_substrates,
         elapsed: started.elapsed(),
     })
+}
+
+/// Refuses a run that kept no task, naming what the candidates were rejected for.
+pub(crate) fn ensure_tasks(tasks: usize, tried: usize, rejected: &BTreeMap<String, usize>) -> Result<()> {
+    if tasks > 0 {
+        return Ok(());
+    }
+    let reasons: Vec<String> = rejected.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    bail!(
+        "no candidate became a task ({} tried; rejected: {}); try more --candidates-per-cell, other --families or a substrate with stricter tests",
+        tried,
+        if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") }
+    );
+}
+
+/// Writes the version a `gen-tasks` run makes: `files` (the tasks, in order, with their
+/// manifest `entries`) and the manifest recording `options.command`.
+pub(crate) fn write_generated(
+    out: &Path,
+    meta: &VersionMeta,
+    substrates: Vec<SubstrateEntry>,
+    files: &VersionFiles,
+    entries: Vec<TaskEntry>,
+) -> Result<(WriteResult, PathBuf, Manifest)> {
+    let manifest = Manifest {
+        schema: manifest::MANIFEST_SCHEMA.to_string(),
+        dataset: meta.dataset.clone(),
+        version: meta.version.clone(),
+        generator: Generator { name: crate::GENERATOR.into(), version: crate::GENERATOR_VERSION.into() },
+        command: meta.command.clone(),
+        seed: meta.seed,
+        substrates,
+        counts: counts(&entries, 0),
+        tasks: entries,
+        retired: Vec::new(),
+        parent: None,
+        gen_command: None,
+    };
+    let manifest_bytes = task::to_json_bytes(&manifest)?;
+    let (write, version_dir) =
+        dataset::write_version(out, &meta.dataset, &meta.version, files, &manifest_bytes)?;
+    Ok((write, version_dir, manifest))
 }
 
 /// Writes a task's `task.json` and `repo.bundle` under `<folder>/<id>/` and returns its
@@ -249,7 +323,71 @@ pub fn counts(entries: &[TaskEntry], retired: usize) -> Counts {
 /// Prepares the substrates, forges and judges candidates, and returns the kept tasks
 /// (not written). Tasks in `exclude` (and their near-duplicates) are not made again.
 pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated> {
+    let staged = stage(options)?;
+    let goal = options.goal();
+    let engine = staged.engine(options.jobs);
+    let total: usize = staged.cells.iter().map(|c| c.candidates.len()).sum();
+    let bar = progress_bar(options.progress, total as u64);
+    let selection = engine.select(goal, exclude, &bar)?;
+    bar.finish_and_clear();
+
+    let kept = selection.accepted.len();
+    let mut drafts = selection.accepted;
+    if let Some(max) = options.max_tasks {
+        drafts.truncate(max);
+    }
+    let repo = git2::Repository::open_bare(staged.repo_path())?;
+    let mut tasks = Vec::with_capacity(drafts.len());
+    let mut per_substrate = vec![0usize; staged.prepared.len()];
+    for draft in &drafts {
+        tasks.push(make_task(&repo, &staged.prepared[draft.substrate].substrate, draft)?);
+        per_substrate[draft.substrate] += 1;
+    }
+    Ok(Generated {
+        tasks,
+        substrates: substrate_entries(&staged.prepared, &per_substrate),
+        candidates_tried: selection.tried,
+        kept,
+        rejected: selection.rejected,
+        shortfall: selection.shortfall,
+        skipped_substrates: staged.skipped,
+    })
+}
+
+impl GenOptions {
+    /// What decides which kept candidates become tasks.
+    fn goal(&self) -> Goal<'_> {
+        match &self.quotas {
+            Some(quotas) => Goal::Quotas(quotas),
+            None => Goal::PerCell(self.per_cell),
+        }
+    }
+}
+
+/// Substrates prepared and their candidates laid out in cells, ready to be judged.
+struct Staged {
+    prepared: Vec<Prepared>,
+    skipped: Vec<(String, String)>,
+    cells: Vec<Cell>,
+    /// A bare repository the candidates' commits are written to.
+    scratch: tempfile::TempDir,
+}
+
+impl Staged {
+    fn repo_path(&self) -> &Path {
+        self.scratch.path()
+    }
+
+    fn engine(&self, jobs: usize) -> Engine<'_> {
+        Engine { prepared: &self.prepared, cells: &self.cells, repo_path: self.repo_path(), jobs: jobs.max(1) }
+    }
+}
+
+/// Prepares the substrates (a failing one is skipped with a warning) and forges every
+/// (substrate, family) cell's candidates in seeded order.
+fn stage(options: &GenOptions) -> Result<Staged> {
     let cache = OutcomeCache::new(&options.cache_dir.join("outcomes"));
+    cache.sweep_leftovers();
     let mut skipped = Vec::new();
     let mut prepared = Vec::new();
     for spec in &options.substrates {
@@ -268,7 +406,6 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
 
     let scratch = tempfile::Builder::new().prefix("mergeforge-forge-").tempdir()?;
     git2::Repository::init_bare(scratch.path()).context("creating the scratch repository")?;
-    let repo_path = scratch.path().to_path_buf();
 
     let mut cells = Vec::new();
     for (index, p) in prepared.iter().enumerate() {
@@ -278,48 +415,27 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
             cells.push(Cell { substrate: index, family: *family, candidates });
         }
     }
-    let goal = match &options.quotas {
-        Some(quotas) => Goal::Quotas(quotas),
-        None => Goal::PerCell(options.per_cell),
-    };
-    let engine = Engine { prepared: &prepared, cells: &cells, repo_path: &repo_path, jobs: options.jobs.max(1) };
-    let total: usize = cells.iter().map(|c| c.candidates.len()).sum();
-    let bar = progress_bar(options.progress, total as u64);
-    let selection = engine.select(goal, exclude, &bar)?;
-    bar.finish_and_clear();
+    Ok(Staged { prepared, skipped, cells, scratch })
+}
 
-    let kept = selection.accepted.len();
-    let mut drafts = selection.accepted;
-    if let Some(max) = options.max_tasks {
-        drafts.truncate(max);
-    }
-    let repo = git2::Repository::open_bare(&repo_path)?;
-    let mut tasks = Vec::with_capacity(drafts.len());
-    let mut per_substrate = vec![0usize; prepared.len()];
-    for draft in &drafts {
-        let substrate = &prepared[draft.substrate].substrate;
-        let bundle = gitbundle::write_bundle(&repo, &gitbundle::task_refs(&draft.commits), draft.commits.ours)?;
-        tasks.push(GeneratedTask { task: task_record(&draft.id, substrate, draft, &bundle), bundle });
-        per_substrate[draft.substrate] += 1;
-    }
-    Ok(Generated {
-        tasks,
-        substrates: prepared
-            .iter()
-            .zip(&per_substrate)
-            .map(|(p, n)| SubstrateEntry {
-                name: p.substrate.name.clone(),
-                commit: p.substrate.commit.clone(),
-                tree: p.substrate.tree_id.clone(),
-                tasks: *n,
-            })
-            .collect(),
-        candidates_tried: selection.tried,
-        kept,
-        rejected: selection.rejected,
-        shortfall: selection.shortfall,
-        skipped_substrates: skipped,
-    })
+/// The manifest's substrate entries, with `tasks[i]` tasks from substrate `i`.
+fn substrate_entries(prepared: &[Prepared], tasks: &[usize]) -> Vec<SubstrateEntry> {
+    prepared
+        .iter()
+        .zip(tasks)
+        .map(|(p, n)| SubstrateEntry {
+            name: p.substrate.name.clone(),
+            commit: p.substrate.commit.clone(),
+            tree: p.substrate.tree_id.clone(),
+            tasks: *n,
+        })
+        .collect()
+}
+
+/// Bundles a kept candidate and makes its record.
+fn make_task(repo: &git2::Repository, substrate: &Substrate, draft: &Draft) -> Result<GeneratedTask> {
+    let bundle = gitbundle::write_bundle(repo, &gitbundle::task_refs(&draft.commits), draft.commits.ours)?;
+    Ok(GeneratedTask { task: task_record(&draft.id, substrate, draft, &bundle), bundle })
 }
 
 fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache) -> Result<Prepared> {
@@ -376,37 +492,70 @@ struct Cell {
 
 /// What decides which kept candidates become tasks.
 #[derive(Clone, Copy)]
-enum Goal<'a> {
+pub(crate) enum Goal<'a> {
     /// The first `n` tasks of each cell, cells in order.
     PerCell(usize),
     /// Tasks while a quota wants them, one candidate of each cell in turn.
     Quotas(&'a Quotas),
 }
 
-/// The outcome of selection.
-struct Selection {
-    accepted: Vec<Draft>,
-    tried: usize,
-    rejected: BTreeMap<String, usize>,
-    shortfall: Vec<Shortfall>,
+/// The global order of candidates for `goal`, as (cell, index in cell), given each
+/// cell's number of candidates: cell after cell for [`Goal::PerCell`], one candidate of
+/// each cell in turn for [`Goal::Quotas`]. Shards split this order; merging replays it.
+pub(crate) fn global_order(cell_sizes: &[usize], goal: Goal) -> Vec<(usize, usize)> {
+    match goal {
+        Goal::PerCell(_) => cell_sizes.iter().enumerate().flat_map(|(c, n)| (0..*n).map(move |k| (c, k))).collect(),
+        Goal::Quotas(_) => {
+            let longest = cell_sizes.iter().copied().max().unwrap_or(0);
+            (0..longest)
+                .flat_map(|k| cell_sizes.iter().enumerate().filter(move |(_, n)| k < **n).map(move |(c, _)| (c, k)))
+                .collect()
+        }
+    }
 }
 
-/// The acceptance state, updated strictly in global order.
-struct Acceptance<'a> {
+/// The outcome of selection.
+pub(crate) struct Selection<T> {
+    /// Kept tasks in global order (before `--max-tasks`).
+    pub accepted: Vec<T>,
+    pub tried: usize,
+    pub rejected: BTreeMap<String, usize>,
+    pub shortfall: Vec<Shortfall>,
+}
+
+/// The acceptance state, updated strictly in global order. The one place that decides
+/// which verdicts become tasks: an unsharded run feeds it verdicts as workers deliver
+/// them, `merge-shards` feeds it the verdicts the shards recorded.
+pub(crate) struct Acceptance<'a, T> {
     goal: Goal<'a>,
+    /// Each cell's family.
+    families: Vec<Family>,
     per_cell: Vec<usize>,
     quota: QuotaState,
     ids: BTreeSet<String>,
     fingerprints: BTreeSet<String>,
-    selection: Selection,
+    selection: Selection<T>,
 }
 
-impl Acceptance<'_> {
+impl<'a, T: Keepable> Acceptance<'a, T> {
+    /// Nothing decided yet; cell `c` holds candidates of `families[c]`.
+    pub(crate) fn new(goal: Goal<'a>, families: Vec<Family>, exclude: &Exclusions) -> Self {
+        Acceptance {
+            goal,
+            per_cell: vec![0; families.len()],
+            families,
+            quota: QuotaState::default(),
+            ids: exclude.ids.clone(),
+            fingerprints: exclude.fingerprints.clone(),
+            selection: Selection { accepted: Vec::new(), tried: 0, rejected: BTreeMap::new(), shortfall: Vec::new() },
+        }
+    }
+
     /// Whether the cell could still contribute a task.
-    fn wants_cell(&self, cell: usize, family: Family) -> bool {
+    fn wants_cell(&self, cell: usize) -> bool {
         match self.goal {
             Goal::PerCell(n) => self.per_cell[cell] < n,
-            Goal::Quotas(q) => q.wants_family(&self.quota, family),
+            Goal::Quotas(q) => q.wants_family(&self.quota, self.families[cell]),
         }
     }
 
@@ -417,20 +566,41 @@ impl Acceptance<'_> {
         }
     }
 
-    fn decide(&mut self, cell: usize, family: Family, verdict: Verdict) {
+    /// Decides `order[cursor..]` in turn while the verdicts are at hand (`take` gives a
+    /// candidate's verdict, or `None` if it is not judged yet); candidates of cells that
+    /// cannot contribute any more are passed over undecided. Returns true when the goal
+    /// is met or the order is exhausted.
+    pub(crate) fn advance(
+        &mut self,
+        order: &[(usize, usize)],
+        cursor: &mut usize,
+        mut take: impl FnMut(usize, usize) -> Option<Verdict<T>>,
+    ) -> bool {
+        while *cursor < order.len() && !self.done() {
+            let (c, k) = order[*cursor];
+            if self.wants_cell(c) {
+                let Some(verdict) = take(c, k) else { return false };
+                self.decide(c, verdict);
+            }
+            *cursor += 1;
+        }
+        true
+    }
+
+    fn decide(&mut self, cell: usize, verdict: Verdict<T>) {
         self.selection.tried += 1;
-        let draft = match verdict {
+        let kept = match verdict {
             Verdict::Rejected(reason) => {
-                *self.selection.rejected.entry(reason.name().to_string()).or_default() += 1;
+                *self.selection.rejected.entry(reason).or_default() += 1;
                 return;
             }
-            Verdict::Kept(draft) => draft,
+            Verdict::Kept(kept) => kept,
         };
-        if self.ids.contains(&draft.id) || self.fingerprints.contains(&draft.fingerprint) {
+        if self.ids.contains(kept.id()) || self.fingerprints.contains(kept.fingerprint()) {
             *self.selection.rejected.entry(Rejection::NearDuplicate.name().to_string()).or_default() += 1;
             return;
         }
-        let level = draft.difficulty.level;
+        let (family, level) = (self.families[cell], kept.level());
         let wanted = match self.goal {
             Goal::PerCell(n) => self.per_cell[cell] < n,
             Goal::Quotas(q) => q.wants(&self.quota, family, level),
@@ -442,9 +612,17 @@ impl Acceptance<'_> {
             q.keep(&mut self.quota, family, level);
         }
         self.per_cell[cell] += 1;
-        self.ids.insert(draft.id.clone());
-        self.fingerprints.insert(draft.fingerprint.clone());
-        self.selection.accepted.push(*draft);
+        self.ids.insert(kept.id().to_string());
+        self.fingerprints.insert(kept.fingerprint().to_string());
+        self.selection.accepted.push(kept);
+    }
+
+    /// The selection, with the quotas' shortfall.
+    pub(crate) fn finish(mut self) -> Selection<T> {
+        if let Goal::Quotas(q) = self.goal {
+            self.selection.shortfall = q.shortfall(&self.quota);
+        }
+        self.selection
     }
 }
 
@@ -460,36 +638,30 @@ struct Engine<'a> {
 impl Engine<'_> {
     /// The global order: (cell, index in cell).
     fn order(&self, goal: Goal) -> Vec<(usize, usize)> {
-        match goal {
-            Goal::PerCell(_) => {
-                self.cells.iter().enumerate().flat_map(|(c, cell)| (0..cell.candidates.len()).map(move |k| (c, k))).collect()
-            }
-            Goal::Quotas(_) => {
-                let longest = self.cells.iter().map(|c| c.candidates.len()).max().unwrap_or(0);
-                (0..longest)
-                    .flat_map(|k| self.cells.iter().enumerate().filter(move |(_, c)| k < c.candidates.len()).map(move |(c, _)| (c, k)))
-                    .collect()
-            }
-        }
+        let sizes: Vec<usize> = self.cells.iter().map(|c| c.candidates.len()).collect();
+        global_order(&sizes, goal)
     }
 
-    fn select(&self, goal: Goal, exclude: &Exclusions, bar: &ProgressBar) -> Result<Selection> {
+    fn families(&self) -> Vec<Family> {
+        self.cells.iter().map(|c| c.family).collect()
+    }
+
+    /// Judges candidate `k` of cell `c`.
+    fn judge(&self, c: usize, k: usize) -> Result<Verdict<Box<Draft>>> {
+        let cell = &self.cells[c];
+        judge(&self.prepared[cell.substrate], cell.substrate, &cell.candidates[k], self.repo_path)
+    }
+
+    fn select(&self, goal: Goal, exclude: &Exclusions, bar: &ProgressBar) -> Result<Selection<Box<Draft>>> {
         let order = self.order(goal);
-        let mut state = Acceptance {
-            goal,
-            per_cell: vec![0; self.cells.len()],
-            quota: QuotaState::default(),
-            ids: exclude.ids.clone(),
-            fingerprints: exclude.fingerprints.clone(),
-            selection: Selection { accepted: Vec::new(), tried: 0, rejected: BTreeMap::new(), shortfall: Vec::new() },
-        };
+        let mut state = Acceptance::new(goal, self.families(), exclude);
         let mut work = Work {
             verdicts: self.cells.iter().map(|c| (0..c.candidates.len()).map(|_| None).collect()).collect(),
             dispatched: vec![0; self.cells.len()],
             in_flight: vec![0; self.cells.len()],
         };
         let (job_tx, job_rx) = mpsc::channel::<(usize, usize)>();
-        let (done_tx, done_rx) = mpsc::channel::<((usize, usize), Result<Verdict>)>();
+        let (done_tx, done_rx) = mpsc::channel::<((usize, usize), Result<Verdict<Box<Draft>>>)>();
         let job_rx = Mutex::new(job_rx);
         let stop = AtomicBool::new(false);
         let outcome = std::thread::scope(|scope| {
@@ -501,8 +673,7 @@ impl Engine<'_> {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let cell = &self.cells[c];
-                    let verdict = judge(&self.prepared[cell.substrate], cell.substrate, &cell.candidates[k], self.repo_path);
+                    let verdict = self.judge(c, k);
                     bar.inc(1);
                     if done_tx.send(((c, k), verdict)).is_err() {
                         break;
@@ -517,10 +688,7 @@ impl Engine<'_> {
             result
         });
         outcome?;
-        if let Goal::Quotas(q) = goal {
-            state.selection.shortfall = q.shortfall(&state.quota);
-        }
-        Ok(state.selection)
+        Ok(state.finish())
     }
 
     /// Keeps the workers fed and decides verdicts in global order as they arrive, until
@@ -528,23 +696,15 @@ impl Engine<'_> {
     fn drive(
         &self,
         order: &[(usize, usize)],
-        state: &mut Acceptance,
+        state: &mut Acceptance<Box<Draft>>,
         work: &mut Work,
         jobs: &mpsc::Sender<(usize, usize)>,
-        done: &mpsc::Receiver<((usize, usize), Result<Verdict>)>,
+        done: &mpsc::Receiver<((usize, usize), Result<Verdict<Box<Draft>>>)>,
         bar: &ProgressBar,
     ) -> Result<()> {
         let mut cursor = 0;
         loop {
-            while cursor < order.len() && !state.done() {
-                let (c, k) = order[cursor];
-                if state.wants_cell(c, self.cells[c].family) {
-                    let Some(verdict) = work.verdicts[c][k].take() else { break };
-                    state.decide(c, self.cells[c].family, verdict);
-                }
-                cursor += 1;
-            }
-            if cursor >= order.len() || state.done() {
+            if state.advance(order, &mut cursor, |c, k| work.verdicts[c][k].take()) {
                 return Ok(());
             }
             for job in self.plan(order, cursor, state, work) {
@@ -566,7 +726,13 @@ impl Engine<'_> {
     /// in flight: from the cursor on, each wanted cell's next unjudged ones; without
     /// quotas no more per cell than it may still need, with quotas no more in all than
     /// the tasks still wanted (judging further ahead would be wasted work).
-    fn plan(&self, order: &[(usize, usize)], cursor: usize, state: &Acceptance, work: &Work) -> Vec<(usize, usize)> {
+    fn plan(
+        &self,
+        order: &[(usize, usize)],
+        cursor: usize,
+        state: &Acceptance<Box<Draft>>,
+        work: &Work,
+    ) -> Vec<(usize, usize)> {
         let in_flight: usize = work.in_flight.iter().sum();
         let limit = match state.goal {
             Goal::PerCell(_) => 2 * self.jobs,
@@ -578,7 +744,7 @@ impl Engine<'_> {
             if in_flight + out.len() >= limit {
                 break;
             }
-            if k != work.dispatched[c] + planned[c] || !state.wants_cell(c, self.cells[c].family) {
+            if k != work.dispatched[c] + planned[c] || !state.wants_cell(c) {
                 continue;
             }
             if let Goal::PerCell(n) = state.goal {
@@ -597,24 +763,24 @@ impl Engine<'_> {
 
 /// Candidates handed to the workers and their verdicts, per cell.
 struct Work {
-    verdicts: Vec<Vec<Option<Verdict>>>,
+    verdicts: Vec<Vec<Option<Verdict<Box<Draft>>>>>,
     /// Candidates of each cell handed out so far (always a prefix of the cell).
     dispatched: Vec<usize>,
     in_flight: Vec<usize>,
 }
 
-fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &Path) -> Result<Verdict> {
+fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &Path) -> Result<Verdict<Box<Draft>>> {
     let repo = git2::Repository::open_bare(repo_path)?;
     let commits = write_task_commits(&repo, &candidate.base, &candidate.ours, &candidate.theirs, &candidate.gold, &candidate.summary)?;
     let (conflicted, conflicts) = match merge::merge(&repo, commits.ours, commits.theirs)? {
-        MergeResult::Clean => return Ok(Verdict::Rejected(Rejection::CleanMerge)),
-        MergeResult::Unsupported(_) => return Ok(Verdict::Rejected(Rejection::UnsupportedConflict)),
+        MergeResult::Clean => return Ok(Verdict::rejected(Rejection::CleanMerge)),
+        MergeResult::Unsupported(_) => return Ok(Verdict::rejected(Rejection::UnsupportedConflict)),
         MergeResult::Conflicted { tree, files } => (tree, files),
     };
     let paths: Vec<String> = conflicts.iter().map(|c| c.path.clone()).collect();
     let validation = match validate::validate(candidate, &conflicted, &paths, &prepared.runner)? {
         Ok(validation) => validation,
-        Err(reason) => return Ok(Verdict::Rejected(reason)),
+        Err(reason) => return Ok(Verdict::rejected(reason)),
     };
     let outside = edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
     let mut operators: Vec<String> = candidate.mutations.iter().map(|m| m.operator.to_string()).collect();

@@ -1,7 +1,9 @@
 //! Writing a dataset version directory atomically.
 //!
 //! Everything is written into a staging directory next to the target
-//! (`<out>/<dataset>/.staging-<version>-XXXX`), manifest last, then renamed into place.
+//! (`<out>/<dataset>/.staging-<version>-<host>-<pid>-XXXX`), manifest last, then
+//! renamed into place. A killed run leaves at most its staging directory, which the
+//! next write of that version removes.
 //! If the version already exists, the staging copy is compared byte for byte: identical
 //! means the run reproduced it; different is refused and nothing is overwritten.
 
@@ -29,12 +31,28 @@ pub fn write_version(
     files: &VersionFiles,
     manifest: &[u8],
 ) -> Result<(WriteResult, PathBuf)> {
-    let parent = out.join(dataset);
-    std::fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
-    let target = parent.join(version);
+    write_folder(&out.join(dataset), version, &format!("version {version}"), files, ("manifest.json", manifest))
+}
+
+/// Writes `files`, then `last` (the file whose presence marks the folder finished), as
+/// `<parent>/<name>` (`what` names it in errors), atomically: staged in `<parent>/.staging-<name>-<owner>-XXXX`
+/// and renamed. Staging folders of killed runs on this host are swept first. An
+/// existing folder is kept: identical bytes mean [`WriteResult::Reproduced`], anything
+/// else is refused.
+pub fn write_folder(
+    parent: &Path,
+    name: &str,
+    what: &str,
+    files: &VersionFiles,
+    last: (&str, &[u8]),
+) -> Result<(WriteResult, PathBuf)> {
+    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    let prefix = format!(".staging-{name}-");
+    crate::leftovers::sweep(parent, &prefix);
+    let target = parent.join(name);
     let staging = tempfile::Builder::new()
-        .prefix(&format!(".staging-{version}-"))
-        .tempdir_in(&parent)
+        .prefix(&format!("{prefix}{}-", crate::leftovers::owner_tag()))
+        .tempdir_in(parent)
         .with_context(|| format!("creating a staging directory in {}", parent.display()))?;
     for (relative, bytes) in files {
         let path = staging.path().join(relative);
@@ -43,12 +61,12 @@ pub fn write_version(
         }
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     }
-    std::fs::write(staging.path().join("manifest.json"), manifest)?;
+    std::fs::write(staging.path().join(last.0), last.1)?;
 
     if target.exists() {
         let existing = read_tree(&target)?;
         let mut fresh = files.clone();
-        fresh.insert("manifest.json".into(), manifest.to_vec());
+        fresh.insert(last.0.into(), last.1.to_vec());
         if existing == fresh {
             return Ok((WriteResult::Reproduced, target));
         }
@@ -59,7 +77,7 @@ pub fn write_version(
             .or_else(|| existing.keys().find(|k| !fresh.contains_key(*k)).cloned())
             .unwrap_or_default();
         bail!(
-            "{}: version {version} already exists with different content (first difference: {differing}); choose a new --version or remove it",
+            "{}: {what} already exists with different content (first difference: {differing}); choose a new --version or remove it",
             target.display()
         );
     }

@@ -11,6 +11,7 @@ use crate::bundle::dataset::WriteResult;
 use crate::difficulty::quota::Quotas;
 use crate::difficulty::Level;
 use crate::forge::Family;
+use crate::pipeline::shard::{ShardReport, ShardSpec};
 use crate::pipeline::{self, GenOptions, GenReport};
 use crate::substrate::SubstrateSpec;
 
@@ -100,6 +101,14 @@ pub struct GenTasksArgs {
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
 
+    /// Generate only shard K of N (0-based, e.g. 0/3) into OUT/DATASET/VERSION.shard-K-of-N,
+    /// for `mergeforge merge-shards` to combine into the version an unsharded run
+    /// writes. Candidates have one global order; shard K judges every position p with
+    /// p % N == K. A shard cannot know when the others met the goal, so it judges all of
+    /// its positions (up to --candidates-per-cell per cell; bound that with --quota).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+
     /// Print the run report as JSON on stdout instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -110,7 +119,17 @@ pub struct GenTasksArgs {
 }
 
 pub fn run(args: GenTasksArgs) -> Result<ExitCode> {
+    let shard = args.shard.as_deref().map(ShardSpec::parse).transpose()?;
     let options = options_from(&args)?;
+    if let Some(shard) = shard {
+        let report = pipeline::shard::gen_shard(&options, shard)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&shard_json(&report))?);
+        } else {
+            print_shard_summary(&report);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let report = pipeline::gen_tasks(&options)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report_json(&report))?);
@@ -248,7 +267,7 @@ fn is_semver(version: &str) -> bool {
     semver::Version::parse(version).is_ok()
 }
 
-fn report_json(report: &GenReport) -> serde_json::Value {
+pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
     json!({
         "version_dir": report.version_dir,
         "result": match report.write { WriteResult::Created => "created", WriteResult::Reproduced => "reproduced" },
@@ -265,7 +284,7 @@ fn report_json(report: &GenReport) -> serde_json::Value {
     })
 }
 
-fn print_summary(report: &GenReport) {
+pub(crate) fn print_summary(report: &GenReport) {
     let counts = &report.manifest.counts;
     let verb = match report.write {
         WriteResult::Created => "wrote",
@@ -313,4 +332,43 @@ fn print_summary(report: &GenReport) {
         println!("skipped substrate {name}: {reason}");
     }
     println!("time {:.1}s", report.elapsed.as_secs_f64());
+}
+
+fn shard_json(report: &ShardReport) -> serde_json::Value {
+    json!({
+        "shard_dir": report.dir,
+        "result": match report.write { WriteResult::Created => "created", WriteResult::Reproduced => "reproduced" },
+        "shard": report.shard.index,
+        "of": report.shard.count,
+        "fingerprint": report.fingerprint,
+        "positions": report.positions,
+        "judged": report.judged,
+        "kept": report.kept,
+        "rejected": report.rejected,
+        "skipped_substrates": report.skipped_substrates.iter().map(|(n, r)| json!({"substrate": n, "reason": r})).collect::<Vec<_>>(),
+        "seconds": (report.elapsed.as_secs_f64() * 10.0).round() / 10.0,
+    })
+}
+
+fn print_shard_summary(report: &ShardReport) {
+    let verb = match report.write {
+        WriteResult::Created => "wrote",
+        WriteResult::Reproduced => "reproduced (identical bytes already there)",
+    };
+    println!("{verb} shard {} to {}", report.shard, report.dir.display());
+    println!(
+        "judged {} of {} candidates, kept {}, rejected {} (run {})",
+        report.judged,
+        report.positions,
+        report.kept,
+        report.rejected.values().sum::<usize>(),
+        &report.fingerprint[..12]
+    );
+    for (reason, n) in &report.rejected {
+        println!("  rejected {reason:<22} {n}");
+    }
+    for (name, reason) in &report.skipped_substrates {
+        println!("skipped substrate {name}: {reason}");
+    }
+    println!("time {:.1}s; merge every shard with `mergeforge merge-shards OUT SHARD_DIR...`", report.elapsed.as_secs_f64());
 }

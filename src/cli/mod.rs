@@ -5,6 +5,7 @@
 mod curriculum;
 mod eval;
 mod gen_tasks;
+mod merge_shards;
 mod publish;
 mod serve;
 
@@ -15,6 +16,7 @@ use clap::{Parser, Subcommand};
 pub use curriculum::CurriculumArgs;
 pub use eval::EvalArgs;
 pub use gen_tasks::GenTasksArgs;
+pub use merge_shards::MergeShardsArgs;
 pub use publish::PublishArgs;
 pub use serve::{EpisodeArgs, ServeArgs};
 
@@ -40,6 +42,8 @@ pub enum Command {
     Eval(EvalArgs),
     // About and long help come from `CurriculumArgs`'s doc comment.
     Curriculum(CurriculumArgs),
+    // About and long help come from `MergeShardsArgs`'s doc comment.
+    MergeShards(MergeShardsArgs),
 }
 
 /// Runs a parsed command line; errors are returned for `main` to print.
@@ -50,5 +54,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Curriculum(args) => curriculum::run(args),
+        Command::MergeShards(args) => merge_shards::run(args),
     }
 }

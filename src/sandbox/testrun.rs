@@ -112,9 +112,13 @@ impl TestRunner {
     }
 }
 
+/// Prefix of an entry being written.
+const TEMP_PREFIX: &str = ".tmp-";
+
 /// Outcomes on disk, one small JSON file per key: `<dir>/<key[0..2]>/<key>.json`.
 /// Files are written to a temporary name and renamed, so a killed run leaves no
-/// half-written entry.
+/// half-written entry, at most a temporary file that [`OutcomeCache::sweep_leftovers`]
+/// removes later (see [`crate::leftovers`]). Several processes may share one cache.
 #[derive(Debug, Clone)]
 pub struct OutcomeCache {
     dir: PathBuf,
@@ -123,6 +127,12 @@ pub struct OutcomeCache {
 impl OutcomeCache {
     pub fn new(dir: &Path) -> Self {
         OutcomeCache { dir: dir.to_path_buf() }
+    }
+
+    /// Removes the temporary files of writers that were killed; returns how many.
+    pub fn sweep_leftovers(&self) -> usize {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return 0 };
+        entries.flatten().map(|e| crate::leftovers::sweep(&e.path(), TEMP_PREFIX)).sum()
     }
 
     fn path(&self, key: &str) -> PathBuf {
@@ -141,7 +151,9 @@ impl OutcomeCache {
             .with_context(|| format!("creating outcome cache {}", parent.display()))?;
         let mut text = serde_json::to_string(outcome)?;
         text.push('\n');
-        let mut temp = tempfile::NamedTempFile::new_in(parent)?;
+        let mut temp = tempfile::Builder::new()
+            .prefix(&format!("{TEMP_PREFIX}{}-", crate::leftovers::owner_tag()))
+            .tempfile_in(parent)?;
         std::io::Write::write_all(&mut temp, text.as_bytes())?;
         temp.persist(&path).map_err(|e| e.error)?;
         Ok(())

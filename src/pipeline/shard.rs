@@ -1,0 +1,585 @@
+//! Sharding `gen-tasks` across machines and merging the shards into one version.
+//!
+//! A run's candidates have one global order ([`global_order`]). Shard K of N judges
+//! every candidate at a position `p` with `p % N == K` — all of them: a shard cannot
+//! know when the other shards met the goal, so it cannot stop early the way an
+//! unsharded run does — and writes a shard folder `OUT/DATASET/VERSION.shard-K-of-N/`:
+//!
+//! ```text
+//! shard.json                     format, K, N, the run's fingerprint, one record per
+//!                                judged position (rejection reason, or the kept task's
+//!                                id, near-duplicate fingerprint, level, family)
+//! kept/<position>/task.json      every kept candidate's record and bundle
+//! kept/<position>/repo.bundle
+//! ```
+//!
+//! `merge-shards` checks that exactly shards 0..N-1 of one run are present, replays
+//! the verdicts in global order through the same [`Acceptance`] an unsharded run
+//! uses, applies `--max-tasks`, and writes the version with the manifest an unsharded
+//! run writes: the result is byte-identical to the unsharded run (given the same
+//! outcome cache, since test durations are recorded measurements).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use indicatif::ProgressBar;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    ensure_tasks, global_order, make_task, progress_bar, stage, write_generated, Acceptance, Engine, Exclusions,
+    GenOptions, GenReport, Goal, Keepable, Staged, Verdict, VersionMeta,
+};
+use crate::bundle::dataset::{self, VersionFiles, WriteResult};
+use crate::bundle::manifest::{Generator, SubstrateEntry, TaskEntry};
+use crate::bundle::task;
+use crate::difficulty::quota::Quotas;
+use crate::difficulty::Level;
+use crate::forge::Family;
+use crate::snapshot::sha256_hex;
+
+/// The `schema` of `shard.json`.
+pub const SHARD_SCHEMA: &str = "mergeforge.shard/1";
+/// The file that marks a shard folder finished (written last).
+pub const SHARD_FILE: &str = "shard.json";
+
+/// Shard `index` of `count` (0-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardSpec {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl ShardSpec {
+    /// Parses `K/N` (0 ≤ K < N).
+    pub fn parse(text: &str) -> Result<ShardSpec> {
+        let usage = "use K/N with shards numbered 0 to N-1, e.g. 0/3, 1/3, 2/3";
+        let Some((k, n)) = text.split_once('/') else { bail!("--shard {text}: not K/N; {usage}") };
+        let (Ok(index), Ok(count)) = (k.trim().parse::<usize>(), n.trim().parse::<usize>()) else {
+            bail!("--shard {text}: K and N must be whole numbers; {usage}");
+        };
+        if count == 0 {
+            bail!("--shard {text}: N must be at least 1; {usage}");
+        }
+        if index >= count {
+            bail!("--shard {text}: K must be below N; {usage}");
+        }
+        Ok(ShardSpec { index, count })
+    }
+
+    /// Whether this shard judges global position `position`.
+    pub fn holds(&self, position: usize) -> bool {
+        position % self.count == self.index
+    }
+
+    /// How many of `positions` global positions this shard judges.
+    fn share(&self, positions: usize) -> usize {
+        (0..positions).filter(|p| self.holds(*p)).count()
+    }
+
+    /// The shard folder's name next to the version: `VERSION.shard-K-of-N`.
+    pub fn folder_name(&self, version: &str) -> String {
+        format!("{version}.shard-{}-of-{}", self.index, self.count)
+    }
+}
+
+impl std::fmt::Display for ShardSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Everything the shards of one run must agree on; its hash is the run's fingerprint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardRun {
+    pub generator: Generator,
+    /// Dataset, version, canonical command (no --shard, --out, --cache, --jobs), seed.
+    #[serde(flatten)]
+    pub meta: VersionMeta,
+    pub per_cell: usize,
+    /// `--quota` in canonical form, if any.
+    pub quota: Option<String>,
+    pub max_tasks: Option<usize>,
+    /// The usable substrates, in order (`tasks` is 0 here).
+    pub substrates: Vec<SubstrateEntry>,
+    /// Each (substrate, family) cell and its number of candidates, in order.
+    pub cells: Vec<CellRecord>,
+}
+
+impl ShardRun {
+    pub fn fingerprint(&self) -> Result<String> {
+        Ok(sha256_hex(&serde_json::to_vec(self)?))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellRecord {
+    /// Index into [`ShardRun::substrates`].
+    pub substrate: usize,
+    pub family: Family,
+    pub candidates: usize,
+}
+
+/// `shard.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ShardFile {
+    pub schema: String,
+    pub shard: usize,
+    pub of: usize,
+    pub fingerprint: String,
+    pub run: ShardRun,
+    /// Positions in the global order (all shards together).
+    pub positions: usize,
+    /// Substrates this shard skipped (their tests failed), as (path, reason).
+    #[serde(default)]
+    pub skipped_substrates: Vec<(String, String)>,
+    /// One per judged position, in order.
+    pub records: Vec<PositionRecord>,
+}
+
+/// The verdict on the candidate at one global position.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PositionRecord {
+    pub position: usize,
+    pub cell: usize,
+    /// The candidate's index in its cell.
+    pub index: usize,
+    #[serde(flatten)]
+    pub verdict: RecordedVerdict,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
+pub enum RecordedVerdict {
+    Rejected { reason: String },
+    /// A task (its files under `kept/<position>/`), not yet selected.
+    Kept {
+        id: String,
+        fingerprint: String,
+        level: Level,
+        family: Family,
+        /// Index into [`ShardRun::substrates`].
+        substrate: usize,
+        task_sha256: String,
+    },
+}
+
+/// What `gen-tasks --shard` did.
+#[derive(Debug, Clone)]
+pub struct ShardReport {
+    pub dir: PathBuf,
+    pub write: WriteResult,
+    pub shard: ShardSpec,
+    pub fingerprint: String,
+    /// Positions in the global order, and how many this shard judged.
+    pub positions: usize,
+    pub judged: usize,
+    pub kept: usize,
+    pub rejected: BTreeMap<String, usize>,
+    pub skipped_substrates: Vec<(String, String)>,
+    pub elapsed: Duration,
+}
+
+/// `gen-tasks --shard K/N`: judges this shard's positions and writes its folder.
+pub fn gen_shard(options: &GenOptions, shard: ShardSpec) -> Result<ShardReport> {
+    let started = Instant::now();
+    let staged = stage(options)?;
+    let goal = options.goal();
+    let engine = staged.engine(options.jobs);
+    let order = engine.order(goal);
+    let mine: Vec<usize> = (0..order.len()).filter(|p| shard.holds(*p)).collect();
+    let bar = progress_bar(options.progress, mine.len() as u64);
+    let judged = judge_positions(&engine, &staged, &order, &mine, &bar)?;
+    bar.finish_and_clear();
+
+    let run = shard_run(options, &staged);
+    let fingerprint = run.fingerprint()?;
+    let mut files = VersionFiles::new();
+    let mut records = Vec::with_capacity(judged.len());
+    let mut rejected = BTreeMap::new();
+    for (record, kept_files) in judged {
+        match &record.verdict {
+            RecordedVerdict::Rejected { reason } => *rejected.entry(reason.clone()).or_default() += 1,
+            RecordedVerdict::Kept { .. } => {
+                let (json, bundle) = kept_files.context("internal error: a kept candidate without files")?;
+                files.insert(format!("kept/{}/task.json", record.position), json);
+                files.insert(format!("kept/{}/repo.bundle", record.position), bundle);
+            }
+        }
+        records.push(record);
+    }
+    let file = ShardFile {
+        schema: SHARD_SCHEMA.to_string(),
+        shard: shard.index,
+        of: shard.count,
+        fingerprint: fingerprint.clone(),
+        run,
+        positions: order.len(),
+        skipped_substrates: staged.skipped.clone(),
+        records,
+    };
+    let bytes = task::to_json_bytes(&file)?;
+    let parent = options.out.join(&options.dataset);
+    let (write, dir) = dataset::write_folder(
+        &parent,
+        &shard.folder_name(&options.version),
+        &format!("shard {shard}"),
+        &files,
+        (SHARD_FILE, &bytes),
+    )?;
+    Ok(ShardReport {
+        dir,
+        write,
+        shard,
+        fingerprint,
+        positions: order.len(),
+        judged: file.records.len(),
+        kept: files.len() / 2,
+        rejected,
+        skipped_substrates: staged.skipped,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// What the shards of a run must agree on.
+fn shard_run(options: &GenOptions, staged: &Staged) -> ShardRun {
+    let zero = vec![0; staged.prepared.len()];
+    ShardRun {
+        generator: Generator { name: crate::GENERATOR.into(), version: crate::GENERATOR_VERSION.into() },
+        meta: options.meta(),
+        per_cell: options.per_cell,
+        quota: options.quotas.as_ref().map(Quotas::to_string),
+        max_tasks: options.max_tasks,
+        substrates: super::substrate_entries(&staged.prepared, &zero),
+        cells: staged
+            .cells
+            .iter()
+            .map(|c| CellRecord { substrate: c.substrate, family: c.family, candidates: c.candidates.len() })
+            .collect(),
+    }
+}
+
+/// A judged position's record, with `(task.json, repo.bundle)` if it was kept.
+type Judged = (PositionRecord, Option<(Vec<u8>, Vec<u8>)>);
+
+/// Judges the candidates at `positions` of `order` on `engine.jobs` workers; the
+/// result is in the order of `positions`.
+fn judge_positions(
+    engine: &Engine,
+    staged: &Staged,
+    order: &[(usize, usize)],
+    positions: &[usize],
+    bar: &ProgressBar,
+) -> Result<Vec<Judged>> {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let results: Mutex<Vec<Option<Judged>>> = Mutex::new((0..positions.len()).map(|_| None).collect());
+    let first_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..engine.jobs {
+            scope.spawn(|| {
+                let repo = match git2::Repository::open_bare(staged.repo_path()) {
+                    Ok(repo) => repo,
+                    Err(err) => {
+                        fail(&first_error, &stop, err.into());
+                        return;
+                    }
+                };
+                while !stop.load(Ordering::Relaxed) {
+                    let slot = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&position) = positions.get(slot) else { break };
+                    match judge_position(engine, staged, &repo, order, position) {
+                        Ok(judged) => {
+                            if let Ok(mut results) = results.lock() {
+                                results[slot] = Some(judged);
+                            }
+                            bar.inc(1);
+                        }
+                        Err(err) => fail(&first_error, &stop, err),
+                    }
+                }
+            });
+        }
+    });
+    if let Some(err) = first_error.into_inner().map_err(|_| anyhow::anyhow!("a judging worker panicked"))? {
+        return Err(err);
+    }
+    let results = results.into_inner().map_err(|_| anyhow::anyhow!("a judging worker panicked"))?;
+    results.into_iter().map(|r| r.context("internal error: a position was not judged")).collect()
+}
+
+/// Records the first error and stops the other workers.
+fn fail(first: &Mutex<Option<anyhow::Error>>, stop: &AtomicBool, err: anyhow::Error) {
+    stop.store(true, Ordering::Relaxed);
+    if let Ok(mut first) = first.lock() {
+        first.get_or_insert(err);
+    }
+}
+
+fn judge_position(
+    engine: &Engine,
+    staged: &Staged,
+    repo: &git2::Repository,
+    order: &[(usize, usize)],
+    position: usize,
+) -> Result<Judged> {
+    let (cell, index) = order[position];
+    let (verdict, files) = match engine.judge(cell, index)? {
+        Verdict::Rejected(reason) => (RecordedVerdict::Rejected { reason }, None),
+        Verdict::Kept(draft) => {
+            let made = make_task(repo, &staged.prepared[draft.substrate].substrate, &draft)?;
+            let json = task::to_json_bytes(&made.task)?;
+            let verdict = RecordedVerdict::Kept {
+                id: draft.id.clone(),
+                fingerprint: draft.fingerprint.clone(),
+                level: draft.difficulty.level,
+                family: draft.candidate.family,
+                substrate: draft.substrate,
+                task_sha256: sha256_hex(&json),
+            };
+            (verdict, Some((json, made.bundle)))
+        }
+    };
+    Ok((PositionRecord { position, cell, index, verdict }, files))
+}
+
+/// A kept task as a shard recorded it.
+struct ShardTask {
+    id: String,
+    fingerprint: String,
+    level: Level,
+    family: Family,
+    substrate: usize,
+    task_sha256: String,
+    /// `<shard folder>/kept/<position>`.
+    dir: PathBuf,
+}
+
+impl Keepable for ShardTask {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+    fn level(&self) -> Level {
+        self.level
+    }
+}
+
+/// `merge-shards OUT SHARD_DIR...`: writes the version the shards' run makes.
+pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
+    let started = Instant::now();
+    let shards = load_shards(dirs)?;
+    let (first_dir, first) = &shards[0];
+    let run = &first.run;
+    let quotas = run.quota.as_deref().map(Quotas::parse).transpose().context("the shards' recorded --quota")?;
+    let goal = match &quotas {
+        Some(quotas) => Goal::Quotas(quotas),
+        None => Goal::PerCell(run.per_cell),
+    };
+    let sizes: Vec<usize> = run.cells.iter().map(|c| c.candidates).collect();
+    let order = global_order(&sizes, goal);
+    if order.len() != first.positions {
+        bail!(
+            "{}: records {} positions but its cells hold {}; the shard folder is damaged, generate it again",
+            first_dir.display(),
+            first.positions,
+            order.len()
+        );
+    }
+    let mut verdicts = collect_verdicts(&shards, &order, &sizes)?;
+
+    let families: Vec<Family> = run.cells.iter().map(|c| c.family).collect();
+    let mut state = Acceptance::new(goal, families, &Exclusions::default());
+    let mut cursor = 0;
+    if !state.advance(&order, &mut cursor, |c, k| verdicts[c][k].take()) {
+        bail!("internal error: position {cursor} has no verdict although every shard is present");
+    }
+    let selection = state.finish();
+    let kept = selection.accepted.len();
+    let mut accepted = selection.accepted;
+    if let Some(max) = run.max_tasks {
+        accepted.truncate(max);
+    }
+    ensure_tasks(accepted.len(), selection.tried, &selection.rejected)?;
+
+    let mut files = VersionFiles::new();
+    let mut entries = Vec::with_capacity(accepted.len());
+    let mut per_substrate = vec![0usize; run.substrates.len()];
+    for task in &accepted {
+        let (entry, substrate) = add_shard_task(&mut files, run, task)?;
+        per_substrate[substrate] += 1;
+        entries.push(entry);
+    }
+    let substrates: Vec<SubstrateEntry> = run
+        .substrates
+        .iter()
+        .zip(&per_substrate)
+        .map(|(s, n)| SubstrateEntry { tasks: *n, ..s.clone() })
+        .collect();
+    let (write, version_dir, manifest) = write_generated(out, &run.meta, substrates, &files, entries)?;
+    Ok(GenReport {
+        version_dir,
+        write,
+        manifest,
+        candidates_tried: selection.tried,
+        kept,
+        rejected: selection.rejected,
+        shortfall: selection.shortfall,
+        skipped_substrates: first.skipped_substrates.clone(),
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Reads every shard folder and checks they are exactly shards 0..N-1 of one run;
+/// returns them ordered by shard index.
+fn load_shards(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, ShardFile)>> {
+    if dirs.is_empty() {
+        bail!("no shard folders given; pass every OUT/DATASET/VERSION.shard-K-of-N folder of the run");
+    }
+    let mut shards = Vec::with_capacity(dirs.len());
+    for dir in dirs {
+        shards.push((dir.clone(), read_shard(dir)?));
+    }
+    shards.sort_by_key(|(_, s)| s.shard);
+    let (first_dir, first) = &shards[0];
+    for (dir, shard) in &shards[1..] {
+        if shard.fingerprint != first.fingerprint || shard.of != first.of {
+            bail!(
+                "{} (shard {}/{}, run {}) and {} (shard {}/{}, run {}) come from different runs; every shard must come from the same gen-tasks command, seed, substrates and generator",
+                dir.display(),
+                shard.shard,
+                shard.of,
+                &shard.fingerprint[..12],
+                first_dir.display(),
+                first.shard,
+                first.of,
+                &first.fingerprint[..12]
+            );
+        }
+    }
+    for pair in shards.windows(2) {
+        if pair[0].1.shard == pair[1].1.shard {
+            bail!(
+                "shard {}/{} is given twice ({} and {}); pass each shard folder once",
+                pair[0].1.shard,
+                first.of,
+                pair[0].0.display(),
+                pair[1].0.display()
+            );
+        }
+    }
+    let present: Vec<usize> = shards.iter().map(|(_, s)| s.shard).collect();
+    let missing: Vec<String> =
+        (0..first.of).filter(|k| !present.contains(k)).map(|k| format!("{k}/{}", first.of)).collect();
+    if !missing.is_empty() {
+        bail!(
+            "shard {} missing (have {} of {}); run gen-tasks --shard K/N with the same options for each, then pass every shard folder",
+            missing.join(", "),
+            shards.len(),
+            first.of
+        );
+    }
+    Ok(shards)
+}
+
+/// Reads and checks one `shard.json`.
+fn read_shard(dir: &Path) -> Result<ShardFile> {
+    let path = dir.join(SHARD_FILE);
+    let bytes = std::fs::read(&path).with_context(|| {
+        format!(
+            "{}: not a finished shard folder (no {SHARD_FILE}); pass the folders gen-tasks --shard K/N wrote (OUT/DATASET/VERSION.shard-K-of-N)",
+            dir.display()
+        )
+    })?;
+    let file: ShardFile =
+        serde_json::from_slice(&bytes).with_context(|| format!("{}: not a valid shard file", path.display()))?;
+    if file.schema != SHARD_SCHEMA {
+        bail!("{}: schema {:?}, expected {SHARD_SCHEMA:?}; generate the shard with this mergeforge", path.display(), file.schema);
+    }
+    if file.of == 0 || file.shard >= file.of {
+        bail!("{}: shard {}/{} is not a valid shard number", path.display(), file.shard, file.of);
+    }
+    if file.run.fingerprint()? != file.fingerprint {
+        bail!("{}: its fingerprint does not match its run; the file was edited, generate the shard again", path.display());
+    }
+    Ok(file)
+}
+
+/// Every position's verdict, by (cell, index in cell), checking that each shard
+/// recorded exactly its positions.
+fn collect_verdicts(
+    shards: &[(PathBuf, ShardFile)],
+    order: &[(usize, usize)],
+    sizes: &[usize],
+) -> Result<Vec<Vec<Option<Verdict<ShardTask>>>>> {
+    let mut verdicts: Vec<Vec<Option<Verdict<ShardTask>>>> =
+        sizes.iter().map(|n| (0..*n).map(|_| None).collect()).collect();
+    for (dir, shard) in shards {
+        let spec = ShardSpec { index: shard.shard, count: shard.of };
+        let damaged = |what: String| {
+            anyhow::anyhow!("{}: {what}; the shard folder is damaged, generate it again", dir.join(SHARD_FILE).display())
+        };
+        if shard.records.len() != spec.share(order.len()) {
+            return Err(damaged(format!(
+                "{} records where shard {spec} judges {} positions",
+                shard.records.len(),
+                spec.share(order.len())
+            )));
+        }
+        for record in &shard.records {
+            let p = record.position;
+            if !spec.holds(p) || order.get(p) != Some(&(record.cell, record.index)) {
+                return Err(damaged(format!("position {p} does not belong to shard {spec}")));
+            }
+            let slot = &mut verdicts[record.cell][record.index];
+            if slot.is_some() {
+                return Err(damaged(format!("position {p} is recorded twice")));
+            }
+            *slot = Some(match &record.verdict {
+                RecordedVerdict::Rejected { reason } => Verdict::Rejected(reason.clone()),
+                RecordedVerdict::Kept { id, fingerprint, level, family, substrate, task_sha256 } => {
+                    if *substrate >= shard.run.substrates.len() {
+                        return Err(damaged(format!("position {p} names substrate {substrate}, which the run lacks")));
+                    }
+                    Verdict::Kept(ShardTask {
+                    id: id.clone(),
+                    fingerprint: fingerprint.clone(),
+                    level: *level,
+                    family: *family,
+                    substrate: *substrate,
+                    task_sha256: task_sha256.clone(),
+                    dir: dir.join("kept").join(p.to_string()),
+                })
+                }
+            });
+        }
+    }
+    Ok(verdicts)
+}
+
+/// Adds a shard's kept task to the version files (checking its recorded digest) and
+/// returns its manifest entry and substrate index.
+fn add_shard_task(files: &mut VersionFiles, run: &ShardRun, task: &ShardTask) -> Result<(TaskEntry, usize)> {
+    let json_path = task.dir.join("task.json");
+    let json = std::fs::read(&json_path).with_context(|| format!("reading {}", json_path.display()))?;
+    if sha256_hex(&json) != task.task_sha256 {
+        bail!("{}: its sha256 differs from the shard's record; generate the shard again", json_path.display());
+    }
+    let bundle_path = task.dir.join("repo.bundle");
+    let bundle = std::fs::read(&bundle_path).with_context(|| format!("reading {}", bundle_path.display()))?;
+    files.insert(format!("tasks/{}/task.json", task.id), json);
+    files.insert(format!("tasks/{}/repo.bundle", task.id), bundle);
+    let entry = TaskEntry {
+        id: task.id.clone(),
+        level: task.level,
+        family: task.family,
+        substrate: run.substrates[task.substrate].name.clone(),
+        task_sha256: task.task_sha256.clone(),
+    };
+    Ok((entry, task.substrate))
+}
