@@ -38,6 +38,7 @@ use crate::difficulty::quota::{QuotaState, Quotas, Shortfall};
 use crate::difficulty::{self, Difficulty, Features, Level};
 use crate::forge::commits::{write_task_commits, TaskCommits};
 use crate::forge::{self, Candidate, Family, ForgeInput};
+use crate::leftovers;
 use crate::merge::{self, MergeResult};
 use crate::mutate::{self, Mutation, PyModule};
 use crate::sandbox::python::ensure_venv;
@@ -387,7 +388,7 @@ impl Staged {
 /// (substrate, family) cell's candidates in seeded order.
 fn stage(options: &GenOptions) -> Result<Staged> {
     let cache = OutcomeCache::new(&options.cache_dir.join("outcomes"));
-    cache.sweep_leftovers();
+    sweep_leftovers(&cache);
     let mut skipped = Vec::new();
     let mut prepared = Vec::new();
     for spec in &options.substrates {
@@ -404,7 +405,7 @@ fn stage(options: &GenOptions) -> Result<Staged> {
         bail!("no usable substrate: every substrate was skipped (see the warnings above)");
     }
 
-    let scratch = tempfile::Builder::new().prefix("mergeforge-forge-").tempdir()?;
+    let scratch = tempfile::Builder::new().prefix(&format!("{FORGE_PREFIX}{}-", leftovers::owner_tag())).tempdir()?;
     git2::Repository::init_bare(scratch.path()).context("creating the scratch repository")?;
 
     let mut cells = Vec::new();
@@ -416,6 +417,21 @@ fn stage(options: &GenOptions) -> Result<Staged> {
         }
     }
     Ok(Staged { prepared, skipped, cells, scratch })
+}
+
+/// Prefix of a run's scratch repository in the system's temporary folder.
+const FORGE_PREFIX: &str = "mergeforge-forge-";
+
+/// Clears what killed runs on this host left: temporary outcome-cache entries, scratch
+/// repositories and sandbox copies (see [`leftovers`]).
+fn sweep_leftovers(cache: &OutcomeCache) {
+    let temp = std::env::temp_dir();
+    let removed = cache.sweep_leftovers()
+        + leftovers::sweep(&temp, FORGE_PREFIX)
+        + leftovers::sweep(&temp, crate::sandbox::SANDBOX_PREFIX);
+    if removed > 0 {
+        eprintln!("note: removed {removed} temporary files and folders left by killed runs");
+    }
 }
 
 /// The manifest's substrate entries, with `tasks[i]` tasks from substrate `i`.

@@ -76,10 +76,14 @@ pub struct RunRequest<'a> {
 /// Variables passed through from the caller's environment when set.
 const PASSED_THROUGH: &[&str] = &["LANG", "LC_ALL", "TZ"];
 
+/// Prefix of a sandbox folder in the system's temporary folder (followed by
+/// [`crate::leftovers::owner_tag`]).
+pub const SANDBOX_PREFIX: &str = "mergeforge-sandbox-";
+
 /// Materialises the tree in a private temporary directory and runs the command there.
 pub fn run_in_fresh_tree(request: &RunRequest) -> Result<RunOutput> {
     let sandbox = tempfile::Builder::new()
-        .prefix("mergeforge-sandbox-")
+        .prefix(&format!("{SANDBOX_PREFIX}{}-", crate::leftovers::owner_tag()))
         .tempdir()
         .context("creating a sandbox directory")?;
     let work = sandbox.path().join("work");
