@@ -33,7 +33,10 @@ use crate::substrate::SubstrateSpec;
 ///
 /// Test outcomes are cached under OUT/.mergeforge-cache (see --cache); the
 /// Python venv with pytest is built once under ~/.cache/mergeforge (or
-/// $MERGEFORGE_CACHE).
+/// $MERGEFORGE_CACHE). A killed run can be started again with the same command: it
+/// reuses the cached outcomes and writes byte-identical output.
+///
+/// With --shard K/N, only shard K of N is generated, for `mergeforge merge-shards`.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub struct GenTasksArgs {
