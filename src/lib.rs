@@ -19,6 +19,7 @@
 //! * [`publish`] turns a version into a Hugging Face Hub dataset repository and pushes it.
 //! * [`env`] serves tasks to agents as an OpenEnv environment and scores baseline agents.
 //! * [`sandbox`] runs untrusted test commands with limits; every stage that runs code uses it.
+//! * [`select`] picks the tests a changed tree needs from a coverage map of HEAD.
 //! * [`curriculum`] makes the next dataset version from agents' results.
 //! * [`leftovers`] names temporaries by their process and clears a killed run's.
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
@@ -36,6 +37,7 @@ pub mod pipeline;
 pub mod publish;
 pub mod resolve;
 pub mod sandbox;
+pub mod select;
 pub mod snapshot;
 pub mod substrate;
 pub mod validate;

@@ -44,6 +44,7 @@ use crate::mutate::{self, Mutation, PyModule};
 use crate::sandbox::python::ensure_venv;
 use crate::sandbox::testrun::{OutcomeCache, TestRunner};
 use crate::sandbox::user_cache_dir;
+use crate::select::SelectionMode;
 use crate::snapshot::{sha256_hex, Snapshot};
 use crate::substrate::{self, Substrate, SubstrateSpec};
 use crate::validate::{self, Rejection, Validation};
@@ -71,6 +72,8 @@ pub struct GenOptions {
     pub progress: bool,
     /// The canonical command line recorded in the manifest.
     pub command: Vec<String>,
+    /// Which tests run on a tree: selected by a coverage map of HEAD, or all of them.
+    pub selection: SelectionMode,
 }
 
 impl GenOptions {
@@ -108,6 +111,12 @@ pub struct GenReport {
     pub shortfall: Vec<Shortfall>,
     pub skipped_substrates: Vec<(String, String)>,
     pub elapsed: Duration,
+    /// Sandboxed test runs actually executed (cache hits excluded), over all substrates.
+    pub test_runs: usize,
+    /// Summed wall time of those runs.
+    pub test_time: Duration,
+    /// Test cases those runs executed (pytest's summary counts).
+    pub test_cases: usize,
 }
 
 /// Tasks new ones must not repeat: by id, or by near-duplicate fingerprint.
@@ -154,6 +163,12 @@ pub struct Generated {
     pub rejected: BTreeMap<String, usize>,
     pub shortfall: Vec<Shortfall>,
     pub skipped_substrates: Vec<(String, String)>,
+    /// Sandboxed test runs actually executed (cache hits excluded), over all substrates.
+    pub test_runs: usize,
+    /// Summed wall time of those runs.
+    pub test_time: Duration,
+    /// Test cases those runs executed (pytest's summary counts).
+    pub test_cases: usize,
 }
 
 /// A substrate ready for forging.
@@ -249,6 +264,9 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
         shortfall: generated.shortfall,
         skipped_substrates: generated.skipped_substrates,
         elapsed: started.elapsed(),
+        test_runs: generated.test_runs,
+        test_time: generated.test_time,
+        test_cases: generated.test_cases,
     })
 }
 
@@ -352,6 +370,9 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
         rejected: selection.rejected,
         shortfall: selection.shortfall,
         skipped_substrates: staged.skipped,
+        test_runs: staged.prepared.iter().map(|p| p.runner.test_runs()).sum(),
+        test_time: staged.prepared.iter().map(|p| p.runner.test_time()).sum(),
+        test_cases: staged.prepared.iter().map(|p| p.runner.test_cases()).sum(),
     })
 }
 
@@ -392,7 +413,7 @@ fn stage(options: &GenOptions) -> Result<Staged> {
     let mut skipped = Vec::new();
     let mut prepared = Vec::new();
     for spec in &options.substrates {
-        match prepare(spec, &cache) {
+        match prepare(spec, &cache, options) {
             Ok(p) => prepared.push(p),
             Err(err) => {
                 let name = spec.path.display().to_string();
@@ -454,7 +475,7 @@ fn make_task(repo: &git2::Repository, substrate: &Substrate, draft: &Draft) -> R
     Ok(GeneratedTask { task: task_record(&draft.id, substrate, draft, &bundle), bundle })
 }
 
-fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache) -> Result<Prepared> {
+fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> Result<Prepared> {
     let substrate = substrate::load(spec)?;
     let python = ensure_venv(&user_cache_dir(), &substrate.config.python_deps)?;
     let runner = TestRunner::new(
@@ -464,7 +485,7 @@ fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache) -> Result<Prepared> {
         &python,
         Some(cache.clone()),
     );
-    let head = runner.run(&substrate.files)?;
+    let head = runner.run_full(&substrate.files)?;
     if !head.passed {
         let shown: Vec<&str> = head.failed_tests.iter().take(5).map(String::as_str).collect();
         bail!(
@@ -473,6 +494,7 @@ fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache) -> Result<Prepared> {
             if head.failed_tests.len() > 5 { ", ..." } else { "" }
         );
     }
+    let runner = with_selection(runner, &substrate, options);
     let mut modules = Vec::new();
     for source in substrate.mutable_sources() {
         match PyModule::parse(&source.path, &source.text) {
@@ -485,6 +507,21 @@ fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache) -> Result<Prepared> {
     }
     let mutations = modules.iter().map(mutate::all_mutations).collect();
     Ok(Prepared { substrate, runner, modules, mutations })
+}
+
+/// The runner selecting tests by a coverage map of HEAD (`--selection coverage`); if the
+/// map cannot be made, a warning says so and the substrate's trees run in full.
+fn with_selection(runner: TestRunner, substrate: &Substrate, options: &GenOptions) -> TestRunner {
+    if options.selection != SelectionMode::Coverage {
+        return runner;
+    }
+    match runner.coverage_map(&substrate.files, &options.cache_dir.join("coverage")) {
+        Ok(map) => runner.with_selection(substrate.files.clone(), map),
+        Err(err) => {
+            eprintln!("warning: substrate {}: {err:#}", substrate.name);
+            runner
+        }
+    }
 }
 
 fn progress_bar(visible: bool, total: u64) -> ProgressBar {

@@ -13,6 +13,7 @@ use crate::difficulty::Level;
 use crate::forge::Family;
 use crate::pipeline::shard::{ShardReport, ShardSpec};
 use crate::pipeline::{self, GenOptions, GenReport};
+use crate::select::SelectionMode;
 use crate::substrate::SubstrateSpec;
 
 /// Generate a dataset version of test-verified merge-conflict tasks.
@@ -115,6 +116,13 @@ pub struct GenTasksArgs {
     /// Print the run report as JSON on stdout instead of a table.
     #[arg(long)]
     pub json: bool,
+
+    /// Which tests run on a tree. coverage: a traced full run of HEAD maps tests to the
+    /// functions they run, gold trees run the full suite and other trees only the tests
+    /// that reach their changes (the full suite when a change cannot be attributed).
+    /// full: every tree runs the full suite. Both give the same tasks and verdicts.
+    #[arg(long, value_enum, value_name = "MODE", default_value_t = SelectionMode::Coverage)]
+    pub selection: SelectionMode,
 
     /// Do not draw a progress bar.
     #[arg(long)]
@@ -223,6 +231,9 @@ pub(crate) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     if let Some(max) = args.max_tasks {
         command.extend(["--max-tasks".into(), max.to_string()]);
     }
+    if args.selection != SelectionMode::default() {
+        command.extend(["--selection".into(), args.selection.name().to_string()]);
+    }
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2));
@@ -241,6 +252,7 @@ pub(crate) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         jobs,
         progress: !args.no_progress && !args.json,
         command,
+        selection: args.selection,
     })
 }
 
@@ -284,6 +296,9 @@ pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
         "shortfall": report.shortfall.iter().map(|s| json!({"quota": s.cell.to_string(), "wanted": s.wanted, "kept": s.kept})).collect::<Vec<_>>(),
         "skipped_substrates": report.skipped_substrates.iter().map(|(n, r)| json!({"substrate": n, "reason": r})).collect::<Vec<_>>(),
         "seconds": (report.elapsed.as_secs_f64() * 10.0).round() / 10.0,
+        "test_runs": report.test_runs,
+        "test_seconds": (report.test_time.as_secs_f64() * 10.0).round() / 10.0,
+        "test_cases": report.test_cases,
     })
 }
 
@@ -334,7 +349,13 @@ pub(crate) fn print_summary(report: &GenReport) {
     for (name, reason) in &report.skipped_substrates {
         println!("skipped substrate {name}: {reason}");
     }
-    println!("time {:.1}s", report.elapsed.as_secs_f64());
+    println!(
+        "time {:.1}s ({} test runs, {} test cases, {:.1}s in tests)",
+        report.elapsed.as_secs_f64(),
+        report.test_runs,
+        report.test_cases,
+        report.test_time.as_secs_f64()
+    );
 }
 
 fn shard_json(report: &ShardReport) -> serde_json::Value {

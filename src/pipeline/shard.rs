@@ -432,6 +432,10 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         shortfall: selection.shortfall,
         skipped_substrates: first.skipped_substrates.clone(),
         elapsed: started.elapsed(),
+        // Merging runs no tests: the shards ran them.
+        test_runs: 0,
+        test_time: Duration::ZERO,
+        test_cases: 0,
     })
 }
 

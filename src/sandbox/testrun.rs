@@ -1,8 +1,13 @@
 //! Runs a substrate's test command on a tree and reduces the run to an [`Outcome`],
 //! with a content-addressed cache so that no tree is tested twice with the same command.
+//!
+//! With a coverage map ([`TestRunner::with_selection`]) a tree runs only the tests
+//! [`crate::select`] picks for it; [`TestRunner::run_full`] always runs the whole suite.
+//! The runner counts the sandboxed runs it actually executes (cache hits excluded).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -10,7 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use super::python::PythonEnv;
 use super::pytest_report;
-use super::{run_in_fresh_tree, Limits, RunRequest};
+use super::{run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest};
+use crate::select::{self, CoverageIndex, CoverageMap, Selection};
 use crate::snapshot::{content_id, sha256_hex, Snapshot};
 
 /// The verdict of one test run.
@@ -35,7 +41,29 @@ pub struct TestRunner {
     /// Hash of (argv as configured, env, python version): half of every cache key.
     command_key: String,
     cache: Option<OutcomeCache>,
+    /// HEAD and its coverage map, when runs are selected.
+    selector: Option<(Snapshot, CoverageIndex)>,
+    counters: Counters,
 }
+
+/// Sandboxed runs actually executed (cache hits excluded).
+#[derive(Debug, Default)]
+struct Counters {
+    runs: AtomicUsize,
+    nanos: AtomicU64,
+    cases: AtomicUsize,
+}
+
+/// How the plugin takes part in a run.
+enum PluginMode<'a> {
+    /// Record a coverage map.
+    Trace,
+    /// Run only these node ids.
+    Select(&'a [String]),
+}
+
+/// Where a traced run leaves its coverage map, relative to the sandbox root.
+const TRACE_FILE: &str = "coverage.json";
 
 impl TestRunner {
     /// `test_command` as configured (with `python` meaning the venv's interpreter).
@@ -71,23 +99,143 @@ impl TestRunner {
             limits: Limits::for_tests(timeout),
             command_key: sha256_hex(identity.to_string().as_bytes()),
             cache,
+            selector: None,
+            counters: Counters::default(),
         }
     }
 
-    /// Runs the tests on `tree` (or returns the cached outcome for it).
+    /// Selects the tests of later runs by `map`, recorded on `head` (a pytest command only).
+    pub fn with_selection(mut self, head: Snapshot, map: CoverageMap) -> Self {
+        if pytest_report::is_pytest(&self.argv) {
+            self.selector = Some((head, CoverageIndex::new(map)));
+        }
+        self
+    }
+
+    /// Sandboxed test runs executed so far (cache hits excluded).
+    pub fn test_runs(&self) -> usize {
+        self.counters.runs.load(Ordering::Relaxed)
+    }
+
+    /// Summed wall time of those runs.
+    pub fn test_time(&self) -> Duration {
+        Duration::from_nanos(self.counters.nanos.load(Ordering::Relaxed))
+    }
+
+    /// Test cases those runs executed, as pytest's summary lines count them.
+    pub fn test_cases(&self) -> usize {
+        self.counters.cases.load(Ordering::Relaxed)
+    }
+
+    /// The tests `tree` would run: a selection with a coverage map, else the full suite.
+    pub fn selection(&self, tree: &Snapshot) -> Selection {
+        match &self.selector {
+            Some((head, index)) => index.select(head, tree),
+            None => Selection::Full(select::FullReason::EmptySelection),
+        }
+    }
+
+    /// Runs the selected tests on `tree` (or returns the cached outcome for it). A
+    /// selected run that passes stands for the full suite passing (see [`crate::select`]).
     pub fn run(&self, tree: &Snapshot) -> Result<Outcome> {
+        match self.selection(tree) {
+            Selection::Tests(ids) => self.run_selected(tree, &ids),
+            Selection::Full(_) => self.run_full(tree),
+        }
+    }
+
+    /// Runs the full suite on `tree` (or returns the cached outcome for it).
+    pub fn run_full(&self, tree: &Snapshot) -> Result<Outcome> {
         let key = sha256_hex(format!("{}:{}", self.command_key, content_id(tree)).as_bytes());
+        self.cached(&key, || {
+            run_in_fresh_tree(&RunRequest { tree, argv: &self.argv, env: &self.env, limits: &self.limits })
+        })
+    }
+
+    fn run_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<Outcome> {
+        let identity = format!("{}:{}:select:{}:{}", self.command_key, content_id(tree), select::plugin_version(), ids.join("\n"));
+        self.cached(&sha256_hex(identity.as_bytes()), || {
+            self.run_with_plugin(tree, PluginMode::Select(ids)).map(|(output, _)| output)
+        })
+    }
+
+    /// The coverage map of `head`, from `dir` (a cache keyed by the test command, the
+    /// tree and the plugin) or from a traced run of the full suite.
+    pub fn coverage_map(&self, head: &Snapshot, dir: &Path) -> Result<CoverageMap> {
+        let identity = format!("{}:{}:coverage:{}", self.command_key, content_id(head), select::plugin_version());
+        let path = dir.join(format!("{}.json", sha256_hex(identity.as_bytes())));
+        if let Ok(bytes) = std::fs::read(&path) {
+            if let Ok(map) = CoverageMap::from_json(&bytes) {
+                return Ok(map);
+            }
+        }
+        let (output, written) = self.run_with_plugin(head, PluginMode::Trace)?;
+        self.count(&output);
+        let Some(bytes) = written.filter(|_| output.exit_code == Some(0)) else {
+            let last = output.output.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+            anyhow::bail!("the coverage trace of the HEAD tree did not pass ({last}); its tests run in full");
+        };
+        let map = CoverageMap::from_json(&bytes)?;
+        std::fs::create_dir_all(dir).with_context(|| format!("creating coverage cache {}", dir.display()))?;
+        let mut temp = tempfile::NamedTempFile::new_in(dir)?;
+        std::io::Write::write_all(&mut temp, &bytes)?;
+        temp.persist(&path).map_err(|e| e.error)?;
+        Ok(map)
+    }
+
+    /// Runs the command in a fresh copy of `tree` with the plugin loaded from a folder
+    /// of the sandbox root (not the tree); returns what it wrote to [`TRACE_FILE`].
+    fn run_with_plugin(&self, tree: &Snapshot, mode: PluginMode) -> Result<(RunOutput, Option<Vec<u8>>)> {
+        let sandbox = tempfile::Builder::new()
+            .prefix(&format!("{}{}-", super::SANDBOX_PREFIX, crate::leftovers::owner_tag()))
+            .tempdir().context("creating a sandbox directory")?;
+        let root = sandbox.path();
+        let work = root.join("work");
+        let plugin_dir = root.join("plugin");
+        std::fs::create_dir_all(&work)?;
+        std::fs::create_dir_all(&plugin_dir)?;
+        crate::snapshot::materialise(tree, &work)?;
+        std::fs::write(plugin_dir.join(format!("{}.py", select::PLUGIN_MODULE)), select::PLUGIN_SOURCE)
+            .context("writing the selection plugin into the sandbox")?;
+        let mut env = self.env.clone();
+        let plugin_path = plugin_dir.to_string_lossy().into_owned();
+        let python_path = match env.get("PYTHONPATH") {
+            Some(existing) if !existing.is_empty() => format!("{existing}:{plugin_path}"),
+            _ => plugin_path,
+        };
+        env.insert("PYTHONPATH".to_string(), python_path);
+        match mode {
+            PluginMode::Trace => {
+                env.insert("MERGEFORGE_TRACE".to_string(), root.join(TRACE_FILE).to_string_lossy().into_owned());
+            }
+            PluginMode::Select(ids) => {
+                let listing = root.join("selected.txt");
+                std::fs::write(&listing, ids.iter().map(|id| format!("{id}\n")).collect::<String>())?;
+                env.insert("MERGEFORGE_SELECT".to_string(), listing.to_string_lossy().into_owned());
+            }
+        }
+        let mut argv = self.argv.clone();
+        argv.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string()]);
+        let output = run_in_dir(&work, root, &argv, &env, &self.limits)?;
+        let written = std::fs::read(root.join(TRACE_FILE)).ok();
+        Ok((output, written))
+    }
+
+    fn count(&self, output: &RunOutput) {
+        self.counters.runs.fetch_add(1, Ordering::Relaxed);
+        self.counters.nanos.fetch_add(output.duration.as_nanos() as u64, Ordering::Relaxed);
+        self.counters.cases.fetch_add(executed_cases(&output.output), Ordering::Relaxed);
+    }
+
+    /// The cached outcome under `key`, or the outcome of `execute`, cached.
+    fn cached(&self, key: &str, execute: impl FnOnce() -> Result<RunOutput>) -> Result<Outcome> {
         if let Some(cache) = &self.cache {
-            if let Some(outcome) = cache.get(&key) {
+            if let Some(outcome) = cache.get(key) {
                 return Ok(outcome);
             }
         }
-        let output = run_in_fresh_tree(&RunRequest {
-            tree,
-            argv: &self.argv,
-            env: &self.env,
-            limits: &self.limits,
-        })?;
+        let output = execute()?;
+        self.count(&output);
         let passed = output.exit_code == Some(0);
         let mut failed_tests = pytest_report::failing_test_ids(&output.output);
         if !passed && failed_tests.is_empty() {
@@ -106,10 +254,24 @@ impl TestRunner {
             last_line: output.output.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").to_string(),
         };
         if let Some(cache) = &self.cache {
-            cache.put(&key, &outcome)?;
+            cache.put(key, &outcome)?;
         }
         Ok(outcome)
     }
+}
+
+/// Test cases a pytest run executed, from its final summary line
+/// (`3 failed, 40 passed, 120 deselected in 0.52s`): everything but deselected.
+fn executed_cases(output: &str) -> usize {
+    let Some(summary) = output.lines().rev().find(|l| l.contains(" in ") && (l.contains("passed") || l.contains("failed") || l.contains("error"))) else {
+        return 0;
+    };
+    let words: Vec<&str> = summary.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty() && *w != "=").collect();
+    words
+        .windows(2)
+        .filter(|pair| ["passed", "failed", "error", "errors", "skipped", "xfailed", "xpassed"].contains(&pair[1]))
+        .filter_map(|pair| pair[0].parse::<usize>().ok())
+        .sum()
 }
 
 /// Prefix of an entry being written.

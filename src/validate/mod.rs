@@ -160,7 +160,8 @@ pub fn validate(
     if let Some(rejection) = check_sides(candidate.family.side_rule(), &ours, &theirs) {
         return Ok(Err(rejection));
     }
-    let gold = runner.run(&candidate.gold)?;
+    // Gold is proven on the full suite, never on a selection.
+    let gold = runner.run_full(&candidate.gold)?;
     if !gold.passed {
         return Ok(Err(Rejection::GoldFails));
     }

@@ -1,0 +1,203 @@
+"""mergeforge's pytest plugin, shipped inside the mergeforge binary and loaded with
+`-p mergeforge_plugin` from a folder of the sandbox (never from the tree under test).
+
+It works in one of two modes, chosen by the environment:
+
+MERGEFORGE_TRACE=<file>
+    Records, with sys.settrace ('call' events only), which functions of the project's
+    own source files each test runs, and writes a coverage map to <file>: per test node
+    id the functions it ran (during its setup, call and function-scoped fixtures);
+    the functions that ran outside any test (imports, collection, fixtures of a wider
+    scope, teardowns); and for every source file the line span of each function code
+    object and the lines of its module-level and class-body code.
+
+MERGEFORGE_SELECT=<file>
+    Runs only the node ids listed in <file> (one a line); the others are deselected
+    after a normal collection, so collection errors are the same as in a full run. If a
+    listed id is not collected, nothing is deselected (the full suite runs).
+
+Files under test folders, test_*.py, *_test.py and conftest.py are not source files.
+"""
+
+import json
+import os
+import sys
+import threading
+
+import pytest
+
+VERSION = 1
+OUTSIDE = None
+ROOT = os.path.realpath(os.getcwd())
+_CO_OPTIMIZED = 0x1
+
+
+def _relative(filename):
+    """The source file's path relative to the work dir, or None if it is not one."""
+    if not filename or filename.startswith("<"):
+        return None
+    path = os.path.realpath(os.path.join(ROOT, filename))
+    if not path.startswith(ROOT + os.sep) or not path.endswith(".py"):
+        return None
+    rel = os.path.relpath(path, ROOT).replace(os.sep, "/")
+    return None if _is_test_file(rel) else rel
+
+
+def _is_test_file(rel):
+    parts = rel.split("/")
+    name = parts[-1]
+    if name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py"):
+        return True
+    return any(p in ("test", "tests", "testing") or p.startswith(".") for p in parts[:-1])
+
+
+class _Tracer:
+    def __init__(self):
+        self.files = {}
+        self.runs = {OUTSIDE: set()}
+        self.stack = [OUTSIDE]
+        self.current = self.runs[OUTSIDE]
+
+    def trace(self, frame, event, arg):
+        if event == "call":
+            code = frame.f_code
+            filename = code.co_filename
+            rel = self.files.get(filename, False)
+            if rel is False:
+                rel = self.files[filename] = _relative(filename)
+            if rel is not None:
+                self.current.add("%s:%d:%s" % (rel, code.co_firstlineno, code.co_name))
+        return None
+
+    def push(self, context):
+        self.stack.append(context)
+        self.current = self.runs.setdefault(context, set())
+
+    def pop(self):
+        self.stack.pop()
+        self.current = self.runs.setdefault(self.stack[-1], set())
+
+
+_TRACER = None
+if os.environ.get("MERGEFORGE_TRACE"):
+    # Tracing starts when pytest imports this plugin, before any conftest is loaded.
+    _TRACER = _Tracer()
+    sys.settrace(_TRACER.trace)
+    threading.settrace(_TRACER.trace)
+
+
+def _in_context(context):
+    if _TRACER is None:
+        yield
+        return
+    _TRACER.push(context)
+    try:
+        yield
+    finally:
+        _TRACER.pop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    yield from _in_context(item.nodeid)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    yield from _in_context(item.nodeid)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield from _in_context(OUTSIDE)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    if _TRACER is not None and fixturedef.scope != "function":
+        yield from _in_context(OUTSIDE)
+    else:
+        yield
+
+
+def pytest_collection_modifyitems(session, config, items):
+    listing = os.environ.get("MERGEFORGE_SELECT")
+    if not listing:
+        return
+    with open(listing, encoding="utf-8") as f:
+        wanted = {line.rstrip("\n") for line in f if line.strip()}
+    if not wanted <= {item.nodeid for item in items}:
+        return
+    keep = [item for item in items if item.nodeid in wanted]
+    drop = [item for item in items if item.nodeid not in wanted]
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def _code_objects(code):
+    yield code
+    for const in code.co_consts:
+        if hasattr(const, "co_lines"):
+            yield from _code_objects(const)
+
+
+def _last_line(code):
+    lines = [line for _, _, line in code.co_lines() if line is not None]
+    lines.append(code.co_firstlineno)
+    for const in code.co_consts:
+        if hasattr(const, "co_lines"):
+            lines.append(_last_line(const))
+    return max(lines)
+
+
+def _file_map(path):
+    with open(path, "rb") as f:
+        source = f.read()
+    try:
+        top = compile(source, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
+    functions = []
+    module_lines = set()
+    for code in _code_objects(top):
+        if code.co_flags & _CO_OPTIMIZED:
+            functions.append([code.co_firstlineno, _last_line(code), code.co_name])
+        else:
+            module_lines.update(line for _, _, line in code.co_lines() if line is not None)
+    return {"functions": sorted(functions), "module_lines": sorted(module_lines)}
+
+
+def _source_files():
+    for folder, dirs, files in os.walk(ROOT):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if _relative(path) is not None:
+                yield path
+
+
+def pytest_sessionfinish(session, exitstatus):
+    out = os.environ.get("MERGEFORGE_TRACE")
+    if _TRACER is None or not out:
+        return
+    sys.settrace(None)
+    threading.settrace(None)
+    files = {}
+    for path in _source_files():
+        mapped = _file_map(path)
+        if mapped is not None:
+            files[_relative(path)] = mapped
+    tests = {node: sorted(ran) for node, ran in _TRACER.runs.items() if node is not OUTSIDE}
+    for item in session.items:
+        tests.setdefault(item.nodeid, [])
+    document = {
+        "version": VERSION,
+        "exit_status": int(exitstatus),
+        "files": files,
+        "tests": tests,
+        "outside_tests": sorted(_TRACER.runs[OUTSIDE]),
+    }
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(document, f, sort_keys=True, separators=(",", ":"))
+        f.write("\n")

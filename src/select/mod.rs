@@ -1,0 +1,204 @@
+//! Test selection: which tests a changed tree needs, from a coverage map of the
+//! substrate's HEAD tree.
+//!
+//! This module owns the shipped pytest plugin ([`PLUGIN_SOURCE`]), the [`CoverageMap`]
+//! it writes (per test node id, the functions of the substrate's own source files the
+//! test ran; per source file, every function's line span and the module-level and
+//! class-body lines), and the rule that turns a tree into a [`Selection`]. It runs
+//! nothing itself: `sandbox::testrun` runs the plugin and the selected tests.
+//!
+//! The rule is regression test selection: a test that ran no changed function at HEAD
+//! runs exactly the same code on the changed tree, so it passes as it did at HEAD. It is
+//! only sound when every change can be attributed to functions, so the full suite runs
+//! instead ([`FullReason`]) when a changed path is not a mapped source file (tests,
+//! conftest, non-Python), a file is added or deleted, a changed file does not parse, a
+//! change touches module-level or class-body lines or lies outside every function, a
+//! changed function ran outside any test (imports, collection, wider-scoped fixtures,
+//! teardowns) or in no test at all, or the selection is empty.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::{Context, Result};
+use rustpython_parser::{ast, Parse};
+use serde::{Deserialize, Serialize};
+
+use crate::snapshot::{sha256_hex, Snapshot};
+
+/// The pytest plugin that records coverage maps and runs selections.
+pub const PLUGIN_SOURCE: &str = include_str!("mergeforge_plugin.py");
+/// The module name the plugin is loaded as (`-p mergeforge_plugin`).
+pub const PLUGIN_MODULE: &str = "mergeforge_plugin";
+
+/// The plugin's identity in cache keys: a change to it invalidates maps and selections.
+pub fn plugin_version() -> String {
+    sha256_hex(PLUGIN_SOURCE.as_bytes())[..16].to_string()
+}
+
+/// How `gen-tasks` chooses the tests run on a tree.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SelectionMode {
+    /// Gold trees run the full suite; other trees run the tests that reach their changes.
+    #[default]
+    Coverage,
+    /// Every tree runs the full suite.
+    Full,
+}
+
+impl SelectionMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            SelectionMode::Coverage => "coverage",
+            SelectionMode::Full => "full",
+        }
+    }
+}
+
+/// What the plugin records on a tree (see `mergeforge_plugin.py`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoverageMap {
+    pub version: u32,
+    /// pytest's exit status for the traced run (0: every test passed).
+    pub exit_status: i32,
+    /// Source file path (relative to the tree root) → its code objects.
+    pub files: BTreeMap<String, FileMap>,
+    /// Test node id → the functions it ran, as `path:first_line:name`.
+    pub tests: BTreeMap<String, Vec<String>>,
+    /// Functions that ran outside any test.
+    pub outside_tests: Vec<String>,
+}
+
+/// The code objects of one source file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileMap {
+    /// Every function code object: `(first line, last line, name)`; the first line is
+    /// that of its first decorator, the last the highest line of it or its nested code.
+    pub functions: Vec<(u32, u32, String)>,
+    /// Lines of module-level and class-body code (including `def` and decorator lines).
+    pub module_lines: Vec<u32>,
+}
+
+impl CoverageMap {
+    /// Reads the plugin's JSON.
+    pub fn from_json(bytes: &[u8]) -> Result<Self> {
+        serde_json::from_slice(bytes).context("reading a coverage map written by the mergeforge pytest plugin")
+    }
+}
+
+/// The tests to run on a tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Selection {
+    /// These node ids, sorted (never empty).
+    Tests(Vec<String>),
+    /// The full suite, for this reason.
+    Full(FullReason),
+}
+
+/// Why a tree runs the full suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FullReason {
+    /// A changed path is not a source file the map knows (a test, conftest, non-Python).
+    NotMappedSource(String),
+    AddedOrDeleted(String),
+    DoesNotParse(String),
+    ModuleLevel { path: String, line: u32 },
+    OutsideFunctions { path: String, line: u32 },
+    RanOutsideTests(String),
+    RanInNoTest(String),
+    /// No changed function was run by a test (this includes a tree equal to HEAD).
+    EmptySelection,
+}
+
+/// A coverage map indexed for selection.
+#[derive(Debug, Clone)]
+pub struct CoverageIndex {
+    map: CoverageMap,
+    /// Function key → the tests that ran it.
+    tests_of: BTreeMap<String, BTreeSet<String>>,
+    outside: BTreeSet<String>,
+}
+
+impl CoverageIndex {
+    pub fn new(map: CoverageMap) -> Self {
+        let mut tests_of: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (test, functions) in &map.tests {
+            for function in functions {
+                tests_of.entry(function.clone()).or_default().insert(test.clone());
+            }
+        }
+        let outside = map.outside_tests.iter().cloned().collect();
+        CoverageIndex { map, tests_of, outside }
+    }
+
+    pub fn map(&self) -> &CoverageMap {
+        &self.map
+    }
+
+    /// The tests `tree` needs, given that `head` is the tree the map was recorded on.
+    pub fn select(&self, head: &Snapshot, tree: &Snapshot) -> Selection {
+        let mut selected = BTreeSet::new();
+        let paths: BTreeSet<&String> = head.keys().chain(tree.keys()).collect();
+        for path in paths {
+            match (head.get(path), tree.get(path)) {
+                (Some(old), Some(new)) if old == new => {}
+                (Some(old), Some(new)) => match self.select_in_file(path, old, new) {
+                    Ok(tests) => selected.extend(tests),
+                    Err(reason) => return Selection::Full(reason),
+                },
+                _ => return Selection::Full(FullReason::AddedOrDeleted(path.clone())),
+            }
+        }
+        if selected.is_empty() {
+            return Selection::Full(FullReason::EmptySelection);
+        }
+        Selection::Tests(selected.into_iter().collect())
+    }
+
+    /// The tests that ran the functions a change to one file touches.
+    fn select_in_file(&self, path: &str, old: &[u8], new: &[u8]) -> Result<BTreeSet<String>, FullReason> {
+        let file = self.map.files.get(path).ok_or_else(|| FullReason::NotMappedSource(path.to_string()))?;
+        let parses = std::str::from_utf8(new).is_ok_and(|text| ast::Suite::parse(text, path).is_ok());
+        if !parses {
+            return Err(FullReason::DoesNotParse(path.to_string()));
+        }
+        let module_lines: BTreeSet<u32> = file.module_lines.iter().copied().collect();
+        let mut tests = BTreeSet::new();
+        for line in changed_head_lines(old, new).map_err(|_| FullReason::DoesNotParse(path.to_string()))? {
+            if module_lines.contains(&line) {
+                return Err(FullReason::ModuleLevel { path: path.to_string(), line });
+            }
+            let mut inside = file.functions.iter().filter(|(first, last, _)| *first <= line && line <= *last).peekable();
+            if inside.peek().is_none() {
+                return Err(FullReason::OutsideFunctions { path: path.to_string(), line });
+            }
+            for (first, _, name) in inside {
+                let key = format!("{path}:{first}:{name}");
+                if self.outside.contains(&key) {
+                    return Err(FullReason::RanOutsideTests(key));
+                }
+                let ran = self.tests_of.get(&key).ok_or_else(|| FullReason::RanInNoTest(key.clone()))?;
+                tests.extend(ran.iter().cloned());
+            }
+        }
+        Ok(tests)
+    }
+}
+
+/// The HEAD (old) lines a change touches, 1-based: every replaced or deleted line, and
+/// for a pure insertion after line `p` both `p` and `p + 1` (the insertion must lie
+/// inside one function to be attributed).
+pub fn changed_head_lines(old: &[u8], new: &[u8]) -> Result<BTreeSet<u32>> {
+    let mut options = git2::DiffOptions::new();
+    options.context_lines(0).force_text(true);
+    let patch = git2::Patch::from_buffers(old, None, new, None, Some(&mut options)).context("diffing a changed file")?;
+    let mut lines = BTreeSet::new();
+    for index in 0..patch.num_hunks() {
+        let (hunk, _) = patch.hunk(index).context("reading a diff hunk")?;
+        if hunk.old_lines() == 0 {
+            lines.insert(hunk.old_start());
+            lines.insert(hunk.old_start() + 1);
+        } else {
+            lines.extend(hunk.old_start()..hunk.old_start() + hunk.old_lines());
+        }
+    }
+    Ok(lines)
+}
