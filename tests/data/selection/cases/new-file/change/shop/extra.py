@@ -1,0 +1,2 @@
+def extra():
+    return 1

@@ -1,0 +1,128 @@
+//! Test selection (`mergeforge::select`, `gen-tasks --selection`).
+//!
+//! Cases are data: `tests/data/selection/substrate/` is a tiny substrate and
+//! `tests/data/selection/cases/<case>/` holds `change/` (files that replace or add to
+//! it) and `expected.txt` (the selected node ids, one a line, or `full`). Each case's
+//! selection must match, and running it must give the same verdict and failing ids as the
+//! full suite. Then a real substrate is generated with both modes: the same tasks, levels
+//! and verdicts, with fewer test cases executed under selection.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mergeforge::sandbox::python::ensure_venv;
+use mergeforge::sandbox::testrun::TestRunner;
+use mergeforge::sandbox::user_cache_dir;
+use mergeforge::select::{self, Selection};
+use mergeforge::snapshot::Snapshot;
+
+fn snapshot_of(dir: &Path) -> Snapshot {
+    common::read_tree(dir).into_iter().map(|(path, data)| (path, Arc::from(data.as_slice()))).collect()
+}
+
+fn test_command() -> Vec<String> {
+    ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/"].iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn selection_cases_match_and_agree_with_the_full_suite() {
+    let data = common::root().join("tests/data/selection");
+    let head = snapshot_of(&data.join("substrate"));
+    let python = ensure_venv(&user_cache_dir(), &[]).expect("venv");
+    let runner = TestRunner::new(&test_command(), &BTreeMap::new(), Duration::from_secs(60), &python, None);
+    let maps = tempfile::tempdir().unwrap();
+    let map = runner.coverage_map(&head, maps.path()).expect("coverage map of the selection substrate");
+    assert_eq!(map.tests.len(), 5, "every test is in the map: {:?}", map.tests.keys());
+    // The second call reads the cache instead of tracing again.
+    let runs = runner.test_runs();
+    assert_eq!(runner.coverage_map(&head, maps.path()).unwrap(), map);
+    assert_eq!(runner.test_runs(), runs);
+    let runner = runner.with_selection(head.clone(), map);
+
+    let mut cases: Vec<_> = std::fs::read_dir(data.join("cases")).unwrap().map(|e| e.unwrap().path()).collect();
+    cases.sort();
+    assert!(cases.len() >= 6);
+    for case in cases {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let mut tree = head.clone();
+        tree.extend(snapshot_of(&case.join("change")));
+        let expected: Vec<String> =
+            std::fs::read_to_string(case.join("expected.txt")).unwrap().lines().map(str::to_string).filter(|l| !l.is_empty()).collect();
+        let selection = runner.selection(&tree);
+        match &selection {
+            Selection::Tests(ids) => assert_eq!(ids, &expected, "{name}: selected tests"),
+            Selection::Full(reason) => assert_eq!(expected, ["full"], "{name}: ran in full ({reason:?})"),
+        }
+        let selected = runner.run(&tree).unwrap();
+        let full = runner.run_full(&tree).unwrap();
+        assert_eq!(selected.passed, full.passed, "{name}: verdict differs from the full suite");
+        assert_eq!(selected.failed_tests, full.failed_tests, "{name}: failing tests differ from the full suite");
+    }
+}
+
+#[test]
+fn changed_head_lines_cover_replacements_deletions_and_insertions() {
+    let old = b"a\nb\nc\nd\n";
+    let lines = |new: &[u8]| select::changed_head_lines(old, new).unwrap().into_iter().collect::<Vec<_>>();
+    assert_eq!(lines(b"a\nB\nc\nd\n"), [2]);
+    assert_eq!(lines(b"a\nd\n"), [2, 3]);
+    assert_eq!(lines(b"a\nb\nx\nc\nd\n"), [2, 3]);
+    assert_eq!(lines(b"x\na\nb\nc\nd\n"), [0, 1]);
+}
+
+/// Runs a reduced gen-tasks on a real substrate; returns the report and, per task id,
+/// its level and every recorded outcome's (passed, failed tests).
+fn generate(mode: &str, out: &Path) -> (serde_json::Value, BTreeMap<String, serde_json::Value>) {
+    let output = common::mergeforge()
+        .env("MERGEFORGE_MERGIRAF", "off")
+        .args(["gen-tasks", "--substrate", "substrates/ledger", "--families", "divergent-edit,compose-edits,strip-restore"])
+        .args(["--per-cell", "2", "--candidates-per-cell", "6", "--jobs", "2", "--json", "--selection", mode])
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{mode}: {}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut tasks = BTreeMap::new();
+    for entry in std::fs::read_dir(out.join("mergeforge/1.0.0/tasks")).unwrap() {
+        let task = common::read_json(&entry.unwrap().path().join("task.json"));
+        let verdicts = verdicts(&task["validation"]);
+        tasks.insert(task["id"].as_str().unwrap().to_string(), serde_json::json!([task["difficulty"]["level"], verdicts]));
+    }
+    (report, tasks)
+}
+
+/// Every outcome in a validation record without its duration.
+fn verdicts(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            serde_json::Value::Object(map.iter().filter(|(k, _)| *k != "duration_ms").map(|(k, v)| (k.clone(), verdicts(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn coverage_and_full_selection_keep_the_same_tasks_and_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (coverage_report, coverage) = generate("coverage", &dir.path().join("coverage"));
+    let (full_report, full) = generate("full", &dir.path().join("full"));
+    assert!(coverage.len() >= 4, "too few tasks to compare: {}", coverage.len());
+    assert_eq!(coverage, full, "the modes disagree on tasks, levels or verdicts");
+    let cases = |r: &serde_json::Value| r["test_cases"].as_u64().unwrap();
+    assert!(
+        cases(&coverage_report) < cases(&full_report),
+        "selection ran {} test cases, the full suite {}",
+        cases(&coverage_report),
+        cases(&full_report)
+    );
+    assert!(full_report["test_runs"].as_u64().unwrap() > 0);
+    let manifest = common::read_json(&dir.path().join("full/mergeforge/1.0.0/manifest.json"));
+    assert!(manifest["command"].as_array().unwrap().iter().any(|a| a == "--selection"));
+    let manifest = common::read_json(&dir.path().join("coverage/mergeforge/1.0.0/manifest.json"));
+    assert!(!manifest["command"].as_array().unwrap().iter().any(|a| a == "--selection"));
+}
