@@ -131,7 +131,7 @@ impl TestRunner {
     pub fn selection(&self, tree: &Snapshot) -> Selection {
         match &self.selector {
             Some((head, index)) => index.select(head, tree),
-            None => Selection::Full(select::FullReason::EmptySelection),
+            None => Selection::Full(select::FullReason::NoCoverageMap),
         }
     }
 

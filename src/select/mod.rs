@@ -106,6 +106,8 @@ pub enum FullReason {
     RanInNoTest(String),
     /// No changed function was run by a test (this includes a tree equal to HEAD).
     EmptySelection,
+    /// The runner has no coverage map (`--selection full`, or the trace failed).
+    NoCoverageMap,
 }
 
 /// A coverage map indexed for selection.
