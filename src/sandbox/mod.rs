@@ -192,22 +192,69 @@ fn read_capped<R: Read>(source: Option<R>, cap: usize) -> (String, bool) {
     let Some(mut source) = source else {
         return (String::new(), false);
     };
-    let mut kept = Vec::new();
+    let mut capped = HeadAndTail::new(cap);
     let mut buffer = [0u8; 16 * 1024];
-    let mut truncated = false;
     loop {
         match source.read(&mut buffer) {
             Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let room = cap.saturating_sub(kept.len());
-                if room < n {
-                    truncated = true;
-                }
-                kept.extend_from_slice(&buffer[..n.min(room)]);
-            }
+            Ok(n) => capped.push(&buffer[..n]),
         }
     }
-    (String::from_utf8_lossy(&kept).into_owned(), truncated)
+    capped.finish()
+}
+
+/// A capped copy of a stream that keeps its first and its last half: what a test run
+/// says last (pytest's summary of failing test ids) survives thousands of tracebacks.
+struct HeadAndTail {
+    head: Vec<u8>,
+    head_cap: usize,
+    tail: std::collections::VecDeque<u8>,
+    tail_cap: usize,
+    cut: u64,
+}
+
+impl HeadAndTail {
+    fn new(cap: usize) -> Self {
+        let head_cap = cap / 2;
+        HeadAndTail {
+            head: Vec::new(),
+            head_cap,
+            tail: std::collections::VecDeque::new(),
+            tail_cap: cap - head_cap,
+            cut: 0,
+        }
+    }
+
+    fn push(&mut self, mut data: &[u8]) {
+        let room = self.head_cap.saturating_sub(self.head.len());
+        let into_head = room.min(data.len());
+        self.head.extend_from_slice(&data[..into_head]);
+        data = &data[into_head..];
+        if data.len() > self.tail_cap {
+            self.cut += (self.tail.len() + data.len() - self.tail_cap) as u64;
+            self.tail.clear();
+            data = &data[data.len() - self.tail_cap..];
+        } else {
+            let excess = (self.tail.len() + data.len()).saturating_sub(self.tail_cap);
+            self.tail.drain(..excess);
+            self.cut += excess as u64;
+        }
+        self.tail.extend(data);
+    }
+
+    /// The kept text (at most the cap, a marker line included) and whether bytes were cut.
+    fn finish(self) -> (String, bool) {
+        let mut kept = self.head;
+        let mut tail: Vec<u8> = self.tail.into();
+        if self.cut > 0 {
+            let marker = format!("\n[... output cut: {} bytes ...]\n", self.cut);
+            let drop = marker.len().min(tail.len());
+            tail.drain(..drop);
+            kept.extend_from_slice(&marker.as_bytes()[..marker.len().min(self.tail_cap)]);
+        }
+        kept.extend_from_slice(&tail);
+        (String::from_utf8_lossy(&kept).into_owned(), self.cut > 0)
+    }
 }
 
 /// Sets rlimits, joins the pids cgroup, enters a fresh network namespace (when
@@ -292,4 +339,33 @@ pub fn user_cache_dir() -> PathBuf {
     }
     let home = std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into());
     PathBuf::from(home).join(".cache").join("mergeforge")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HeadAndTail;
+
+    #[test]
+    fn long_output_keeps_its_head_and_its_last_lines() {
+        let mut capped = HeadAndTail::new(200);
+        capped.push(b"collected 5000 items\n");
+        for i in 0..5000 {
+            capped.push(format!("traceback line {i}\n").as_bytes());
+        }
+        capped.push(b"FAILED tests/test_x.py::test_last - boom\n");
+        let (text, truncated) = capped.finish();
+        assert!(truncated);
+        assert_eq!(text.len(), 200);
+        assert!(text.starts_with("collected 5000 items\n"), "{text}");
+        assert!(text.ends_with("FAILED tests/test_x.py::test_last - boom\n"), "{text}");
+        assert!(text.contains("[... output cut: "), "{text}");
+    }
+
+    #[test]
+    fn short_output_is_kept_whole() {
+        let mut capped = HeadAndTail::new(200);
+        capped.push(b"a\n");
+        capped.push(b"b\n");
+        assert_eq!(capped.finish(), ("a\nb\n".to_string(), false));
+    }
 }
