@@ -2,6 +2,7 @@
 //! and `--help` is generated from it. Commands turn flags into library options and
 //! print results; they hold no pipeline logic.
 
+mod bench;
 mod curriculum;
 mod eval;
 mod gen_tasks;
@@ -13,6 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub use bench::BenchArgs;
 pub use curriculum::CurriculumArgs;
 pub use eval::EvalArgs;
 pub use gen_tasks::GenTasksArgs;
@@ -44,6 +46,8 @@ pub enum Command {
     Curriculum(CurriculumArgs),
     // About and long help come from `MergeShardsArgs`'s doc comment.
     MergeShards(MergeShardsArgs),
+    // About and long help come from `BenchArgs`'s doc comment.
+    Bench(BenchArgs),
 }
 
 /// Runs a parsed command line; errors are returned for `main` to print.
@@ -55,5 +59,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Eval(args) => eval::run(args),
         Command::Curriculum(args) => curriculum::run(args),
         Command::MergeShards(args) => merge_shards::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }

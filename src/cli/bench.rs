@@ -1,0 +1,170 @@
+//! `mergeforge bench`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use clap::Args;
+
+use crate::bench::{self, BenchReport, ModeRun};
+
+/// Measure what generating tasks costs on a substrate.
+///
+/// Runs gen-tasks twice on the same candidates (same seed, families and limits), first
+/// with --selection coverage, then with --selection full, each with a fresh temporary
+/// outcome cache, and reports validated tasks per CPU-minute (user + system time of
+/// mergeforge and its children) in both modes and their ratio, whether both modes kept
+/// the same tasks with the same levels and verdicts, and the share of wall time spent
+/// outside test runs (parse, mutate, merge, bundle; measured with --jobs 1). It then
+/// merges the same candidates' commit pairs in process with git2 and by spawning
+/// `git merge-tree --write-tree` per pair (merges per second, ratio), and reports the
+/// peak memory of mergeforge and of its largest child. Nothing is written outside
+/// temporary folders. Progress goes to stderr.
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct BenchArgs {
+    /// A substrate: a folder with substrate.toml, or a git repository. Repeatable.
+    #[arg(long = "substrate", value_name = "PATH", required = true)]
+    pub substrates: Vec<PathBuf>,
+
+    /// A substrate.toml for the --substrate in the same position (or naming its own
+    /// repository with a `path` key). Repeatable.
+    #[arg(long = "substrate-config", value_name = "FILE")]
+    pub substrate_configs: Vec<PathBuf>,
+
+    /// Test command for substrates without a config, e.g. "python -m pytest -q tests".
+    #[arg(long, value_name = "CMD")]
+    pub test_cmd: Option<String>,
+
+    /// Families to use, comma-separated (as for gen-tasks). Default: all.
+    #[arg(long, value_name = "LIST")]
+    pub families: Option<String>,
+
+    /// Tasks kept per (substrate, family).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub per_cell: usize,
+
+    /// Candidates tried per (substrate, family) at most (default as for gen-tasks).
+    #[arg(long, value_name = "N")]
+    pub candidates_per_cell: Option<usize>,
+
+    /// Keep at most this many tasks in total.
+    #[arg(long, value_name = "N")]
+    pub max_tasks: Option<usize>,
+
+    /// Seed for the candidate order.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+
+    /// Parallel workers. The share of time outside test runs is only reported with 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+
+    /// Print the report as JSON on stdout instead of a table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Do not draw gen-tasks' progress bars.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+pub fn run(args: BenchArgs) -> Result<ExitCode> {
+    if args.jobs == 0 {
+        bail!("--jobs must be at least 1");
+    }
+    let mut options = super::gen_tasks::options_from_command(&gen_tasks_command(&args))?;
+    options.progress = !args.no_progress && !args.json;
+    let report = bench::run(&options)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_report(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The gen-tasks command line both modes share (its options are parsed exactly as
+/// gen-tasks parses them).
+fn gen_tasks_command(args: &BenchArgs) -> Vec<String> {
+    let mut argv = vec!["mergeforge".to_string(), "gen-tasks".to_string()];
+    for path in &args.substrates {
+        argv.extend(["--substrate".to_string(), path.display().to_string()]);
+    }
+    for path in &args.substrate_configs {
+        argv.extend(["--substrate-config".to_string(), path.display().to_string()]);
+    }
+    let mut flag = |name: &str, value: Option<String>| {
+        if let Some(value) = value {
+            argv.extend([format!("--{name}"), value]);
+        }
+    };
+    flag("test-cmd", args.test_cmd.clone());
+    flag("families", args.families.clone());
+    flag("per-cell", Some(args.per_cell.to_string()));
+    flag("candidates-per-cell", args.candidates_per_cell.map(|n| n.to_string()));
+    flag("max-tasks", args.max_tasks.map(|n| n.to_string()));
+    flag("seed", Some(args.seed.to_string()));
+    flag("jobs", Some(args.jobs.to_string()));
+    flag("dataset", Some("mergeforge-bench".to_string()));
+    argv
+}
+
+fn print_report(report: &BenchReport) {
+    println!("bench on {} (seed {}, jobs {})", report.substrates.join(", "), report.seed, report.jobs);
+    println!();
+    println!(
+        "{:<10} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>14} {:>14}",
+        "selection", "tasks", "tried", "test runs", "tests s", "wall s", "CPU s", "tasks/CPU-min", "outside tests"
+    );
+    for mode in &report.modes {
+        print_mode(mode);
+    }
+    match report.selection_speedup {
+        Some(ratio) => println!("coverage selection: {ratio:.2}x the validated tasks per CPU-minute of full runs"),
+        None => println!("coverage selection speedup: n/a (the full run kept no task)"),
+    }
+    let tasks = report.modes.first().map_or(0, |m| m.tasks);
+    if report.identical_verdicts {
+        println!("identical verdicts: yes ({tasks} tasks: same ids, levels and pass/fail outcomes; same rejections)");
+    } else {
+        println!("identical verdicts: no");
+        for difference in &report.differences {
+            println!("  {difference}");
+        }
+    }
+    if report.share_outside_tests.is_none() {
+        println!("(the share of time outside test runs needs --jobs 1)");
+    }
+    let m = &report.merges;
+    println!();
+    println!(
+        "merges of {} commit pairs ({} conflicted; git agrees on {} of {})",
+        m.pairs, m.conflicted, m.agreeing, m.pairs
+    );
+    println!("  git2 in process          {:>10.1} merges/s ({} passes)", m.git2_per_second, m.git2_passes);
+    println!("  git merge-tree spawned   {:>10.1} merges/s", m.git_cli_per_second);
+    println!("  ratio                    {:>10.1}x", m.ratio);
+    println!();
+    println!(
+        "peak memory: mergeforge {:.1} MiB, largest child {:.1} MiB",
+        report.peak_memory.self_kib as f64 / 1024.0,
+        report.peak_memory.children_kib as f64 / 1024.0
+    );
+}
+
+fn print_mode(mode: &ModeRun) {
+    let share = mode.share_outside_tests.map_or("n/a".to_string(), |s| format!("{:.1}%", s * 100.0));
+    println!(
+        "{:<10} {:>6} {:>6} {:>9} {:>9.1} {:>8.1} {:>8.1} {:>14.2} {:>14}",
+        mode.selection,
+        mode.tasks,
+        mode.candidates_tried,
+        mode.test_runs,
+        mode.test_seconds,
+        mode.wall_seconds,
+        mode.cpu_seconds,
+        mode.tasks_per_cpu_minute,
+        share
+    );
+}
