@@ -1,0 +1,70 @@
+//! `mergeforge bench` end to end on a tiny embedded substrate: every figure is present
+//! and sane (no timing thresholds: the machine's speed is not under test).
+
+mod common;
+
+use common::*;
+
+fn number(value: &serde_json::Value, key: &str) -> f64 {
+    value[key].as_f64().unwrap_or_else(|| panic!("{key} is not a number in {value:#}"))
+}
+
+#[test]
+fn bench_reports_both_modes_merges_and_memory() {
+    let output = run_mergeforge(&[
+        "bench",
+        "--substrate",
+        "substrates/calculator",
+        "--families",
+        "divergent-edit,strip-restore",
+        "--per-cell",
+        "1",
+        "--candidates-per-cell",
+        "4",
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "bench failed: {stderr}");
+    assert!(stderr.contains("bench: gen-tasks --selection full"), "no progress on stderr: {stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints JSON");
+
+    assert_eq!(report["substrates"], serde_json::json!(["calculator"]));
+    assert_eq!(report["jobs"], 1);
+    let modes = report["modes"].as_array().expect("modes");
+    let names: Vec<&str> = modes.iter().map(|m| m["selection"].as_str().unwrap()).collect();
+    assert_eq!(names, ["coverage", "full"]);
+    for mode in modes {
+        assert!(number(mode, "tasks") >= 1.0, "{mode:#}");
+        assert!(number(mode, "candidates_tried") >= number(mode, "tasks"), "{mode:#}");
+        assert!(number(mode, "test_runs") >= 1.0, "{mode:#}");
+        assert!(number(mode, "cpu_seconds") > 0.0, "{mode:#}");
+        assert!(number(mode, "tasks_per_cpu_minute") > 0.0, "{mode:#}");
+        let share = number(mode, "share_outside_tests");
+        assert!((0.0..=1.0).contains(&share), "{mode:#}");
+        assert!(number(mode, "test_seconds") <= number(mode, "wall_seconds"), "{mode:#}");
+    }
+    assert_eq!(modes[0]["tasks"], modes[1]["tasks"]);
+    assert_eq!(report["identical_verdicts"], true, "{:#}", report["differences"]);
+    assert_eq!(report["differences"], serde_json::json!([]));
+    assert!(number(&report, "selection_speedup") > 0.0);
+    let share = number(&report, "share_outside_tests");
+    assert!((0.0..=1.0).contains(&share));
+
+    let merges = &report["merges"];
+    assert!(number(merges, "pairs") >= 1.0, "{merges:#}");
+    assert_eq!(merges["agreeing"], merges["pairs"], "git and git2 disagree on conflicts: {merges:#}");
+    assert!(number(merges, "git2_per_second") > 0.0);
+    assert!(number(merges, "git_cli_per_second") > 0.0);
+    assert!(number(merges, "ratio") > 0.0);
+
+    assert!(number(&report["peak_memory"], "self_kib") > 0.0);
+    assert!(number(&report["peak_memory"], "children_kib") > 0.0);
+}
+
+#[test]
+fn bench_without_a_substrate_says_what_to_pass() {
+    let output = run_mergeforge(&["bench", "--json"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--substrate"), "{stderr}");
+}
