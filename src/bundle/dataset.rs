@@ -89,6 +89,16 @@ pub fn write_folder(
 /// Every file under `root`, relative path → bytes.
 pub fn read_tree(root: &Path) -> Result<VersionFiles> {
     let mut files = VersionFiles::new();
+    for (relative, path) in walk_files(root)? {
+        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        files.insert(relative, bytes);
+    }
+    Ok(files)
+}
+
+/// Every file under `root`: its `/`-separated path relative to `root`, and its path.
+pub fn walk_files(root: &Path) -> Result<Vec<(String, std::path::PathBuf)>> {
+    let mut files = Vec::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(dir) = pending.pop() {
         for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
@@ -98,7 +108,7 @@ pub fn read_tree(root: &Path) -> Result<VersionFiles> {
                 pending.push(path);
             } else {
                 let relative = path.strip_prefix(root)?.to_string_lossy().replace('\\', "/");
-                files.insert(relative, std::fs::read(&path)?);
+                files.push((relative, path));
             }
         }
     }

@@ -151,21 +151,10 @@ fn first_difference(existing: &BTreeMap<String, String>, wanted: &BTreeMap<Strin
 
 /// Every file under `root` (relative path → hex sha256), streamed.
 pub fn hash_tree(root: &Path) -> Result<BTreeMap<String, String>> {
-    let mut out = BTreeMap::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
-            let entry = entry?;
-            let path = entry.path();
-            if entry.file_type()?.is_dir() {
-                pending.push(path);
-            } else {
-                let relative = path.strip_prefix(root)?.to_string_lossy().replace('\\', "/");
-                out.insert(relative, hash_file(&path)?);
-            }
-        }
-    }
-    Ok(out)
+    crate::bundle::dataset::walk_files(root)?
+        .into_iter()
+        .map(|(relative, path)| Ok((relative, hash_file(&path)?)))
+        .collect()
 }
 
 /// Hex sha256 of a file, streamed.
