@@ -86,6 +86,14 @@ impl GenOptions {
             seed: self.seed,
         }
     }
+
+    /// What decides which kept candidates become tasks.
+    fn goal(&self) -> Goal<'_> {
+        match &self.quotas {
+            Some(quotas) => Goal::Quotas(quotas),
+            None => Goal::PerCell(self.per_cell),
+        }
+    }
 }
 
 /// What a version's manifest records about the run that made it.
@@ -374,16 +382,6 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
         test_time: staged.prepared.iter().map(|p| p.runner.test_time()).sum(),
         test_cases: staged.prepared.iter().map(|p| p.runner.test_cases()).sum(),
     })
-}
-
-impl GenOptions {
-    /// What decides which kept candidates become tasks.
-    fn goal(&self) -> Goal<'_> {
-        match &self.quotas {
-            Some(quotas) => Goal::Quotas(quotas),
-            None => Goal::PerCell(self.per_cell),
-        }
-    }
 }
 
 /// Substrates prepared and their candidates laid out in cells, ready to be judged.

@@ -82,14 +82,21 @@ pub const SANDBOX_PREFIX: &str = "mergeforge-sandbox-";
 
 /// Materialises the tree in a private temporary directory and runs the command there.
 pub fn run_in_fresh_tree(request: &RunRequest) -> Result<RunOutput> {
+    let (sandbox, work) = materialised_sandbox(request.tree)?;
+    run_in_dir(&work, sandbox.path(), request.argv, request.env, request.limits)
+}
+
+/// A new sandbox root (named for [`crate::leftovers`], removed when dropped) holding a
+/// fresh copy of `tree` in its `work` folder, which is returned with it.
+pub fn materialised_sandbox(tree: &Snapshot) -> Result<(tempfile::TempDir, PathBuf)> {
     let sandbox = tempfile::Builder::new()
         .prefix(&format!("{SANDBOX_PREFIX}{}-", crate::leftovers::owner_tag()))
         .tempdir()
         .context("creating a sandbox directory")?;
     let work = sandbox.path().join("work");
     std::fs::create_dir_all(&work)?;
-    snapshot::materialise(request.tree, &work)?;
-    run_in_dir(&work, sandbox.path(), request.argv, request.env, request.limits)
+    snapshot::materialise(tree, &work)?;
+    Ok((sandbox, work))
 }
 
 /// Runs `argv` with `work` as the current directory; `sandbox_root` holds `home` and `tmp`.

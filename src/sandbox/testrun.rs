@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::python::PythonEnv;
 use super::pytest_report;
-use super::{run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest};
+use super::{materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest};
 use crate::select::{self, CoverageIndex, CoverageMap, Selection};
 use crate::snapshot::{content_id, sha256_hex, Snapshot};
 
@@ -176,25 +176,17 @@ impl TestRunner {
             anyhow::bail!("the coverage trace of the HEAD tree did not pass ({last}); its tests run in full");
         };
         let map = CoverageMap::from_json(&bytes)?;
-        std::fs::create_dir_all(dir).with_context(|| format!("creating coverage cache {}", dir.display()))?;
-        let mut temp = tempfile::NamedTempFile::new_in(dir)?;
-        std::io::Write::write_all(&mut temp, &bytes)?;
-        temp.persist(&path).map_err(|e| e.error)?;
+        write_atomically(&path, &bytes).context("writing the coverage map cache")?;
         Ok(map)
     }
 
     /// Runs the command in a fresh copy of `tree` with the plugin loaded from a folder
     /// of the sandbox root (not the tree); returns what it wrote to [`TRACE_FILE`].
     fn run_with_plugin(&self, tree: &Snapshot, mode: PluginMode) -> Result<(RunOutput, Option<Vec<u8>>)> {
-        let sandbox = tempfile::Builder::new()
-            .prefix(&format!("{}{}-", super::SANDBOX_PREFIX, crate::leftovers::owner_tag()))
-            .tempdir().context("creating a sandbox directory")?;
+        let (sandbox, work) = materialised_sandbox(tree)?;
         let root = sandbox.path();
-        let work = root.join("work");
         let plugin_dir = root.join("plugin");
-        std::fs::create_dir_all(&work)?;
         std::fs::create_dir_all(&plugin_dir)?;
-        crate::snapshot::materialise(tree, &work)?;
         std::fs::write(plugin_dir.join(format!("{}.py", select::PLUGIN_MODULE)), select::PLUGIN_SOURCE)
             .context("writing the selection plugin into the sandbox")?;
         let mut env = self.env.clone();
@@ -307,17 +299,22 @@ impl OutcomeCache {
     }
 
     pub fn put(&self, key: &str, outcome: &Outcome) -> Result<()> {
-        let path = self.path(key);
-        let parent = path.parent().context("cache path has no parent")?;
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("creating outcome cache {}", parent.display()))?;
         let mut text = serde_json::to_string(outcome)?;
         text.push('\n');
-        let mut temp = tempfile::Builder::new()
-            .prefix(&format!("{TEMP_PREFIX}{}-", crate::leftovers::owner_tag()))
-            .tempfile_in(parent)?;
-        std::io::Write::write_all(&mut temp, text.as_bytes())?;
-        temp.persist(&path).map_err(|e| e.error)?;
-        Ok(())
+        write_atomically(&self.path(key), text.as_bytes()).context("writing the outcome cache")
     }
+}
+
+/// Writes `bytes` to `path` through an owner-tagged temporary file in the same folder
+/// (created if missing) and a rename, so a killed writer leaves at most a temporary
+/// file that [`crate::leftovers::sweep`] can tell apart and remove.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let parent = path.parent().context("cache path has no parent")?;
+    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!("{TEMP_PREFIX}{}-", crate::leftovers::owner_tag()))
+        .tempfile_in(parent)?;
+    std::io::Write::write_all(&mut temp, bytes)?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
