@@ -156,15 +156,19 @@ pub struct PositionRecord {
 pub enum RecordedVerdict {
     Rejected { reason: String },
     /// A task (its files under `kept/<position>/`), not yet selected.
-    Kept {
-        id: String,
-        fingerprint: String,
-        level: Level,
-        family: Family,
-        /// Index into [`ShardRun::substrates`].
-        substrate: usize,
-        task_sha256: String,
-    },
+    Kept(KeptRecord),
+}
+
+/// What a shard records of a kept candidate (its files are under `kept/<position>/`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeptRecord {
+    id: String,
+    fingerprint: String,
+    level: Level,
+    family: Family,
+    /// Index into [`ShardRun::substrates`].
+    substrate: usize,
+    task_sha256: String,
 }
 
 /// What `gen-tasks --shard` did.
@@ -203,7 +207,7 @@ pub fn gen_shard(options: &GenOptions, shard: ShardSpec) -> Result<ShardReport> 
     for (record, kept_files) in judged {
         match &record.verdict {
             RecordedVerdict::Rejected { reason } => *rejected.entry(reason.clone()).or_default() += 1,
-            RecordedVerdict::Kept { .. } => {
+            RecordedVerdict::Kept(_) => {
                 let (json, bundle) = kept_files.context("internal error: a kept candidate without files")?;
                 files.insert(format!("kept/{}/task.json", record.position), json);
                 files.insert(format!("kept/{}/repo.bundle", record.position), bundle);
@@ -332,14 +336,14 @@ fn judge_position(
         Verdict::Kept(draft) => {
             let made = make_task(repo, &staged.prepared[draft.substrate].substrate, &draft)?;
             let json = task::to_json_bytes(&made.task)?;
-            let verdict = RecordedVerdict::Kept {
+            let verdict = RecordedVerdict::Kept(KeptRecord {
                 id: draft.id.clone(),
                 fingerprint: draft.fingerprint.clone(),
                 level: draft.difficulty.level,
                 family: draft.candidate.family,
                 substrate: draft.substrate,
                 task_sha256: sha256_hex(&json),
-            };
+            });
             (verdict, Some((json, made.bundle)))
         }
     };
@@ -348,25 +352,20 @@ fn judge_position(
 
 /// A kept task as a shard recorded it.
 struct ShardTask {
-    id: String,
-    fingerprint: String,
-    level: Level,
-    family: Family,
-    substrate: usize,
-    task_sha256: String,
+    record: KeptRecord,
     /// `<shard folder>/kept/<position>`.
     dir: PathBuf,
 }
 
 impl Keepable for ShardTask {
     fn id(&self) -> &str {
-        &self.id
+        &self.record.id
     }
     fn fingerprint(&self) -> &str {
-        &self.fingerprint
+        &self.record.fingerprint
     }
     fn level(&self) -> Level {
-        self.level
+        self.record.level
     }
 }
 
@@ -546,19 +545,12 @@ fn collect_verdicts(
             }
             *slot = Some(match &record.verdict {
                 RecordedVerdict::Rejected { reason } => Verdict::Rejected(reason.clone()),
-                RecordedVerdict::Kept { id, fingerprint, level, family, substrate, task_sha256 } => {
-                    if *substrate >= shard.run.substrates.len() {
+                RecordedVerdict::Kept(record) => {
+                    let substrate = record.substrate;
+                    if substrate >= shard.run.substrates.len() {
                         return Err(damaged(format!("position {p} names substrate {substrate}, which the run lacks")));
                     }
-                    Verdict::Kept(ShardTask {
-                    id: id.clone(),
-                    fingerprint: fingerprint.clone(),
-                    level: *level,
-                    family: *family,
-                    substrate: *substrate,
-                    task_sha256: task_sha256.clone(),
-                    dir: dir.join("kept").join(p.to_string()),
-                })
+                    Verdict::Kept(ShardTask { record: record.clone(), dir: dir.join("kept").join(p.to_string()) })
                 }
             });
         }
@@ -569,12 +561,13 @@ fn collect_verdicts(
 /// Adds a shard's kept task to the version files (checking its recorded digest) and
 /// returns its manifest entry and substrate index.
 fn add_shard_task(files: &mut VersionFiles, run: &ShardRun, task: &ShardTask) -> Result<(TaskEntry, usize)> {
-    let json_path = task.dir.join("task.json");
+    let ShardTask { record: task, dir } = task;
+    let json_path = dir.join("task.json");
     let json = std::fs::read(&json_path).with_context(|| format!("reading {}", json_path.display()))?;
     if sha256_hex(&json) != task.task_sha256 {
         bail!("{}: its sha256 differs from the shard's record; generate the shard again", json_path.display());
     }
-    let bundle_path = task.dir.join("repo.bundle");
+    let bundle_path = dir.join("repo.bundle");
     let bundle = std::fs::read(&bundle_path).with_context(|| format!("reading {}", bundle_path.display()))?;
     files.insert(format!("tasks/{}/task.json", task.id), json);
     files.insert(format!("tasks/{}/repo.bundle", task.id), bundle);
