@@ -29,7 +29,6 @@ use serde::Serialize;
 use crate::forge::commits::write_task_commits;
 use crate::forge::{self, ForgeInput};
 use crate::merge::{self, MergeResult};
-use crate::mutate::{self, PyModule};
 use crate::pipeline::{self, GenOptions, GenReport};
 use crate::sandbox::python::ensure_venv;
 use crate::sandbox::user_cache_dir;
@@ -323,12 +322,7 @@ fn commit_pairs(options: &GenOptions, repo: &git2::Repository) -> Result<Vec<(gi
     let mut pairs = Vec::new();
     for spec in &options.substrates {
         let loaded = substrate::load(spec)?;
-        let modules: Vec<PyModule> = loaded
-            .mutable_sources()
-            .iter()
-            .filter_map(|source| PyModule::parse(&source.path, &source.text).ok())
-            .collect();
-        let mutations: Vec<_> = modules.iter().map(mutate::all_mutations).collect();
+        let (modules, mutations) = pipeline::mutable_modules(&loaded)?;
         let input = ForgeInput { substrate: &loaded, modules: &modules, mutations: &mutations, seed: options.seed };
         for family in &options.families {
             for candidate in forge::ordered_candidates(*family, &input, options.candidates_per_cell) {

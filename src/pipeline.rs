@@ -493,6 +493,13 @@ fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> 
         );
     }
     let runner = with_selection(runner, &substrate, options);
+    let (modules, mutations) = mutable_modules(&substrate)?;
+    Ok(Prepared { substrate, runner, modules, mutations })
+}
+
+/// The substrate's mutable sources, parsed (a file that does not parse is skipped with a
+/// warning), and every mutation of each, in the same order.
+pub(crate) fn mutable_modules(substrate: &Substrate) -> Result<(Vec<PyModule>, Vec<Vec<Mutation>>)> {
     let mut modules = Vec::new();
     for source in substrate.mutable_sources() {
         match PyModule::parse(&source.path, &source.text) {
@@ -504,7 +511,7 @@ fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> 
         bail!("no Python source to mutate under source_dirs {:?}", substrate.config.source_dirs);
     }
     let mutations = modules.iter().map(mutate::all_mutations).collect();
-    Ok(Prepared { substrate, runner, modules, mutations })
+    Ok((modules, mutations))
 }
 
 /// The runner selecting tests by a coverage map of HEAD (`--selection coverage`); if the
