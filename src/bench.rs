@@ -85,6 +85,8 @@ pub struct ModeRun {
     pub test_runs: usize,
     /// Test cases those runs executed (pytest's summary counts).
     pub test_cases: usize,
+    /// Of `test_runs`, those pytest fork servers ran.
+    pub served_runs: usize,
     /// Summed wall time of those runs.
     pub test_seconds: f64,
     pub tasks_per_cpu_minute: f64,
@@ -209,6 +211,7 @@ fn mode_run(mode: SelectionMode, report: &GenReport, wall: Duration, cpu: Durati
         cpu_seconds: cpu.as_secs_f64(),
         test_runs: report.test_runs,
         test_cases: report.test_cases,
+        served_runs: report.served_runs,
         test_seconds: report.test_time.as_secs_f64(),
         tasks_per_cpu_minute: if minutes > 0.0 { report.kept as f64 / minutes } else { 0.0 },
         share_outside_tests: share,
@@ -411,6 +414,7 @@ mod tests {
             cpu_seconds: 1.0,
             test_runs: 1,
             test_cases: 3,
+            served_runs: 0,
             test_seconds: 0.5,
             tasks_per_cpu_minute: 60.0,
             share_outside_tests: Some(0.5),

@@ -125,6 +125,10 @@ pub struct GenReport {
     pub test_time: Duration,
     /// Test cases those runs executed (pytest's summary counts).
     pub test_cases: usize,
+    /// Of `test_runs`, those pytest fork servers ran (see `sandbox::forkserver`).
+    pub served_runs: usize,
+    /// Fork servers started.
+    pub servers_started: usize,
 }
 
 /// Tasks new ones must not repeat: by id, or by near-duplicate fingerprint.
@@ -177,6 +181,10 @@ pub struct Generated {
     pub test_time: Duration,
     /// Test cases those runs executed (pytest's summary counts).
     pub test_cases: usize,
+    /// Of `test_runs`, those pytest fork servers ran (see `sandbox::forkserver`).
+    pub served_runs: usize,
+    /// Fork servers started.
+    pub servers_started: usize,
 }
 
 /// A substrate ready for forging.
@@ -275,6 +283,8 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
         test_runs: generated.test_runs,
         test_time: generated.test_time,
         test_cases: generated.test_cases,
+        served_runs: generated.served_runs,
+        servers_started: generated.servers_started,
     })
 }
 
@@ -381,6 +391,8 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
         test_runs: staged.prepared.iter().map(|p| p.runner.test_runs()).sum(),
         test_time: staged.prepared.iter().map(|p| p.runner.test_time()).sum(),
         test_cases: staged.prepared.iter().map(|p| p.runner.test_cases()).sum(),
+        served_runs: staged.prepared.iter().map(|p| p.runner.served_runs()).sum(),
+        servers_started: staged.prepared.iter().map(|p| p.runner.servers_started()).sum(),
     })
 }
 

@@ -114,8 +114,8 @@ fn print_report(report: &BenchReport) {
     println!("bench on {} (seed {}, jobs {})", report.substrates.join(", "), report.seed, report.jobs);
     println!();
     println!(
-        "{:<10} {:>6} {:>6} {:>9} {:>10} {:>9} {:>8} {:>8} {:>14} {:>14}",
-        "selection", "tasks", "tried", "test runs", "test cases", "tests s", "wall s", "CPU s", "tasks/CPU-min", "outside tests"
+        "{:<10} {:>6} {:>6} {:>9} {:>7} {:>10} {:>9} {:>8} {:>8} {:>14} {:>14}",
+        "selection", "tasks", "tried", "test runs", "forked", "test cases", "tests s", "wall s", "CPU s", "tasks/CPU-min", "outside tests"
     );
     for mode in &report.modes {
         print_mode(mode);
@@ -156,11 +156,12 @@ fn print_report(report: &BenchReport) {
 fn print_mode(mode: &ModeRun) {
     let share = mode.share_outside_tests.map_or("n/a".to_string(), |s| format!("{:.1}%", s * 100.0));
     println!(
-        "{:<10} {:>6} {:>6} {:>9} {:>10} {:>9.1} {:>8.1} {:>8.1} {:>14.2} {:>14}",
+        "{:<10} {:>6} {:>6} {:>9} {:>7} {:>10} {:>9.1} {:>8.1} {:>8.1} {:>14.2} {:>14}",
         mode.selection,
         mode.tasks,
         mode.candidates_tried,
         mode.test_runs,
+        mode.served_runs,
         mode.test_cases,
         mode.test_seconds,
         mode.wall_seconds,

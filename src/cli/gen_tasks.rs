@@ -299,6 +299,8 @@ pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
         "test_runs": report.test_runs,
         "test_seconds": (report.test_time.as_secs_f64() * 10.0).round() / 10.0,
         "test_cases": report.test_cases,
+        "test_runs_on_fork_servers": report.served_runs,
+        "fork_servers_started": report.servers_started,
     })
 }
 
@@ -350,9 +352,11 @@ pub(crate) fn print_summary(report: &GenReport) {
         println!("skipped substrate {name}: {reason}");
     }
     println!(
-        "time {:.1}s ({} test runs, {} test cases, {:.1}s in tests)",
+        "time {:.1}s ({} test runs, {} on {} fork servers, {} test cases, {:.1}s in tests)",
         report.elapsed.as_secs_f64(),
         report.test_runs,
+        report.served_runs,
+        report.servers_started,
         report.test_cases,
         report.test_time.as_secs_f64()
     );

@@ -435,6 +435,8 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         test_runs: 0,
         test_time: Duration::ZERO,
         test_cases: 0,
+        served_runs: 0,
+        servers_started: 0,
     })
 }
 

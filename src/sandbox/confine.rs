@@ -77,9 +77,15 @@ impl PidsCgroup {
 
     /// Kills every process still in the cgroup (repeatedly, until it is empty).
     pub fn kill_all(&self) {
+        self.kill_all_except(None);
+    }
+
+    /// Kills every process in the cgroup but `keep` (repeatedly, until none is left):
+    /// what a fork server's child left behind, the server itself spared.
+    pub fn kill_all_except(&self, keep: Option<i32>) {
         for _ in 0..50 {
             let Ok(text) = std::fs::read_to_string(self.dir.join("cgroup.procs")) else { return };
-            let pids: Vec<i32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+            let pids: Vec<i32> = text.lines().filter_map(|l| l.trim().parse().ok()).filter(|pid| Some(*pid) != keep).collect();
             if pids.is_empty() {
                 return;
             }

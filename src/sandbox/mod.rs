@@ -9,6 +9,7 @@
 //! It knows nothing about tasks or families: callers hand it a snapshot and an argv.
 
 pub mod confine;
+pub mod forkserver;
 pub mod pytest_report;
 pub mod python;
 pub mod testrun;
@@ -107,44 +108,12 @@ pub fn run_in_dir(
     extra_env: &BTreeMap<String, String>,
     limits: &Limits,
 ) -> Result<RunOutput> {
-    let (program, args) = argv.split_first().context("empty command")?;
-    let home = sandbox_root.join("home");
-    let tmp = sandbox_root.join("tmp");
-    std::fs::create_dir_all(&home)?;
-    std::fs::create_dir_all(&tmp)?;
-
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .current_dir(work)
-        .env_clear()
-        .env("PATH", scrubbed_path())
-        .env("HOME", &home)
-        .env("TMPDIR", &tmp)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .env("PYTHONHASHSEED", "0")
-        .env("PYTHONUNBUFFERED", "1")
-        .env("XDG_CACHE_HOME", tmp.join("cache"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    for name in PASSED_THROUGH {
-        if let Ok(value) = std::env::var(name) {
-            command.env(name, value);
-        }
-    }
-    for (key, value) in extra_env {
-        command.env(key, value);
-    }
-    let cgroup = confine::PidsCgroup::create(limits.max_processes);
-    let ruleset = confine::write_confinement(sandbox_root);
-    apply_limits_after_fork(&mut command, limits, cgroup.as_ref().map(|c| c.procs_path().clone()), ruleset);
-
+    let Sandboxed { mut command, cgroup } = sandboxed_command(work, sandbox_root, argv, extra_env, limits)?;
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let started = Instant::now();
     let mut child = command
         .spawn()
-        .with_context(|| format!("starting {program}"))?;
+        .with_context(|| format!("starting {}", argv[0]))?;
     let pid = child.id() as i32;
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
@@ -184,18 +153,67 @@ pub fn run_in_dir(
     })
 }
 
+/// A command set up to run sandboxed, and the pids cgroup it will join (if any).
+pub(crate) struct Sandboxed {
+    pub command: Command,
+    pub cgroup: Option<confine::PidsCgroup>,
+}
+
+/// `argv` in `work` with the scrubbed environment (plus `extra_env`), `HOME` and `TMPDIR`
+/// under `sandbox_root`, a process group of its own, and every limit applied between
+/// fork and exec. Standard streams are left to the caller.
+pub(crate) fn sandboxed_command(
+    work: &Path,
+    sandbox_root: &Path,
+    argv: &[String],
+    extra_env: &BTreeMap<String, String>,
+    limits: &Limits,
+) -> Result<Sandboxed> {
+    let (program, args) = argv.split_first().context("empty command")?;
+    let home = sandbox_root.join("home");
+    let tmp = sandbox_root.join("tmp");
+    std::fs::create_dir_all(&home)?;
+    std::fs::create_dir_all(&tmp)?;
+
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(work)
+        .env_clear()
+        .env("PATH", scrubbed_path())
+        .env("HOME", &home)
+        .env("TMPDIR", &tmp)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("PYTHONHASHSEED", "0")
+        .env("PYTHONUNBUFFERED", "1")
+        .env("XDG_CACHE_HOME", tmp.join("cache"))
+        .process_group(0);
+    for name in PASSED_THROUGH {
+        if let Ok(value) = std::env::var(name) {
+            command.env(name, value);
+        }
+    }
+    for (key, value) in extra_env {
+        command.env(key, value);
+    }
+    let cgroup = confine::PidsCgroup::create(limits.max_processes);
+    let ruleset = confine::write_confinement(sandbox_root);
+    apply_limits_after_fork(&mut command, limits, cgroup.as_ref().map(|c| c.procs_path().clone()), ruleset);
+    Ok(Sandboxed { command, cgroup })
+}
+
 fn scrubbed_path() -> String {
     "/usr/local/bin:/usr/bin:/bin".to_string()
 }
 
-fn kill_group(pid: i32) {
+pub(crate) fn kill_group(pid: i32) {
     // SAFETY: kill(2) with a negative pid signals the process group we created.
     unsafe {
         libc::kill(-pid, libc::SIGKILL);
     }
 }
 
-fn read_capped<R: Read>(source: Option<R>, cap: usize) -> (String, bool) {
+pub(crate) fn read_capped<R: Read>(source: Option<R>, cap: usize) -> (String, bool) {
     let Some(mut source) = source else {
         return (String::new(), false);
     };

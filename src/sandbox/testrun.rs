@@ -13,6 +13,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use super::forkserver::{ChildMode, ForkServerPool, RunHooks, ServerSpec};
 use super::python::PythonEnv;
 use super::pytest_report;
 use super::{materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest};
@@ -42,7 +43,7 @@ pub struct TestRunner {
     command_key: String,
     cache: Option<OutcomeCache>,
     /// HEAD and its coverage map, when runs are selected.
-    selector: Option<(Snapshot, CoverageIndex)>,
+    selector: Option<Selector>,
     counters: Counters,
 }
 
@@ -52,18 +53,43 @@ struct Counters {
     runs: AtomicUsize,
     nanos: AtomicU64,
     cases: AtomicUsize,
+    /// Of `runs`, those a fork server ran.
+    served: AtomicUsize,
+}
+
+/// What selected runs need: HEAD, its coverage map, and fork servers warm on HEAD.
+struct Selector {
+    head: Snapshot,
+    index: CoverageIndex,
+    /// `None` for a command other than `python -m pytest ...`, or with
+    /// `MERGEFORGE_FORK_SERVER=off`: selected runs then start fresh processes.
+    servers: Option<ForkServerPool>,
 }
 
 /// How the plugin takes part in a run.
 enum PluginMode<'a> {
     /// Record a coverage map.
     Trace,
-    /// Run only these node ids.
-    Select(&'a [String]),
+    /// Run only these node ids: collecting only them (`narrow`), or deselecting the
+    /// others after a full collection.
+    Select { ids: &'a [String], narrow: bool },
+}
+
+/// What a run with the plugin produced.
+struct PluginRun {
+    output: RunOutput,
+    /// The coverage map a traced run wrote.
+    trace: Option<Vec<u8>>,
+    /// A narrowed collection missed some selected ids.
+    mismatch: bool,
 }
 
 /// Where a traced run leaves its coverage map, relative to the sandbox root.
 const TRACE_FILE: &str = "coverage.json";
+/// The list of selected node ids, relative to the sandbox root (or a server's run folder).
+const SELECT_FILE: &str = "selected.txt";
+/// What the plugin writes next to [`SELECT_FILE`] when a narrowed collection missed ids.
+const MISMATCH_FILE: &str = "selected.txt.mismatch";
 
 impl TestRunner {
     /// `test_command` as configured (with `python` meaning the venv's interpreter).
@@ -105,11 +131,33 @@ impl TestRunner {
     }
 
     /// Selects the tests of later runs by `map`, recorded on `head` (a pytest command only).
+    /// Selected runs go to fork servers warm on `head` when the command is
+    /// `python -m pytest ...` (unless `MERGEFORGE_FORK_SERVER=off`).
     pub fn with_selection(mut self, head: Snapshot, map: CoverageMap) -> Self {
         if pytest_report::is_pytest(&self.argv) {
-            self.selector = Some((head, CoverageIndex::new(map)));
+            let servers = self.server_spec(&head).map(ForkServerPool::new);
+            self.selector = Some(Selector { head, index: CoverageIndex::new(map), servers });
         }
         self
+    }
+
+    /// What a fork server of `head` runs: the command's pytest arguments and the plugin.
+    fn server_spec(&self, head: &Snapshot) -> Option<ServerSpec> {
+        if std::env::var("MERGEFORGE_FORK_SERVER").is_ok_and(|v| v == "off") {
+            return None;
+        }
+        let (python, rest) = self.argv.split_first()?;
+        let pytest_args = rest.strip_prefix(&["-m".to_string(), "pytest".to_string()])?;
+        let mut pytest_args = pytest_args.to_vec();
+        pytest_args.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string()]);
+        Some(ServerSpec {
+            head: head.clone(),
+            python: python.clone(),
+            pytest_args,
+            env: self.env.clone(),
+            limits: self.limits.clone(),
+            modules: vec![(select::PLUGIN_MODULE.to_string(), select::PLUGIN_SOURCE)],
+        })
     }
 
     /// Sandboxed test runs executed so far (cache hits excluded).
@@ -117,9 +165,23 @@ impl TestRunner {
         self.counters.runs.load(Ordering::Relaxed)
     }
 
-    /// Summed wall time of those runs.
+    /// Summed wall time of those runs, and of starting fork servers.
     pub fn test_time(&self) -> Duration {
-        Duration::from_nanos(self.counters.nanos.load(Ordering::Relaxed))
+        Duration::from_nanos(self.counters.nanos.load(Ordering::Relaxed)) + self.pool().map_or(Duration::ZERO, |p| p.start_time())
+    }
+
+    /// Of [`TestRunner::test_runs`], those fork servers ran.
+    pub fn served_runs(&self) -> usize {
+        self.counters.served.load(Ordering::Relaxed)
+    }
+
+    /// Fork servers started.
+    pub fn servers_started(&self) -> usize {
+        self.pool().map_or(0, |p| p.servers_started())
+    }
+
+    fn pool(&self) -> Option<&ForkServerPool> {
+        self.selector.as_ref().and_then(|s| s.servers.as_ref())
     }
 
     /// Test cases those runs executed, as pytest's summary lines count them.
@@ -130,7 +192,7 @@ impl TestRunner {
     /// The tests `tree` would run: a selection with a coverage map, else the full suite.
     pub fn selection(&self, tree: &Snapshot) -> Selection {
         match &self.selector {
-            Some((head, index)) => index.select(head, tree),
+            Some(selector) => selector.index.select(&selector.head, tree),
             None => Selection::Full(select::FullReason::NoCoverageMap),
         }
     }
@@ -140,23 +202,64 @@ impl TestRunner {
     pub fn run(&self, tree: &Snapshot) -> Result<Outcome> {
         match self.selection(tree) {
             Selection::Tests(ids) => self.run_selected(tree, &ids),
-            Selection::Full(_) => self.run_full(tree),
+            Selection::Full(_) => self.run_suite(tree, true),
         }
     }
 
-    /// Runs the full suite on `tree` (or returns the cached outcome for it).
+    /// Runs the full suite on `tree` in a new process (or returns the cached outcome for
+    /// it): how gold trees are proven.
     pub fn run_full(&self, tree: &Snapshot) -> Result<Outcome> {
+        self.run_suite(tree, false)
+    }
+
+    /// Runs the full suite, on a fork server (modules imported afresh) if `may_fork` and
+    /// the runner has servers, else in a new process. Both give the same outcome, so they
+    /// share a cache key.
+    fn run_suite(&self, tree: &Snapshot, may_fork: bool) -> Result<Outcome> {
         let key = sha256_hex(format!("{}:{}", self.command_key, content_id(tree)).as_bytes());
         self.cached(&key, || {
+            if let Some(servers) = self.pool().filter(|_| may_fork) {
+                if let Some(output) = servers.run(tree, &RunHooks::fresh(), self.limits.wall_timeout) {
+                    self.counters.served.fetch_add(1, Ordering::Relaxed);
+                    return Ok(output);
+                }
+            }
             run_in_fresh_tree(&RunRequest { tree, argv: &self.argv, env: &self.env, limits: &self.limits })
         })
     }
 
     fn run_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<Outcome> {
         let identity = format!("{}:{}:select:{}:{}", self.command_key, content_id(tree), select::plugin_version(), ids.join("\n"));
-        self.cached(&sha256_hex(identity.as_bytes()), || {
-            self.run_with_plugin(tree, PluginMode::Select(ids)).map(|(output, _)| output)
-        })
+        self.cached(&sha256_hex(identity.as_bytes()), || self.execute_selected(tree, ids))
+    }
+
+    /// Runs `ids` on `tree`: on a fork server if one can run the tree exactly, else in a
+    /// fresh process collecting only them, else (if that missed some) in a fresh process
+    /// collecting everything. The wall-clock limit comes from the tests' HEAD durations.
+    fn execute_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<RunOutput> {
+        let selector = self.selector.as_ref().context("a selected run without a coverage map")?;
+        let timeout = selector.index.timeout_for(ids, self.limits.wall_timeout);
+        if let Some(servers) = &selector.servers {
+            let prepare = |dir: &Path| -> Result<BTreeMap<String, String>> {
+                let listing = dir.join(SELECT_FILE);
+                std::fs::write(&listing, ids.iter().map(|id| format!("{id}\n")).collect::<String>())?;
+                Ok(BTreeMap::from([
+                    ("MERGEFORGE_SELECT".to_string(), listing.to_string_lossy().into_owned()),
+                    ("MERGEFORGE_NARROW".to_string(), "1".to_string()),
+                ]))
+            };
+            let accept = |dir: &Path| !dir.join(MISMATCH_FILE).exists();
+            if let Some(output) = servers.run(tree, &RunHooks { mode: ChildMode::Swap, prepare: &prepare, accept: &accept }, timeout) {
+                self.counters.served.fetch_add(1, Ordering::Relaxed);
+                return Ok(output);
+            }
+        }
+        let limits = Limits { wall_timeout: timeout, ..self.limits.clone() };
+        let narrowed = self.run_with_plugin(tree, PluginMode::Select { ids, narrow: true }, &limits)?;
+        if !narrowed.mismatch {
+            return Ok(narrowed.output);
+        }
+        Ok(self.run_with_plugin(tree, PluginMode::Select { ids, narrow: false }, &limits)?.output)
     }
 
     /// The coverage map of `head`, from `dir` (a cache keyed by the test command, the
@@ -169,9 +272,9 @@ impl TestRunner {
                 return Ok(map);
             }
         }
-        let (output, written) = self.run_with_plugin(head, PluginMode::Trace)?;
+        let PluginRun { output, trace, .. } = self.run_with_plugin(head, PluginMode::Trace, &self.limits)?;
         self.count(&output);
-        let Some(bytes) = written.filter(|_| output.exit_code == Some(0)) else {
+        let Some(bytes) = trace.filter(|_| output.exit_code == Some(0)) else {
             let last = output.output.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
             anyhow::bail!("the coverage trace of the HEAD tree did not pass ({last}); its tests run in full");
         };
@@ -181,8 +284,8 @@ impl TestRunner {
     }
 
     /// Runs the command in a fresh copy of `tree` with the plugin loaded from a folder
-    /// of the sandbox root (not the tree); returns what it wrote to [`TRACE_FILE`].
-    fn run_with_plugin(&self, tree: &Snapshot, mode: PluginMode) -> Result<(RunOutput, Option<Vec<u8>>)> {
+    /// of the sandbox root (not the tree).
+    fn run_with_plugin(&self, tree: &Snapshot, mode: PluginMode, limits: &Limits) -> Result<PluginRun> {
         let (sandbox, work) = materialised_sandbox(tree)?;
         let root = sandbox.path();
         let plugin_dir = root.join("plugin");
@@ -200,17 +303,23 @@ impl TestRunner {
             PluginMode::Trace => {
                 env.insert("MERGEFORGE_TRACE".to_string(), root.join(TRACE_FILE).to_string_lossy().into_owned());
             }
-            PluginMode::Select(ids) => {
-                let listing = root.join("selected.txt");
+            PluginMode::Select { ids, narrow } => {
+                let listing = root.join(SELECT_FILE);
                 std::fs::write(&listing, ids.iter().map(|id| format!("{id}\n")).collect::<String>())?;
                 env.insert("MERGEFORGE_SELECT".to_string(), listing.to_string_lossy().into_owned());
+                if narrow {
+                    env.insert("MERGEFORGE_NARROW".to_string(), "1".to_string());
+                }
             }
         }
         let mut argv = self.argv.clone();
         argv.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string()]);
-        let output = run_in_dir(&work, root, &argv, &env, &self.limits)?;
-        let written = std::fs::read(root.join(TRACE_FILE)).ok();
-        Ok((output, written))
+        let output = run_in_dir(&work, root, &argv, &env, limits)?;
+        Ok(PluginRun {
+            output,
+            trace: std::fs::read(root.join(TRACE_FILE)).ok(),
+            mismatch: root.join(MISMATCH_FILE).exists(),
+        })
     }
 
     fn count(&self, output: &RunOutput) {

@@ -11,10 +11,17 @@ MERGEFORGE_TRACE=<file>
     scope, teardowns); and for every source file the line span of each function code
     object and the lines of its module-level and class-body code.
 
+    It also records each test's duration (setup, call and teardown, in seconds) and
+    how long the traced session took to start and collect.
+
 MERGEFORGE_SELECT=<file>
-    Runs only the node ids listed in <file> (one a line); the others are deselected
-    after a normal collection, so collection errors are the same as in a full run. If a
-    listed id is not collected, nothing is deselected (the full suite runs).
+    Runs only the node ids listed in <file> (one a line). With MERGEFORGE_NARROW=1 the
+    collection itself is narrowed to those ids (the command's own path arguments are
+    replaced by them, so only the files holding selected tests are imported); if that
+    does not collect every listed id, the plugin writes <file>.mismatch and exits with
+    status 4, and the caller runs again without narrowing. Without it, the others are
+    deselected after a normal collection. If a listed id is not collected, nothing is
+    deselected (the full suite runs).
 
 Files under test folders, test_*.py, *_test.py and conftest.py are not source files.
 """
@@ -23,12 +30,15 @@ import json
 import os
 import sys
 import threading
+import time
 
 import pytest
 
-VERSION = 1
+VERSION = 2
 OUTSIDE = None
 ROOT = os.path.realpath(os.getcwd())
+_STARTED = time.monotonic()
+_COLLECTED = [_STARTED]
 _CO_OPTIMIZED = 0x1
 
 
@@ -54,6 +64,7 @@ def _is_test_file(rel):
 class _Tracer:
     def __init__(self):
         self.files = {}
+        self.durations = {}
         self.runs = {OUTSIDE: set()}
         self.stack = [OUTSIDE]
         self.current = self.runs[OUTSIDE]
@@ -120,13 +131,51 @@ def pytest_fixture_setup(fixturedef, request):
         yield
 
 
+def pytest_collection_finish(session):
+    _COLLECTED[0] = time.monotonic()
+
+
+def pytest_runtest_logreport(report):
+    if _TRACER is not None:
+        _TRACER.durations[report.nodeid] = _TRACER.durations.get(report.nodeid, 0.0) + report.duration
+
+
+def _wanted(listing):
+    with open(listing, encoding="utf-8") as f:
+        return {line.rstrip("\n") for line in f if line.strip()}
+
+
+def _narrowing():
+    listing = os.environ.get("MERGEFORGE_SELECT")
+    return listing if listing and os.environ.get("MERGEFORGE_NARROW") == "1" else None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """Narrows the collection to the files and tests of the listed node ids."""
+    listing = _narrowing()
+    config = session.config
+    if listing is None or getattr(config.option, "pyargs", False):
+        return
+    root = str(config.rootpath)
+    args = []
+    for nodeid in sorted(_wanted(listing)):
+        path, sep, rest = nodeid.partition("::")
+        args.append(os.path.join(root, path) + sep + rest)
+    if args:
+        config.args = args
+
+
 def pytest_collection_modifyitems(session, config, items):
     listing = os.environ.get("MERGEFORGE_SELECT")
     if not listing:
         return
-    with open(listing, encoding="utf-8") as f:
-        wanted = {line.rstrip("\n") for line in f if line.strip()}
+    wanted = _wanted(listing)
     if not wanted <= {item.nodeid for item in items}:
+        if _narrowing() is not None:
+            with open(listing + ".mismatch", "w", encoding="utf-8") as f:
+                f.write("\n".join(sorted(wanted - {item.nodeid for item in items})) + "\n")
+            pytest.exit("mergeforge: the narrowed collection missed selected tests", returncode=4)
         return
     keep = [item for item in items if item.nodeid in wanted]
     drop = [item for item in items if item.nodeid not in wanted]
@@ -197,6 +246,8 @@ def pytest_sessionfinish(session, exitstatus):
         "files": files,
         "tests": tests,
         "outside_tests": sorted(_TRACER.runs[OUTSIDE]),
+        "collect_seconds": round(_COLLECTED[0] - _STARTED, 3),
+        "durations": {node: round(seconds, 4) for node, seconds in sorted(_TRACER.durations.items())},
     }
     with open(out, "w", encoding="utf-8") as f:
         json.dump(document, f, sort_keys=True, separators=(",", ":"))

@@ -17,6 +17,7 @@
 //! teardowns) or in no test at all, or the selection is empty.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use rustpython_parser::{ast, Parse};
@@ -54,7 +55,7 @@ impl SelectionMode {
 }
 
 /// What the plugin records on a tree (see `mergeforge_plugin.py`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CoverageMap {
     pub version: u32,
     /// pytest's exit status for the traced run (0: every test passed).
@@ -65,6 +66,12 @@ pub struct CoverageMap {
     pub tests: BTreeMap<String, Vec<String>>,
     /// Functions that ran outside any test.
     pub outside_tests: Vec<String>,
+    /// Seconds the traced run took to start and collect the suite (tracing slows it).
+    #[serde(default)]
+    pub collect_seconds: f64,
+    /// Test node id → seconds its setup, call and teardown took in the traced run.
+    #[serde(default)]
+    pub durations: BTreeMap<String, f64>,
 }
 
 /// The code objects of one source file.
@@ -110,6 +117,11 @@ pub enum FullReason {
     NoCoverageMap,
 }
 
+/// How much slower than at HEAD a selected run may be before it counts as timed out.
+pub const TIMEOUT_FACTOR: f64 = 10.0;
+/// The least wall-clock limit of a selected run.
+pub const MIN_SELECTED_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// A coverage map indexed for selection.
 #[derive(Debug, Clone)]
 pub struct CoverageIndex {
@@ -133,6 +145,23 @@ impl CoverageIndex {
 
     pub fn map(&self) -> &CoverageMap {
         &self.map
+    }
+
+    /// The wall-clock limit of a run of `ids`: [`TIMEOUT_FACTOR`] times what those tests
+    /// took in the traced HEAD run, but never less than three times that run's start-up
+    /// and collection or [`MIN_SELECTED_TIMEOUT`], and never more than `configured`. A test with no recorded duration gets `configured`. A selected run
+    /// that hangs thus costs seconds, not the configured timeout; one that is merely
+    /// slower than at HEAD by less than the factor keeps its verdict.
+    pub fn timeout_for(&self, ids: &[String], configured: Duration) -> Duration {
+        let mut seconds = 0.0;
+        for id in ids {
+            match self.map.durations.get(id) {
+                Some(duration) => seconds += duration,
+                None => return configured,
+            }
+        }
+        let floor = MIN_SELECTED_TIMEOUT.max(Duration::from_secs_f64(3.0 * self.map.collect_seconds.max(0.0)));
+        Duration::from_secs_f64(seconds * TIMEOUT_FACTOR).max(floor).min(configured)
     }
 
     /// The tests `tree` needs, given that `head` is the tree the map was recorded on.

@@ -1,0 +1,403 @@
+//! Fork servers: warm pytest processes that run selected tests on changed trees without
+//! paying for interpreter start-up, imports and collection each time.
+//!
+//! A server is started like any sandboxed command (same limits, cgroup, network
+//! namespace and Landlock confinement) in a private copy of the HEAD tree, imports
+//! pytest and collects the whole suite once, then forks one child per run
+//! (`mergeforge_forkserver.py` says how). For a run this module writes the changed files
+//! into the server's tree, lets the child swap the new function code in, waits for it
+//! with the run's wall-clock timeout (killing its process group and every other process
+//! in the cgroup but the server), reads its capped output, and puts HEAD back. A tree
+//! the server cannot serve exactly (an added or deleted file, a change outside function
+//! bodies) is refused and the caller runs it in a fresh process. A server whose tree a
+//! test changed is retired; one that misbehaves in any way is killed.
+//!
+//! A [`ForkServerPool`] holds idle servers for one HEAD tree and command, one per
+//! concurrent caller. Dropping it kills and reaps the servers, so their CPU time (and
+//! their children's) is accounted to this process's children.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+use super::confine::PidsCgroup;
+use super::{kill_group, materialised_sandbox, read_capped, sandboxed_command, Limits, RunOutput, Sandboxed};
+use crate::snapshot::Snapshot;
+
+/// The server program (see its docstring for the protocol).
+pub const SERVER_SOURCE: &str = include_str!("mergeforge_forkserver.py");
+const SERVER_FILE: &str = "mergeforge_forkserver.py";
+/// The child's exit status when it refuses a tree before running anything.
+const REFUSED: i32 = 86;
+/// How long a server may take to answer anything but the end of a run.
+const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Everything a server of one HEAD tree and one pytest command needs.
+pub struct ServerSpec {
+    pub head: Snapshot,
+    /// The interpreter (the command's first word).
+    pub python: String,
+    /// pytest's arguments: the command's words after `-m pytest`, plugins included.
+    pub pytest_args: Vec<String>,
+    pub env: BTreeMap<String, String>,
+    /// Limits of the server and of each child; `wall_timeout` bounds the warm-up.
+    pub limits: Limits,
+    /// Python modules to put on the server's `PYTHONPATH`: (module name, source).
+    pub modules: Vec<(String, &'static str)>,
+}
+
+/// How a child gets the changed tree's code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChildMode {
+    /// Swap the new code of changed functions into the warm modules (exact only for
+    /// changes inside function bodies; refused otherwise).
+    Swap,
+    /// Forget the work tree's modules and import them again, as a new process would.
+    Fresh,
+}
+
+impl ChildMode {
+    fn name(self) -> &'static str {
+        match self {
+            ChildMode::Swap => "swap",
+            ChildMode::Fresh => "fresh",
+        }
+    }
+}
+
+/// How one run on a server ended.
+pub enum Served {
+    Ran(RunOutput),
+    /// The server cannot run this tree exactly: run it in a fresh process.
+    Refused,
+}
+
+/// A run's own files and variables: `prepare` writes into the run's folder and returns
+/// the variables to set; `accept` looks at the folder after the run (false: refused).
+pub struct RunHooks<'a> {
+    pub mode: ChildMode,
+    pub prepare: &'a dyn Fn(&Path) -> Result<BTreeMap<String, String>>,
+    pub accept: &'a dyn Fn(&Path) -> bool,
+}
+
+impl RunHooks<'_> {
+    /// A run of the command as it is, its modules imported afresh.
+    pub fn fresh() -> RunHooks<'static> {
+        RunHooks { mode: ChildMode::Fresh, prepare: &|_| Ok(BTreeMap::new()), accept: &|_| true }
+    }
+}
+
+/// Idle servers for one spec; a server is taken for a run and put back after it.
+pub struct ForkServerPool {
+    spec: ServerSpec,
+    idle: Mutex<Vec<ForkServer>>,
+    /// Set when a server failed to start: the pool then serves nothing.
+    broken: AtomicBool,
+    /// Servers started, and the wall time their start-ups took (warm-up included).
+    started: AtomicUsize,
+    start_nanos: AtomicU64,
+}
+
+impl ForkServerPool {
+    pub fn new(spec: ServerSpec) -> Self {
+        ForkServerPool {
+            spec,
+            idle: Mutex::new(Vec::new()),
+            broken: AtomicBool::new(false),
+            started: AtomicUsize::new(0),
+            start_nanos: AtomicU64::new(0),
+        }
+    }
+
+    /// Servers started so far.
+    pub fn servers_started(&self) -> usize {
+        self.started.load(Ordering::Relaxed)
+    }
+
+    /// Wall time spent starting them (interpreter, imports, collecting the suite).
+    pub fn start_time(&self) -> Duration {
+        Duration::from_nanos(self.start_nanos.load(Ordering::Relaxed))
+    }
+
+    /// Runs `tree` on a server with `timeout`; `None` when no server can run it exactly
+    /// (refused, or the server failed), for the caller to run it in a fresh process.
+    pub fn run(&self, tree: &Snapshot, hooks: &RunHooks, timeout: Duration) -> Option<RunOutput> {
+        if self.broken.load(Ordering::Relaxed) {
+            return None;
+        }
+        let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        let mut server = match idle {
+            Some(server) => server,
+            None => match self.start() {
+                Ok(server) => server,
+                Err(error) => {
+                    if !self.broken.swap(true, Ordering::Relaxed) {
+                        eprintln!("warning: the pytest fork server did not start ({error:#}); selected tests run in fresh processes");
+                    }
+                    return None;
+                }
+            },
+        };
+        let served = server.serve(&self.spec, tree, hooks, timeout);
+        let reusable = served.is_ok() && !server.retired;
+        if reusable {
+            if let Ok(mut idle) = self.idle.lock() {
+                idle.push(server);
+            }
+        }
+        match served {
+            Ok(Served::Ran(output)) => Some(output),
+            Ok(Served::Refused) | Err(_) => None,
+        }
+    }
+}
+
+impl ForkServerPool {
+    fn start(&self) -> Result<ForkServer> {
+        let started = Instant::now();
+        let server = ForkServer::start(&self.spec);
+        self.started.fetch_add(1, Ordering::Relaxed);
+        self.start_nanos.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        server
+    }
+}
+
+/// One running server.
+struct ForkServer {
+    process: Child,
+    control: ChildStdin,
+    replies: Receiver<Reply>,
+    cgroup: Option<PidsCgroup>,
+    sandbox: tempfile::TempDir,
+    work: PathBuf,
+    runs: u64,
+    /// A test changed the server's tree: do not use it again.
+    retired: bool,
+}
+
+/// A message from the server.
+#[derive(Debug)]
+enum Reply {
+    Ready(i64),
+    Pid(i64),
+    Status(i64),
+}
+
+impl ForkServer {
+    /// Starts a server in a fresh copy of the HEAD tree and waits for its warm-up.
+    fn start(spec: &ServerSpec) -> Result<ForkServer> {
+        let (sandbox, work) = materialised_sandbox(&spec.head)?;
+        let root = sandbox.path().to_path_buf();
+        let modules = root.join("server");
+        std::fs::create_dir_all(&modules)?;
+        std::fs::write(modules.join(SERVER_FILE), SERVER_SOURCE).context("writing the fork server into the sandbox")?;
+        for (name, source) in &spec.modules {
+            std::fs::write(modules.join(format!("{name}.py")), source)?;
+        }
+        let mut env = spec.env.clone();
+        let module_path = modules.to_string_lossy().into_owned();
+        let python_path = match env.get("PYTHONPATH") {
+            Some(existing) if !existing.is_empty() => format!("{existing}:{module_path}"),
+            _ => module_path.clone(),
+        };
+        env.insert("PYTHONPATH".to_string(), python_path);
+        let mut argv = vec![
+            spec.python.clone(),
+            modules.join(SERVER_FILE).to_string_lossy().into_owned(),
+            root.join("warm-up.log").to_string_lossy().into_owned(),
+        ];
+        argv.extend(spec.pytest_args.iter().cloned());
+        let Sandboxed { mut command, cgroup } = sandboxed_command(&work, &root, &argv, &env, &spec.limits)?;
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        let mut process = command.spawn().context("starting the pytest fork server")?;
+        let control = process.stdin.take().context("fork server stdin")?;
+        let stdout = process.stdout.take().context("fork server stdout")?;
+        let (sender, replies) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(|l| l.ok()) {
+                let Some(reply) = parse_reply(&line) else { break };
+                if sender.send(reply).is_err() {
+                    break;
+                }
+            }
+        });
+        let server = ForkServer { process, control, replies, cgroup, sandbox, work, runs: 0, retired: false };
+        match server.receive(spec.limits.wall_timeout)? {
+            Reply::Ready(0) => {}
+            Reply::Ready(status) => {
+                let log = std::fs::read_to_string(root.join("warm-up.log")).unwrap_or_default();
+                let last = log.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+                bail!("collecting the HEAD tree's tests exited with {status}: {last}");
+            }
+            other => bail!("unexpected fork server reply {other:?}"),
+        }
+        if !restore_and_check(&server.work, &spec.head, &[])? {
+            bail!("collecting the tests changed the HEAD tree");
+        }
+        Ok(server)
+    }
+
+    /// Runs the tests on `tree` in a child of the server.
+    fn serve(&mut self, spec: &ServerSpec, tree: &Snapshot, hooks: &RunHooks, timeout: Duration) -> Result<Served> {
+        let head = &spec.head;
+        let Some(changed) = changed_paths(head, tree) else { return Ok(Served::Refused) };
+        self.runs += 1;
+        let run_dir = self.sandbox.path().join("runs").join(self.runs.to_string());
+        let home = run_dir.join("home");
+        let tmp = run_dir.join("tmp");
+        std::fs::create_dir_all(&home)?;
+        std::fs::create_dir_all(&tmp)?;
+        let mut entries = Vec::new();
+        for path in &changed {
+            std::fs::write(self.work.join(path), &tree[*path])?;
+            entries.push(self.work.join(path));
+        }
+        let mut env = (hooks.prepare)(&run_dir)?;
+        env.insert("HOME".to_string(), home.to_string_lossy().into_owned());
+        env.insert("TMPDIR".to_string(), tmp.to_string_lossy().into_owned());
+        env.insert("XDG_CACHE_HOME".to_string(), tmp.join("cache").to_string_lossy().into_owned());
+        let output_path = run_dir.join("output.txt");
+        let request = serde_json::json!({ "output": output_path, "env": env, "changed": entries, "mode": hooks.mode.name() });
+        let outcome = self.run_child(&request, timeout);
+        let tree_intact = restore_and_check(&self.work, head, &changed)?;
+        self.retired |= !tree_intact;
+        let (status, timed_out, duration) = outcome?;
+        let file = std::fs::File::open(&output_path).ok();
+        let (output, truncated) = read_capped(file, spec.limits.output_cap_bytes);
+        let accepted = (hooks.accept)(&run_dir);
+        let _ = std::fs::remove_dir_all(&run_dir);
+        if status == i64::from(REFUSED) || !accepted {
+            return Ok(Served::Refused);
+        }
+        Ok(Served::Ran(RunOutput {
+            exit_code: if timed_out || status < 0 { None } else { i32::try_from(status).ok() },
+            timed_out,
+            output,
+            truncated,
+            duration,
+        }))
+    }
+
+    /// Sends a request and waits for the child's end (or kills it at the timeout):
+    /// (status, timed out, wall time).
+    fn run_child(&mut self, request: &serde_json::Value, timeout: Duration) -> Result<(i64, bool, Duration)> {
+        let started = Instant::now();
+        writeln!(self.control, "{request}").context("sending a run to the fork server")?;
+        self.control.flush()?;
+        let Reply::Pid(pid) = self.receive(REPLY_TIMEOUT)? else { bail!("the fork server did not report its child") };
+        let pid = i32::try_from(pid).context("child pid")?;
+        let server_pid = i32::try_from(self.process.id()).ok();
+        let remaining = timeout.saturating_sub(started.elapsed());
+        let (status, timed_out) = match self.replies.recv_timeout(remaining) {
+            Ok(Reply::Status(status)) => (status, false),
+            Ok(other) => bail!("unexpected fork server reply {other:?}"),
+            Err(RecvTimeoutError::Disconnected) => bail!("the fork server exited"),
+            Err(RecvTimeoutError::Timeout) => {
+                self.kill_child(pid, server_pid);
+                match self.receive(REPLY_TIMEOUT)? {
+                    Reply::Status(status) => (status, true),
+                    other => bail!("unexpected fork server reply {other:?}"),
+                }
+            }
+        };
+        let duration = started.elapsed();
+        // Whatever the test left behind goes too, even processes in a new session.
+        self.kill_child(pid, server_pid);
+        Ok((status, timed_out, duration))
+    }
+
+    fn kill_child(&self, pid: i32, server_pid: Option<i32>) {
+        kill_group(pid);
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.kill_all_except(server_pid);
+        }
+    }
+
+    fn receive(&self, timeout: Duration) -> Result<Reply> {
+        match self.replies.recv_timeout(timeout) {
+            Ok(reply) => Ok(reply),
+            Err(RecvTimeoutError::Timeout) => bail!("the fork server did not answer within {}s", timeout.as_secs()),
+            Err(RecvTimeoutError::Disconnected) => bail!("the fork server exited"),
+        }
+    }
+}
+
+impl Drop for ForkServer {
+    fn drop(&mut self) {
+        if let Ok(pid) = i32::try_from(self.process.id()) {
+            kill_group(pid);
+        }
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.kill_all();
+        }
+        let _ = self.process.kill();
+        // Reaping it adds its CPU time, and its children's, to ours.
+        let _ = self.process.wait();
+    }
+}
+
+fn parse_reply(line: &str) -> Option<Reply> {
+    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    let field = |name: &str| value.get(name).and_then(serde_json::Value::as_i64);
+    field("ready").map(Reply::Ready).or_else(|| field("pid").map(Reply::Pid)).or_else(|| field("status").map(Reply::Status))
+}
+
+/// The paths whose content differs between `head` and `tree`; `None` if a file was
+/// added or deleted (a server only swaps code of files it has imported).
+fn changed_paths<'a>(head: &Snapshot, tree: &'a Snapshot) -> Option<Vec<&'a String>> {
+    if head.len() != tree.len() {
+        return None;
+    }
+    let mut changed = Vec::new();
+    for (path, content) in tree {
+        match head.get(path) {
+            Some(old) if old == content => {}
+            Some(_) => changed.push(path),
+            None => return None,
+        }
+    }
+    Some(changed)
+}
+
+/// Puts HEAD's content back into the `changed` files of `work`, removes pytest's and
+/// Python's caches, and says whether `work` now holds exactly `head`.
+fn restore_and_check(work: &Path, head: &Snapshot, changed: &[&String]) -> Result<bool> {
+    for path in changed {
+        std::fs::write(work.join(path), &head[*path]).with_context(|| format!("restoring {path} in the fork server's tree"))?;
+    }
+    let mut seen = 0;
+    if !matches_head(work, "", head, &mut seen)? {
+        return Ok(false);
+    }
+    Ok(seen == head.len())
+}
+
+fn matches_head(dir: &Path, prefix: &str, head: &Snapshot, seen: &mut usize) -> Result<bool> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let relative = format!("{prefix}{name}");
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            if (name == ".pytest_cache" || name == "__pycache__") && !head.keys().any(|p| p.starts_with(&format!("{relative}/"))) {
+                std::fs::remove_dir_all(entry.path())?;
+                continue;
+            }
+            if !matches_head(&entry.path(), &format!("{relative}/"), head, seen)? {
+                return Ok(false);
+            }
+        } else if !kind.is_file() || head.get(&relative).map(|c| &c[..]) != Some(&std::fs::read(entry.path())?[..]) {
+            return Ok(false);
+        } else {
+            *seen += 1;
+        }
+    }
+    Ok(true)
+}

@@ -1,0 +1,111 @@
+//! Fork servers (`mergeforge::sandbox::forkserver`): selected and non-gold full runs on
+//! a warm pytest process give the outcome a new process gives, and stay contained.
+//!
+//! Cases are data: `tests/data/forkserver/substrate/` is a tiny substrate whose functions
+//! are decorated, bound, static, properties and documented; `cases/<case>/change/` holds
+//! files replacing its own and `expected.txt` says whether a fork server ran the tree
+//! (`served` or `not served`: the server refused it and a new process ran it), then
+//! optionally `timed out`, `retires the server` or `writes nothing outside`. Every case
+//! that does not time out must give the same verdict and failing ids as a new process.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mergeforge::sandbox::python::ensure_venv;
+use mergeforge::sandbox::testrun::TestRunner;
+use mergeforge::sandbox::user_cache_dir;
+use mergeforge::snapshot::Snapshot;
+
+const ESCAPE_FILE: &str = "/tmp/mergeforge-forkserver-escape.txt";
+
+fn snapshot_of(dir: &Path) -> Snapshot {
+    common::read_tree(dir).into_iter().map(|(path, data)| (path, Arc::from(data.as_slice()))).collect()
+}
+
+fn runner_with_servers(head: &Snapshot, maps: &Path) -> TestRunner {
+    let command: Vec<String> =
+        ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/"].iter().map(|s| s.to_string()).collect();
+    let python = ensure_venv(&user_cache_dir(), &[]).expect("venv");
+    let runner = TestRunner::new(&command, &BTreeMap::new(), Duration::from_secs(30), &python, None);
+    let map = runner.coverage_map(head, maps).expect("coverage map of the fork server substrate");
+    runner.with_selection(head.clone(), map)
+}
+
+#[test]
+fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
+    let data = common::root().join("tests/data/forkserver");
+    let head = snapshot_of(&data.join("substrate"));
+    let maps = tempfile::tempdir().unwrap();
+    let runner = runner_with_servers(&head, maps.path());
+    let _ = std::fs::remove_file(ESCAPE_FILE);
+
+    let mut cases: Vec<_> = std::fs::read_dir(data.join("cases")).unwrap().map(|e| e.unwrap().path()).collect();
+    cases.sort();
+    assert!(cases.len() >= 10);
+    for case in cases {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let expected = std::fs::read_to_string(case.join("expected.txt")).unwrap();
+        let mut lines = expected.lines();
+        let served_expected = match lines.next() {
+            Some("served") => true,
+            Some("not served") => false,
+            other => panic!("{name}: expected.txt starts with {other:?}"),
+        };
+        let then: Vec<&str> = lines.collect();
+        let mut tree = head.clone();
+        tree.extend(snapshot_of(&case.join("change")));
+
+        let served_before = runner.served_runs();
+        let started = Instant::now();
+        let outcome = runner.run(&tree).unwrap();
+        let elapsed = started.elapsed();
+        let served = runner.served_runs() > served_before;
+        assert_eq!(served, served_expected, "{name}: served by a fork server");
+        assert!(!outcome.passed || name == "line-shift" || name == "module-level" || name == "writes-tree", "{name}: passed");
+
+        if then.contains(&"timed out") {
+            assert!(outcome.timed_out, "{name}: should time out, got {outcome:?}");
+            // The selected tests took milliseconds at HEAD: the limit is the 10 s floor, not 30 s.
+            assert!(elapsed < Duration::from_secs(25), "{name}: took {elapsed:?}");
+            continue;
+        }
+        let fresh = runner.run_full(&tree).unwrap();
+        assert_eq!(outcome.passed, fresh.passed, "{name}: verdict differs from a new process ({outcome:?} / {fresh:?})");
+        assert_eq!(outcome.failed_tests, fresh.failed_tests, "{name}: failing tests differ from a new process");
+        if then.contains(&"retires the server") {
+            // The test left a file in the server's tree: the next run needs a new server.
+            let servers = runner.servers_started();
+            runner.run(&tree).unwrap();
+            assert_eq!(runner.servers_started(), servers + 1, "{name}: the server was not retired");
+        }
+        if then.contains(&"writes nothing outside") {
+            assert!(!Path::new(ESCAPE_FILE).exists(), "{name}: a test wrote {ESCAPE_FILE}");
+        }
+    }
+    // After the bombs, servers still answer: HEAD with one changed function is served.
+    let mut tree = head.clone();
+    tree.extend(snapshot_of(&data.join("cases/decorated-body/change")));
+    let served_before = runner.served_runs();
+    assert!(!runner.run(&tree).unwrap().passed);
+    assert_eq!(runner.served_runs(), served_before + 1);
+}
+
+#[test]
+fn a_served_run_reports_exactly_the_failing_selected_test() {
+    let data = common::root().join("tests/data/forkserver");
+    let head = snapshot_of(&data.join("substrate"));
+    let maps = tempfile::tempdir().unwrap();
+    let runner = runner_with_servers(&head, maps.path());
+    let mut tree = head.clone();
+    tree.extend(snapshot_of(&data.join("cases/decorated-body/change")));
+    let outcome = runner.run(&tree).unwrap();
+    assert_eq!(outcome.failed_tests, ["tests/test_core.py::test_double"]);
+    assert_eq!((runner.served_runs(), runner.servers_started()), (1, 1));
+    // HEAD itself (an empty selection) runs in full on the same server, and passes.
+    assert!(runner.run(&head).unwrap().passed);
+    assert_eq!((runner.served_runs(), runner.servers_started()), (2, 1));
+}
