@@ -27,7 +27,7 @@ fn host() -> String {
 }
 
 /// Whether process `pid` is alive on this host.
-fn alive(pid: u32) -> bool {
+pub(crate) fn alive(pid: u32) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
     if pid <= 0 {
         return false;

@@ -419,7 +419,7 @@ impl Staged {
 /// (substrate, family) cell's candidates in seeded order.
 fn stage(options: &GenOptions) -> Result<Staged> {
     let cache = OutcomeCache::new(&options.cache_dir.join("outcomes"));
-    sweep_leftovers(&cache);
+    sweep_leftovers(&cache, &options.cache_dir);
     let mut skipped = Vec::new();
     let mut prepared = Vec::new();
     for spec in &options.substrates {
@@ -453,13 +453,16 @@ fn stage(options: &GenOptions) -> Result<Staged> {
 /// Prefix of a run's scratch repository in the system's temporary folder.
 const FORGE_PREFIX: &str = "mergeforge-forge-";
 
-/// Clears what killed runs on this host left: temporary outcome-cache entries, scratch
-/// repositories and sandbox copies (see [`leftovers`]).
-fn sweep_leftovers(cache: &OutcomeCache) {
+/// Clears what killed runs on this host left: temporary outcome-cache and coverage-map
+/// entries, scratch repositories, sandbox copies (see [`leftovers`]) and pids cgroups
+/// with whatever still runs in them (fork servers included).
+fn sweep_leftovers(cache: &OutcomeCache, cache_dir: &Path) {
     let temp = std::env::temp_dir();
     let removed = cache.sweep_leftovers()
+        + leftovers::sweep(&cache_dir.join("coverage"), crate::sandbox::testrun::CACHE_TEMP_PREFIX)
         + leftovers::sweep(&temp, FORGE_PREFIX)
-        + leftovers::sweep(&temp, crate::sandbox::SANDBOX_PREFIX);
+        + leftovers::sweep(&temp, crate::sandbox::SANDBOX_PREFIX)
+        + crate::sandbox::confine::sweep_dead_cgroups();
     if removed > 0 {
         eprintln!("note: removed {removed} temporary files and folders left by killed runs");
     }

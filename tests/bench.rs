@@ -44,6 +44,9 @@ fn bench_reports_both_modes_merges_and_memory() {
         assert!(number(mode, "test_seconds") <= number(mode, "wall_seconds"), "{mode:#}");
     }
     assert_eq!(modes[0]["tasks"], modes[1]["tasks"]);
+    // Selected runs go to fork servers; `--selection full` never uses one.
+    assert!(number(&modes[0], "served_runs") >= 1.0, "{:#}", modes[0]);
+    assert_eq!(modes[1]["served_runs"], 0, "{:#}", modes[1]);
     assert_eq!(report["identical_verdicts"], true, "{:#}", report["differences"]);
     assert_eq!(report["differences"], serde_json::json!([]));
     assert!(number(&report, "selection_speedup") > 0.0);

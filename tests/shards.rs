@@ -274,6 +274,14 @@ fn killed_run_resumes_to_the_uninterrupted_output() {
     assert!(!temp_entry.exists(), "the killed run's temporary cache entry is removed");
     assert!(live_entry.exists(), "a live process's temporary file is left alone");
     assert_eq!(scratch(), 0, "the killed run's scratch repository is removed");
+    // And its pids cgroups (a test run's, a fork server's), with what still ran in them.
+    let cgroups = ["/sys/fs/cgroup/pids/mergeforge", "/sys/fs/cgroup/mergeforge"]
+        .iter()
+        .filter_map(|root| std::fs::read_dir(root).ok())
+        .flat_map(|entries| entries.flatten())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&format!("run-{killed_pid}-")))
+        .count();
+    assert_eq!(cgroups, 0, "the killed run's pids cgroups are removed");
     let after = cache_entries(&cache);
     for (path, inode) in &before {
         assert_eq!(after.get(path), Some(inode), "{} was re-used, not tested again", path.display());

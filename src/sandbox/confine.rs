@@ -107,6 +107,28 @@ impl Drop for PidsCgroup {
     }
 }
 
+/// Removes the pids cgroups of runs whose mergeforge process is gone (a killed run),
+/// after killing whatever is still in them (a fork server, a test it started); returns
+/// how many were removed. Cgroups are named `run-<pid>-<n>` and live on this host only.
+pub fn sweep_dead_cgroups() -> usize {
+    let Some(root) = cgroup_root() else { return 0 };
+    let Ok(entries) = std::fs::read_dir(root) else { return 0 };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix("run-").and_then(|rest| rest.split('-').next()).and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid == std::process::id() || crate::leftovers::alive(pid) {
+            continue;
+        }
+        // Dropping it kills what is left in it and removes it.
+        drop(PidsCgroup { dir: entry.path(), procs: CString::default() });
+        removed += usize::from(!entry.path().exists());
+    }
+    removed
+}
+
 /// Joins the cgroup whose procs file is `procs`: called in the child after fork, so it
 /// only uses async-signal-safe calls and a stack buffer.
 ///

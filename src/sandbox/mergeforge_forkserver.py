@@ -138,6 +138,105 @@ def _docstring(code):
     return first if isinstance(first, str) else None
 
 
+def _statement_starts(node):
+    """pytest's `get_statement_startend2` list for a module's AST, computed once."""
+    import ast
+
+    values = []
+    for x in ast.walk(node):
+        if isinstance(x, (ast.stmt, ast.ExceptHandler)):
+            if isinstance(x, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                for d in x.decorator_list:
+                    values.append(d.lineno - 1)
+            values.append(x.lineno - 1)
+            for name in ("finalbody", "orelse"):
+                val = getattr(x, name, None)
+                if val:
+                    values.append(val[0].lineno - 1 - 1)
+    values.sort()
+    return values
+
+
+def _remember_statement_ranges(paths):
+    """Makes pytest's traceback rendering look statement ranges up instead of parsing
+    and walking the whole file for every traceback entry (half a second for a collection
+    error through two large modules). The ranges of `paths` are computed here, before
+    any fork; other files (a changed one) take pytest's own path. Results are the same:
+    the lookup is pytest's own bisection over the same list."""
+    import ast
+    from bisect import bisect_right
+
+    try:
+        from _pytest._code import code as code_module
+        from _pytest._code import source as source_module
+    except ImportError:
+        return
+    original_range = getattr(source_module, "getstatementrange_ast", None)
+    original_startend = getattr(source_module, "get_statement_startend2", None)
+    if original_range is None or original_startend is None:
+        return
+    by_content = {}
+    starts = {}
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            tree = ast.parse(text, "source", "exec")
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            continue
+        content = "\n".join(line.rstrip() for line in text.splitlines(True))
+        token = ast.Module(body=[], type_ignores=[])
+        by_content[content] = token
+        starts[id(token)] = _statement_starts(tree)
+
+    def startend(lineno, node):
+        values = starts.get(id(node))
+        if values is None:
+            return original_startend(lineno, node)
+        index = bisect_right(values, lineno)
+        return values[index - 1], (None if index >= len(values) else values[index])
+
+    def statement_range(lineno, source, assertion=False, astnode=None):
+        if astnode is None:
+            astnode = by_content.get(str(source))
+        return original_range(lineno, source, assertion, astnode)
+
+    source_module.get_statement_startend2 = startend
+    source_module.getstatementrange_ast = statement_range
+    if getattr(code_module, "getstatementrange_ast", None) is original_range:
+        code_module.getstatementrange_ast = statement_range
+
+
+def _python_files(root, modules):
+    """The work tree's Python files and those of pytest and pluggy (their frames are in
+    every collection error's traceback)."""
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
+        for name in files:
+            if name.endswith(".py"):
+                yield os.path.join(folder, name)
+    for name, module in list(modules.items()):
+        filename = getattr(module, "__file__", None)
+        if filename and filename.endswith(".py") and name.split(".")[0] in ("_pytest", "pytest", "pluggy"):
+            yield filename
+
+
+def _drop_bytecode(paths):
+    """Removes the cached bytecode of `paths` (Python's and pytest's), which a file
+    rewritten within the same second with the same size could otherwise pass for."""
+    for path in paths:
+        stem = os.path.basename(path)[:-3] + "."
+        for variant in {os.path.abspath(path), os.path.realpath(path)}:
+            folder = os.path.join(sys.pycache_prefix, os.path.dirname(variant).lstrip(os.sep))
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                continue
+            for name in names:
+                if name.startswith(stem) and name.endswith(".pyc"):
+                    os.unlink(os.path.join(folder, name))
+
+
 def _child(request, pytest_args, functions):
     os.setpgid(0, 0)
     output = os.open(request["output"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -150,6 +249,7 @@ def _child(request, pytest_args, functions):
     import linecache
 
     linecache.clearcache()
+    _drop_bytecode(request["changed"])
     try:
         if request.get("mode") == "fresh":
             functions.forget_modules()
@@ -180,12 +280,19 @@ def main():
     os.dup2(null, 0)
     import pytest
 
+    # Warm-up leaves the bytecode of what it imports (pytest's rewritten test modules
+    # too) in a folder of the sandbox, so that children importing afresh skip compiling
+    # unchanged files; children write none, and drop that of the files they change.
+    sys.pycache_prefix = os.path.join(os.path.dirname(os.path.abspath(log)), "pycache")
+    sys.dont_write_bytecode = False
     status = pytest.main(list(pytest_args) + ["--collect-only", "-q"])
+    sys.dont_write_bytecode = True
     sys.stdout.flush()
     sys.stderr.flush()
     functions = _Functions(os.getcwd())
     for filename in functions.filenames.values():
         functions.head(filename)
+    _remember_statement_ranges(sorted(set(_python_files(os.getcwd(), sys.modules))))
     # Later collections skip what warm-up left on the heap, and children share its pages.
     gc.collect()
     gc.freeze()

@@ -84,6 +84,12 @@ struct PluginRun {
     mismatch: bool,
 }
 
+/// Selected and served runs print Python's own tracebacks: pytest's default style parses
+/// every file of a traceback to show whole statements (half a second for a collection
+/// error through a large module). Outcomes come from the `-rfE` summary, which does not
+/// change.
+const FAST_TRACEBACKS: &str = "--tb=native";
+
 /// Where a traced run leaves its coverage map, relative to the sandbox root.
 const TRACE_FILE: &str = "coverage.json";
 /// The list of selected node ids, relative to the sandbox root (or a server's run folder).
@@ -149,7 +155,7 @@ impl TestRunner {
         let (python, rest) = self.argv.split_first()?;
         let pytest_args = rest.strip_prefix(&["-m".to_string(), "pytest".to_string()])?;
         let mut pytest_args = pytest_args.to_vec();
-        pytest_args.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string()]);
+        pytest_args.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string(), FAST_TRACEBACKS.to_string()]);
         Some(ServerSpec {
             head: head.clone(),
             python: python.clone(),
@@ -314,6 +320,9 @@ impl TestRunner {
         }
         let mut argv = self.argv.clone();
         argv.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string()]);
+        if matches!(mode, PluginMode::Select { .. }) {
+            argv.push(FAST_TRACEBACKS.to_string());
+        }
         let output = run_in_dir(&work, root, &argv, &env, limits)?;
         Ok(PluginRun {
             output,
@@ -375,8 +384,9 @@ fn executed_cases(output: &str) -> usize {
         .sum()
 }
 
-/// Prefix of an entry being written.
-const TEMP_PREFIX: &str = ".tmp-";
+/// Prefix of an entry being written (outcomes and coverage maps).
+pub const CACHE_TEMP_PREFIX: &str = ".tmp-";
+const TEMP_PREFIX: &str = CACHE_TEMP_PREFIX;
 
 /// Outcomes on disk, one small JSON file per key: `<dir>/<key[0..2]>/<key>.json`.
 /// Files are written to a temporary name and renamed, so a killed run leaves no

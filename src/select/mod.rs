@@ -148,10 +148,12 @@ impl CoverageIndex {
     }
 
     /// The wall-clock limit of a run of `ids`: [`TIMEOUT_FACTOR`] times what those tests
-    /// took in the traced HEAD run, but never less than three times that run's start-up
-    /// and collection or [`MIN_SELECTED_TIMEOUT`], and never more than `configured`. A test with no recorded duration gets `configured`. A selected run
-    /// that hangs thus costs seconds, not the configured timeout; one that is merely
-    /// slower than at HEAD by less than the factor keeps its verdict.
+    /// took in the traced HEAD run, but never less than a sixth of `configured`, three
+    /// times that run's start-up and collection, or [`MIN_SELECTED_TIMEOUT`], and never
+    /// more than `configured`. A test with no recorded duration gets `configured`. A
+    /// selected run that hangs thus costs a fraction of the configured timeout; one that
+    /// is merely slow (a mutation can make a test take seconds before it fails) keeps
+    /// the verdict a full run would give it as long as it stays under that fraction.
     pub fn timeout_for(&self, ids: &[String], configured: Duration) -> Duration {
         let mut seconds = 0.0;
         for id in ids {
@@ -160,7 +162,9 @@ impl CoverageIndex {
                 None => return configured,
             }
         }
-        let floor = MIN_SELECTED_TIMEOUT.max(Duration::from_secs_f64(3.0 * self.map.collect_seconds.max(0.0)));
+        let floor = MIN_SELECTED_TIMEOUT
+            .max(configured / 6)
+            .max(Duration::from_secs_f64(3.0 * self.map.collect_seconds.max(0.0)));
         Duration::from_secs_f64(seconds * TIMEOUT_FACTOR).max(floor).min(configured)
     }
 
