@@ -2,8 +2,9 @@
 //! a warm pytest process give the outcome a new process gives, and stay contained.
 //!
 //! Cases are data: `tests/data/forkserver/substrate/` is a tiny substrate whose functions
-//! are decorated, bound, static, properties and documented; `cases/<case>/change/` holds
-//! files replacing its own and `expected.txt` says whether a fork server ran the tree
+//! are decorated, bound, static, properties and documented; `cases/<case>/edit.json`
+//! replaces one passage of one of its files (`{"file", "replace", "with"}`; the passage
+//! must occur exactly once) and `expected.txt` says whether a fork server ran the tree
 //! (`served` or `not served`: the server refused it and a new process ran it), then
 //! optionally `timed out`, `retires the server` or `writes nothing outside`. Every case
 //! that does not time out must give the same verdict and failing ids as a new process.
@@ -24,6 +25,17 @@ const ESCAPE_FILE: &str = "/tmp/mergeforge-forkserver-escape.txt";
 
 fn snapshot_of(dir: &Path) -> Snapshot {
     common::read_tree(dir).into_iter().map(|(path, data)| (path, Arc::from(data.as_slice()))).collect()
+}
+
+/// HEAD with the case's edit applied.
+fn edited(head: &Snapshot, case: &Path) -> Snapshot {
+    let edit: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(case.join("edit.json")).unwrap()).unwrap();
+    let (file, old, new) = (edit["file"].as_str().unwrap(), edit["replace"].as_str().unwrap(), edit["with"].as_str().unwrap());
+    let text = std::str::from_utf8(&head[file]).unwrap();
+    assert_eq!(text.matches(old).count(), 1, "{}: the passage to replace must occur once in {file}", case.display());
+    let mut tree = head.clone();
+    tree.insert(file.to_string(), Arc::from(text.replacen(old, new, 1).as_bytes()));
+    tree
 }
 
 fn runner_with_servers(head: &Snapshot, maps: &Path) -> TestRunner {
@@ -56,8 +68,7 @@ fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
             other => panic!("{name}: expected.txt starts with {other:?}"),
         };
         let then: Vec<&str> = lines.collect();
-        let mut tree = head.clone();
-        tree.extend(snapshot_of(&case.join("change")));
+        let tree = edited(&head, &case);
 
         let served_before = runner.served_runs();
         let started = Instant::now();
@@ -87,8 +98,7 @@ fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
         }
     }
     // After the bombs, servers still answer: HEAD with one changed function is served.
-    let mut tree = head.clone();
-    tree.extend(snapshot_of(&data.join("cases/decorated-body/change")));
+    let tree = edited(&head, &data.join("cases/decorated-body"));
     let served_before = runner.served_runs();
     assert!(!runner.run(&tree).unwrap().passed);
     assert_eq!(runner.served_runs(), served_before + 1);
@@ -100,8 +110,7 @@ fn a_served_run_reports_exactly_the_failing_selected_test() {
     let head = snapshot_of(&data.join("substrate"));
     let maps = tempfile::tempdir().unwrap();
     let runner = runner_with_servers(&head, maps.path());
-    let mut tree = head.clone();
-    tree.extend(snapshot_of(&data.join("cases/decorated-body/change")));
+    let tree = edited(&head, &data.join("cases/decorated-body"));
     let outcome = runner.run(&tree).unwrap();
     assert_eq!(outcome.failed_tests, ["tests/test_core.py::test_double"]);
     assert_eq!((runner.served_runs(), runner.servers_started()), (1, 1));
