@@ -118,9 +118,13 @@ pub struct GenTasksArgs {
     pub json: bool,
 
     /// Which tests run on a tree. coverage: a traced full run of HEAD maps tests to the
-    /// functions they run, gold trees run the full suite and other trees only the tests
-    /// that reach their changes (the full suite when a change cannot be attributed).
-    /// full: every tree runs the full suite. Both give the same tasks and verdicts.
+    /// functions they run, gold trees run the full suite in a new process and other trees
+    /// only the tests that reach their changes (the full suite when a change cannot be
+    /// attributed), on warm pytest fork servers (MERGEFORGE_FORK_SERVER=off: new
+    /// processes), with a time limit scaled from those tests' HEAD durations (at least
+    /// 10 s and a sixth of the substrate's timeout). full: every tree runs the full suite
+    /// in a new process. Both give the same tasks and verdicts, except for a mutation
+    /// that makes selected tests slow (past the scaled limit) but not endless.
     #[arg(long, value_enum, value_name = "MODE", default_value_t = SelectionMode::Coverage)]
     pub selection: SelectionMode,
 
