@@ -13,8 +13,9 @@
 //! test changed is retired; one that misbehaves in any way is killed.
 //!
 //! A [`ForkServerPool`] holds idle servers for one HEAD tree and command, one per
-//! concurrent caller. Dropping it kills and reaps the servers, so their CPU time (and
-//! their children's) is accounted to this process's children.
+//! concurrent caller; a process keeps at most [`MAX_LIVE_SERVERS`] alive over all its
+//! pools. Dropping a pool kills and reaps its servers, so their CPU time (and their
+//! children's) is accounted to this process's children.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -38,6 +39,11 @@ const SERVER_FILE: &str = "mergeforge_forkserver.py";
 const REFUSED: i32 = 86;
 /// How long a server may take to answer anything but the end of a run.
 const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
+/// Servers kept alive at once in this process, over all pools (each holds a warm
+/// interpreter, tens of MiB): a run over many substrates closes idle servers beyond it.
+const MAX_LIVE_SERVERS: usize = 16;
+/// Servers alive in this process.
+static LIVE_SERVERS: AtomicUsize = AtomicUsize::new(0);
 
 /// Everything a server of one HEAD tree and one pytest command needs.
 pub struct ServerSpec {
@@ -146,7 +152,7 @@ impl ForkServerPool {
             },
         };
         let served = server.serve(&self.spec, tree, hooks, timeout);
-        let reusable = served.is_ok() && !server.retired;
+        let reusable = served.is_ok() && !server.retired && LIVE_SERVERS.load(Ordering::Relaxed) <= MAX_LIVE_SERVERS;
         if reusable {
             if let Ok(mut idle) = self.idle.lock() {
                 idle.push(server);
@@ -228,6 +234,7 @@ impl ForkServer {
                 }
             }
         });
+        LIVE_SERVERS.fetch_add(1, Ordering::Relaxed);
         let server = ForkServer { process, control, replies, cgroup, sandbox, work, runs: 0, retired: false };
         match server.receive(spec.limits.wall_timeout)? {
             Reply::Ready(0) => {}
@@ -331,6 +338,7 @@ impl ForkServer {
 
 impl Drop for ForkServer {
     fn drop(&mut self) {
+        LIVE_SERVERS.fetch_sub(1, Ordering::Relaxed);
         if let Ok(pid) = i32::try_from(self.process.id()) {
             kill_group(pid);
         }
