@@ -29,7 +29,10 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use super::confine::PidsCgroup;
-use super::{kill_group, materialised_sandbox, read_capped, sandboxed_command, Limits, RunOutput, Sandboxed};
+use super::{
+    append_python_path, kill_group, last_line, materialised_sandbox, read_capped, sandboxed_command, Limits, RunOutput,
+    Sandboxed,
+};
 use crate::snapshot::Snapshot;
 
 /// The server program (see its docstring for the protocol).
@@ -145,7 +148,7 @@ impl ForkServerPool {
                 Ok(server) => server,
                 Err(error) => {
                     if !self.broken.swap(true, Ordering::Relaxed) {
-                        eprintln!("warning: the pytest fork server did not start ({error:#}); selected tests run in fresh processes");
+                        eprintln!("warning: the pytest fork server did not start ({error:#}); its runs go to fresh processes");
                     }
                     return None;
                 }
@@ -163,9 +166,8 @@ impl ForkServerPool {
             Ok(Served::Refused) | Err(_) => None,
         }
     }
-}
 
-impl ForkServerPool {
+    /// Starts a server, counting it and the time it took.
     fn start(&self) -> Result<ForkServer> {
         let started = Instant::now();
         let server = ForkServer::start(&self.spec);
@@ -208,12 +210,7 @@ impl ForkServer {
             std::fs::write(modules.join(format!("{name}.py")), source)?;
         }
         let mut env = spec.env.clone();
-        let module_path = modules.to_string_lossy().into_owned();
-        let python_path = match env.get("PYTHONPATH") {
-            Some(existing) if !existing.is_empty() => format!("{existing}:{module_path}"),
-            _ => module_path.clone(),
-        };
-        env.insert("PYTHONPATH".to_string(), python_path);
+        append_python_path(&mut env, &modules);
         let mut argv = vec![
             spec.python.clone(),
             modules.join(SERVER_FILE).to_string_lossy().into_owned(),
@@ -240,8 +237,7 @@ impl ForkServer {
             Reply::Ready(0) => {}
             Reply::Ready(status) => {
                 let log = std::fs::read_to_string(root.join("warm-up.log")).unwrap_or_default();
-                let last = log.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
-                bail!("collecting the HEAD tree's tests exited with {status}: {last}");
+                bail!("collecting the HEAD tree's tests exited with {status}: {}", last_line(&log));
             }
             other => bail!("unexpected fork server reply {other:?}"),
         }

@@ -78,11 +78,10 @@ class _Functions:
             filename = getattr(module, "__file__", None)
             if filename and filename.endswith(".py") and os.path.realpath(filename).startswith(root):
                 self.filenames[os.path.realpath(filename)] = filename
-        wanted = set(self.filenames.values())
-        self.by_module = wanted
+        self.own_files = set(self.filenames.values())
         self.live = {}
         for obj in gc.get_objects():
-            if type(obj) is types.FunctionType and obj.__code__.co_filename in wanted:
+            if type(obj) is types.FunctionType and obj.__code__.co_filename in self.own_files:
                 code = obj.__code__
                 self.live.setdefault((code.co_filename, code.co_qualname, code.co_firstlineno), []).append(obj)
         self.head_code = {}
@@ -92,7 +91,7 @@ class _Functions:
         import importlib
 
         for name, module in list(sys.modules.items()):
-            if getattr(module, "__file__", None) in self.by_module:
+            if getattr(module, "__file__", None) in self.own_files:
                 del sys.modules[name]
         importlib.invalidate_caches()
 

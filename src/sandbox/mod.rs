@@ -202,6 +202,21 @@ pub(crate) fn sandboxed_command(
     Ok(Sandboxed { command, cgroup })
 }
 
+/// `env` with `dir` appended to its `PYTHONPATH` (after what the substrate sets there).
+pub(crate) fn append_python_path(env: &mut BTreeMap<String, String>, dir: &Path) {
+    let dir = dir.to_string_lossy().into_owned();
+    let python_path = match env.get("PYTHONPATH") {
+        Some(existing) if !existing.is_empty() => format!("{existing}:{dir}"),
+        _ => dir,
+    };
+    env.insert("PYTHONPATH".to_string(), python_path);
+}
+
+/// The last non-blank line of a command's output, for one-line error messages.
+pub(crate) fn last_line(output: &str) -> &str {
+    output.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("")
+}
+
 fn scrubbed_path() -> String {
     "/usr/local/bin:/usr/bin:/bin".to_string()
 }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::forkserver::{ChildMode, ForkServerPool, RunHooks, ServerSpec};
 use super::python::PythonEnv;
 use super::pytest_report;
-use super::{materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest};
+use super::{append_python_path, last_line, materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest};
 use crate::select::{self, CoverageIndex, CoverageMap, Selection};
 use crate::snapshot::{content_id, sha256_hex, Snapshot};
 
@@ -247,12 +247,9 @@ impl TestRunner {
         let timeout = selector.index.timeout_for(ids, self.limits.wall_timeout);
         if let Some(servers) = &selector.servers {
             let prepare = |dir: &Path| -> Result<BTreeMap<String, String>> {
-                let listing = dir.join(SELECT_FILE);
-                std::fs::write(&listing, ids.iter().map(|id| format!("{id}\n")).collect::<String>())?;
-                Ok(BTreeMap::from([
-                    ("MERGEFORGE_SELECT".to_string(), listing.to_string_lossy().into_owned()),
-                    ("MERGEFORGE_NARROW".to_string(), "1".to_string()),
-                ]))
+                let mut env = BTreeMap::new();
+                write_selection(dir, ids, true, &mut env)?;
+                Ok(env)
             };
             let accept = |dir: &Path| !dir.join(MISMATCH_FILE).exists();
             if let Some(output) = servers.run(tree, &RunHooks { mode: ChildMode::Swap, prepare: &prepare, accept: &accept }, timeout) {
@@ -281,8 +278,7 @@ impl TestRunner {
         let PluginRun { output, trace, .. } = self.run_with_plugin(head, PluginMode::Trace, &self.limits)?;
         self.count(&output);
         let Some(bytes) = trace.filter(|_| output.exit_code == Some(0)) else {
-            let last = output.output.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
-            anyhow::bail!("the coverage trace of the HEAD tree did not pass ({last}); its tests run in full");
+            anyhow::bail!("the coverage trace of the HEAD tree did not pass ({}); its tests run in full", last_line(&output.output));
         };
         let map = CoverageMap::from_json(&bytes)?;
         write_atomically(&path, &bytes).context("writing the coverage map cache")?;
@@ -299,24 +295,12 @@ impl TestRunner {
         std::fs::write(plugin_dir.join(format!("{}.py", select::PLUGIN_MODULE)), select::PLUGIN_SOURCE)
             .context("writing the selection plugin into the sandbox")?;
         let mut env = self.env.clone();
-        let plugin_path = plugin_dir.to_string_lossy().into_owned();
-        let python_path = match env.get("PYTHONPATH") {
-            Some(existing) if !existing.is_empty() => format!("{existing}:{plugin_path}"),
-            _ => plugin_path,
-        };
-        env.insert("PYTHONPATH".to_string(), python_path);
+        append_python_path(&mut env, &plugin_dir);
         match mode {
             PluginMode::Trace => {
                 env.insert("MERGEFORGE_TRACE".to_string(), root.join(TRACE_FILE).to_string_lossy().into_owned());
             }
-            PluginMode::Select { ids, narrow } => {
-                let listing = root.join(SELECT_FILE);
-                std::fs::write(&listing, ids.iter().map(|id| format!("{id}\n")).collect::<String>())?;
-                env.insert("MERGEFORGE_SELECT".to_string(), listing.to_string_lossy().into_owned());
-                if narrow {
-                    env.insert("MERGEFORGE_NARROW".to_string(), "1".to_string());
-                }
-            }
+            PluginMode::Select { ids, narrow } => write_selection(root, ids, narrow, &mut env)?,
         }
         let mut argv = self.argv.clone();
         argv.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string()]);
@@ -361,13 +345,26 @@ impl TestRunner {
             failed_tests,
             duration_ms: output.duration.as_millis() as u64,
             timed_out: output.timed_out,
-            last_line: output.output.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").to_string(),
+            last_line: last_line(&output.output).to_string(),
         };
         if let Some(cache) = &self.cache {
             cache.put(key, &outcome)?;
         }
         Ok(outcome)
     }
+}
+
+/// Writes the selected node ids into `dir` for the plugin and sets the variables that
+/// point it there (and narrow the collection to them, with `narrow`).
+fn write_selection(dir: &Path, ids: &[String], narrow: bool, env: &mut BTreeMap<String, String>) -> Result<()> {
+    let listing = dir.join(SELECT_FILE);
+    std::fs::write(&listing, ids.iter().map(|id| format!("{id}\n")).collect::<String>())
+        .context("writing the selected test ids")?;
+    env.insert("MERGEFORGE_SELECT".to_string(), listing.to_string_lossy().into_owned());
+    if narrow {
+        env.insert("MERGEFORGE_NARROW".to_string(), "1".to_string());
+    }
+    Ok(())
 }
 
 /// Test cases a pytest run executed, from its final summary line
@@ -386,7 +383,6 @@ fn executed_cases(output: &str) -> usize {
 
 /// Prefix of an entry being written (outcomes and coverage maps).
 pub const CACHE_TEMP_PREFIX: &str = ".tmp-";
-const TEMP_PREFIX: &str = CACHE_TEMP_PREFIX;
 
 /// Outcomes on disk, one small JSON file per key: `<dir>/<key[0..2]>/<key>.json`.
 /// Files are written to a temporary name and renamed, so a killed run leaves no
@@ -405,7 +401,7 @@ impl OutcomeCache {
     /// Removes the temporary files of writers that were killed; returns how many.
     pub fn sweep_leftovers(&self) -> usize {
         let Ok(entries) = std::fs::read_dir(&self.dir) else { return 0 };
-        entries.flatten().map(|e| crate::leftovers::sweep(&e.path(), TEMP_PREFIX)).sum()
+        entries.flatten().map(|e| crate::leftovers::sweep(&e.path(), CACHE_TEMP_PREFIX)).sum()
     }
 
     fn path(&self, key: &str) -> PathBuf {
@@ -431,7 +427,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let parent = path.parent().context("cache path has no parent")?;
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     let mut temp = tempfile::Builder::new()
-        .prefix(&format!("{TEMP_PREFIX}{}-", crate::leftovers::owner_tag()))
+        .prefix(&format!("{CACHE_TEMP_PREFIX}{}-", crate::leftovers::owner_tag()))
         .tempfile_in(parent)?;
     std::io::Write::write_all(&mut temp, bytes)?;
     temp.persist(path).map_err(|e| e.error)?;
