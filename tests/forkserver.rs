@@ -3,8 +3,7 @@
 //!
 //! Cases are data: `tests/data/forkserver/substrate/` is a tiny substrate whose functions
 //! are decorated, bound, static, properties and documented; `cases/<case>/edit.json`
-//! replaces one passage of one of its files (`{"file", "replace", "with"}`; the passage
-//! must occur exactly once) and `expected.txt` says whether a fork server ran the tree
+//! replaces one passage of one of its files (see `common::edited`) and `expected.txt` says whether a fork server ran the tree
 //! (`served` or `not served`: the server refused it and a new process ran it), then
 //! optionally `timed out`, `retires the server` or `writes nothing outside`. Every case
 //! that does not time out must give the same verdict and failing ids as a new process.
@@ -13,7 +12,6 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mergeforge::sandbox::python::ensure_venv;
@@ -21,22 +19,9 @@ use mergeforge::sandbox::testrun::TestRunner;
 use mergeforge::sandbox::user_cache_dir;
 use mergeforge::snapshot::Snapshot;
 
+use common::{edited, snapshot_of};
+
 const ESCAPE_FILE: &str = "/tmp/mergeforge-forkserver-escape.txt";
-
-fn snapshot_of(dir: &Path) -> Snapshot {
-    common::read_tree(dir).into_iter().map(|(path, data)| (path, Arc::from(data.as_slice()))).collect()
-}
-
-/// HEAD with the case's edit applied.
-fn edited(head: &Snapshot, case: &Path) -> Snapshot {
-    let edit: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(case.join("edit.json")).unwrap()).unwrap();
-    let (file, old, new) = (edit["file"].as_str().unwrap(), edit["replace"].as_str().unwrap(), edit["with"].as_str().unwrap());
-    let text = std::str::from_utf8(&head[file]).unwrap();
-    assert_eq!(text.matches(old).count(), 1, "{}: the passage to replace must occur once in {file}", case.display());
-    let mut tree = head.clone();
-    tree.insert(file.to_string(), Arc::from(text.replacen(old, new, 1).as_bytes()));
-    tree
-}
 
 fn runner_with_servers(head: &Snapshot, maps: &Path) -> TestRunner {
     let command: Vec<String> =

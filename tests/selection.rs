@@ -1,8 +1,8 @@
 //! Test selection (`mergeforge::select`, `gen-tasks --selection`).
 //!
 //! Cases are data: `tests/data/selection/substrate/` is a tiny substrate and
-//! `tests/data/selection/cases/<case>/` holds `change/` (files that replace or add to
-//! it) and `expected.txt` (the selected node ids, one a line, or `full`). Each case's
+//! `tests/data/selection/cases/<case>/` holds `edit.json` (one passage of one of its
+//! files replaced, or a file created: see `common::edited`) and `expected.txt` (the selected node ids, one a line, or `full`). Each case's
 //! selection must match, and running it must give the same verdict and failing ids as the
 //! full suite. Then a real substrate is generated with both modes: the same tasks, levels
 //! and verdicts, with fewer test cases executed under selection.
@@ -11,18 +11,14 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use mergeforge::sandbox::python::ensure_venv;
 use mergeforge::sandbox::testrun::TestRunner;
 use mergeforge::sandbox::user_cache_dir;
 use mergeforge::select::{self, Selection};
-use mergeforge::snapshot::Snapshot;
 
-fn snapshot_of(dir: &Path) -> Snapshot {
-    common::read_tree(dir).into_iter().map(|(path, data)| (path, Arc::from(data.as_slice()))).collect()
-}
+use common::{edited, snapshot_of};
 
 fn test_command() -> Vec<String> {
     ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/"].iter().map(|s| s.to_string()).collect()
@@ -48,8 +44,7 @@ fn selection_cases_match_and_agree_with_the_full_suite() {
     assert!(cases.len() >= 6);
     for case in cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let mut tree = head.clone();
-        tree.extend(snapshot_of(&case.join("change")));
+        let tree = edited(&head, &case);
         let expected: Vec<String> =
             std::fs::read_to_string(case.join("expected.txt")).unwrap().lines().map(str::to_string).filter(|l| !l.is_empty()).collect();
         let selection = runner.selection(&tree);

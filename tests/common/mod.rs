@@ -95,6 +95,34 @@ pub fn read_tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     mergeforge::bundle::dataset::read_tree(dir).expect("readable tree")
 }
 
+/// The files under `dir` as a snapshot.
+pub fn snapshot_of(dir: &Path) -> mergeforge::snapshot::Snapshot {
+    read_tree(dir).into_iter().map(|(path, data)| (path, std::sync::Arc::from(data.as_slice()))).collect()
+}
+
+/// `head` with a data-driven case's one edit applied. `<case>/edit.json` is either
+/// `{"file", "replace", "with"}` (the passage must occur exactly once in the file) or
+/// `{"file", "create"}` (a file that must not exist yet).
+pub fn edited(head: &mergeforge::snapshot::Snapshot, case: &Path) -> mergeforge::snapshot::Snapshot {
+    let edit = read_json(&case.join("edit.json"));
+    let file = edit["file"].as_str().expect("edit.json names a file");
+    let text = match (edit["replace"].as_str(), edit["with"].as_str(), edit["create"].as_str()) {
+        (Some(old), Some(new), None) => {
+            let text = std::str::from_utf8(&head[file]).unwrap();
+            assert_eq!(text.matches(old).count(), 1, "{}: the passage to replace must occur once in {file}", case.display());
+            text.replacen(old, new, 1)
+        }
+        (None, None, Some(created)) => {
+            assert!(!head.contains_key(file), "{}: {file} already exists", case.display());
+            created.to_string()
+        }
+        _ => panic!("{}: edit.json needs replace and with, or create", case.display()),
+    };
+    let mut tree = head.clone();
+    tree.insert(file.to_string(), std::sync::Arc::from(text.as_bytes()));
+    tree
+}
+
 /// Copies a folder recursively.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

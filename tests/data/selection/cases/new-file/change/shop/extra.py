@@ -1,2 +1,0 @@
-def extra():
-    return 1
