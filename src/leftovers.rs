@@ -23,7 +23,11 @@ fn host() -> String {
     let len = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
     let name = if rc == 0 { String::from_utf8_lossy(&buf[..len]).into_owned() } else { String::new() };
     let clean: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
-    if clean.is_empty() { "host".to_string() } else { clean }
+    if clean.is_empty() {
+        "host".to_string()
+    } else {
+        clean
+    }
 }
 
 /// Whether process `pid` is alive on this host.

@@ -269,7 +269,8 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     for generated_task in &generated.tasks {
         entries.push(add_task_files(&mut files, "tasks", &generated_task.task, &generated_task.bundle)?);
     }
-    let (write, version_dir, manifest) = write_generated(&options.out, &options.meta(), generated.substrates.clone(), &files, entries)?;
+    let (write, version_dir, manifest) =
+        write_generated(&options.out, &options.meta(), generated.substrates.clone(), &files, entries)?;
     Ok(GenReport {
         version_dir,
         write,
@@ -325,8 +326,7 @@ pub(crate) fn write_generated(
         gen_command: None,
     };
     let manifest_bytes = task::to_json_bytes(&manifest)?;
-    let (write, version_dir) =
-        dataset::write_version(out, &meta.dataset, &meta.version, files, &manifest_bytes)?;
+    let (write, version_dir) = dataset::write_version(out, &meta.dataset, &meta.version, files, &manifest_bytes)?;
     Ok((write, version_dir, manifest))
 }
 
@@ -441,7 +441,8 @@ fn stage(options: &GenOptions) -> Result<Staged> {
 
     let mut cells = Vec::new();
     for (index, p) in prepared.iter().enumerate() {
-        let input = ForgeInput { substrate: &p.substrate, modules: &p.modules, mutations: &p.mutations, seed: options.seed };
+        let input =
+            ForgeInput { substrate: &p.substrate, modules: &p.modules, mutations: &p.mutations, seed: options.seed };
         for family in &options.families {
             let candidates = forge::ordered_candidates(*family, &input, options.candidates_per_cell);
             cells.push(Cell { substrate: index, family: *family, candidates });
@@ -844,7 +845,14 @@ struct Work {
 
 fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &Path) -> Result<Verdict<Box<Draft>>> {
     let repo = git2::Repository::open_bare(repo_path)?;
-    let commits = write_task_commits(&repo, &candidate.base, &candidate.ours, &candidate.theirs, &candidate.gold, &candidate.summary)?;
+    let commits = write_task_commits(
+        &repo,
+        &candidate.base,
+        &candidate.ours,
+        &candidate.theirs,
+        &candidate.gold,
+        &candidate.summary,
+    )?;
     let (conflicted, conflicts) = match merge::merge(&repo, commits.ours, commits.theirs)? {
         MergeResult::Clean => return Ok(Verdict::rejected(Rejection::CleanMerge)),
         MergeResult::Unsupported(_) => return Ok(Verdict::rejected(Rejection::UnsupportedConflict)),

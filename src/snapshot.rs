@@ -18,8 +18,7 @@ pub fn materialise(snapshot: &Snapshot, dir: &Path) -> Result<()> {
     for (path, data) in snapshot {
         let target = dir.join(path);
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("creating {}", parent.display()))?;
+            std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
         }
         std::fs::write(&target, data).with_context(|| format!("writing {}", target.display()))?;
     }

@@ -7,7 +7,20 @@ use std::path::Path;
 use common::*;
 
 fn gen(substrate: &Path, out: &Path, extra: &[&str]) -> (bool, String) {
-    let mut args = vec!["gen-tasks", "--substrate", substrate.to_str().unwrap(), "--out", out.to_str().unwrap(), "--no-progress", "--per-cell", "1", "--candidates-per-cell", "4", "--families", "divergent-edit"];
+    let mut args = vec![
+        "gen-tasks",
+        "--substrate",
+        substrate.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-progress",
+        "--per-cell",
+        "1",
+        "--candidates-per-cell",
+        "4",
+        "--families",
+        "divergent-edit",
+    ];
     args.extend_from_slice(extra);
     let output = run_mergeforge(&args);
     (output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned())

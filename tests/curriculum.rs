@@ -101,7 +101,8 @@ fn curriculum(dataset: &Path, results: &Path, out: &Path, cache: &Path) -> std::
 fn cells(tasks: &BTreeMap<String, Value>) -> BTreeMap<(String, String), usize> {
     let mut out = BTreeMap::new();
     for task in tasks.values() {
-        let key = (task["family"].as_str().unwrap().to_string(), task["difficulty"]["level"].as_str().unwrap().to_string());
+        let key =
+            (task["family"].as_str().unwrap().to_string(), task["difficulty"]["level"].as_str().unwrap().to_string());
         *out.entry(key).or_default() += 1;
     }
     out
@@ -126,7 +127,10 @@ fn a_refresh_retires_relevels_and_refills() {
     let manifest = read_json(&version.join("manifest.json"));
     assert_eq!(manifest["version"], "1.1.0");
     assert_eq!(manifest["parent"]["version"], "1.0.0");
-    assert_eq!(manifest["parent"]["manifest_sha256"], mergeforge::snapshot::sha256_hex(&std::fs::read(parent.join("manifest.json")).unwrap()));
+    assert_eq!(
+        manifest["parent"]["manifest_sha256"],
+        mergeforge::snapshot::sha256_hex(&std::fs::read(parent.join("manifest.json")).unwrap())
+    );
     assert_eq!(manifest["gen_command"], read_json(&parent.join("manifest.json"))["command"]);
     let active = tasks_of(&version, "tasks");
     let retired = tasks_of(&version, "retired/tasks");
@@ -136,14 +140,21 @@ fn a_refresh_retires_relevels_and_refills() {
     let (mut n_retired, mut n_frontier, mut n_relevelled) = (0, 0, 0);
     for (id, task) in &before {
         let baselines = &task["validation"]["baselines"];
-        let successes = RUNS * (baselines["ours"]["passed"].as_bool().unwrap() as usize + baselines["union"]["passed"].as_bool().unwrap() as usize);
+        let successes = RUNS
+            * (baselines["ours"]["passed"].as_bool().unwrap() as usize
+                + baselines["union"]["passed"].as_bool().unwrap() as usize);
         let attempts = 2 * RUNS;
         let rate = successes as f64 / attempts as f64;
         let structural = task["difficulty"]["level"].as_str().unwrap();
-        assert!(changelog.contains(id.as_str()) || (rate < 0.9 && successes > 0 && level_of(rate) == structural), "{id} missing from the changelog");
+        assert!(
+            changelog.contains(id.as_str()) || (rate < 0.9 && successes > 0 && level_of(rate) == structural),
+            "{id} missing from the changelog"
+        );
         if rate >= 0.9 {
             n_retired += 1;
-            let record = &retired.get(id).unwrap_or_else(|| panic!("{id} solved {successes}/{attempts} is not retired"))["curriculum"];
+            let record = &retired
+                .get(id)
+                .unwrap_or_else(|| panic!("{id} solved {successes}/{attempts} is not retired"))["curriculum"];
             assert_eq!(record["status"], "retired");
             assert!(!active.contains_key(id));
             assert!(version.join("retired/tasks").join(id).join("repo.bundle").is_file());
@@ -163,10 +174,20 @@ fn a_refresh_retires_relevels_and_refills() {
         }
         if now["difficulty"]["level"] != structural {
             n_relevelled += 1;
-            assert!(changelog.contains(&format!("`{id}` ({}): {structural} → {}", task["family"].as_str().unwrap(), now["difficulty"]["level"].as_str().unwrap())), "{changelog}");
+            assert!(
+                changelog.contains(&format!(
+                    "`{id}` ({}): {structural} → {}",
+                    task["family"].as_str().unwrap(),
+                    now["difficulty"]["level"].as_str().unwrap()
+                )),
+                "{changelog}"
+            );
         }
     }
-    assert!(n_retired > 0 && n_frontier > 0 && n_relevelled > 0, "the data exercise every rule: {n_retired} retired, {n_frontier} frontier-hard, {n_relevelled} re-levelled");
+    assert!(
+        n_retired > 0 && n_frontier > 0 && n_relevelled > 0,
+        "the data exercise every rule: {n_retired} retired, {n_frontier} frontier-hard, {n_relevelled} re-levelled"
+    );
 
     // Under-supplied cells are refilled up to the parent's counts, with new tasks.
     let (old_cells, new_cells) = (cells(&before), cells(&active));
@@ -235,7 +256,14 @@ fn problems_in_the_results_are_reported_by_line_and_nothing_is_written() {
     let output = curriculum(&version, &results, &out, &cache);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    for needle in ["bad.jsonl:2: not JSON", "bad.jsonl:3: unknown task id", "bad.jsonl:4: `success` must be", "bad.jsonl:5: duplicate run", "first on line 1", "nothing was written"] {
+    for needle in [
+        "bad.jsonl:2: not JSON",
+        "bad.jsonl:3: unknown task id",
+        "bad.jsonl:4: `success` must be",
+        "bad.jsonl:5: duplicate run",
+        "first on line 1",
+        "nothing was written",
+    ] {
         assert!(stderr.contains(needle), "`{needle}` not in: {stderr}");
     }
     assert_eq!(read_tree(&out), before, "something was written");

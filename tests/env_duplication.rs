@@ -15,7 +15,9 @@ fn every_case_gets_the_expected_verdict() {
     assert!(cases.len() >= 5, "the cases are present");
     let mut failures = Vec::new();
     for case in &cases {
-        let read = |name: &str| std::fs::read_to_string(case.join(name)).unwrap_or_else(|e| panic!("{}: {e}", case.join(name).display()));
+        let read = |name: &str| {
+            std::fs::read_to_string(case.join(name)).unwrap_or_else(|e| panic!("{}: {e}", case.join(name).display()))
+        };
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let twins = Twins::new("module.py", &read("ours.py"), &read("theirs.py"), &read("gold.py"))
             .unwrap_or_else(|| panic!("{name}: a reference file does not parse"));

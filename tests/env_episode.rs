@@ -54,11 +54,15 @@ fn reset_leaves_a_real_merge_in_progress_without_gold() {
     let status = git(&repo, &["status", "--porcelain"]);
     assert!(status.lines().any(|l| l.starts_with("UU calculator.py")), "{status}");
     assert_eq!(git(&repo, &["rev-parse", "--abbrev-ref", "HEAD"]).trim(), "ours");
-    let mut branches: Vec<String> = git(&repo, &["for-each-ref", "--format=%(refname:short)"]).lines().map(str::to_string).collect();
+    let mut branches: Vec<String> =
+        git(&repo, &["for-each-ref", "--format=%(refname:short)"]).lines().map(str::to_string).collect();
     branches.sort();
     assert_eq!(branches, ["ours", "theirs"]);
     let gold_commit = &episode.task().task.branches.gold;
-    assert!(!git_output(&repo, &["cat-file", "-e", gold_commit]).status.success(), "the gold commit is not in the repository");
+    assert!(
+        !git_output(&repo, &["cat-file", "-e", gold_commit]).status.success(),
+        "the gold commit is not in the repository"
+    );
 
     let obs = &reply.observation;
     assert_eq!(reply.reward, None);
@@ -67,7 +71,10 @@ fn reset_leaves_a_real_merge_in_progress_without_gold() {
     assert!(obs.files["calculator.py"].contains("||||||| "), "the base section is shown");
     assert!(!obs.syntax_valid && !obs.tests_passing && !obs.done);
     assert_eq!(obs.max_reward, 0.65);
-    assert_eq!((obs.task.id.as_str(), obs.task.level.as_str(), obs.task.family.as_str()), (DIVERGE, "easy", "divergent-edit"));
+    assert_eq!(
+        (obs.task.id.as_str(), obs.task.level.as_str(), obs.task.family.as_str()),
+        (DIVERGE, "easy", "divergent-edit")
+    );
 
     // Two episodes of the same task never share files.
     let (other, _) = reset(&env, DIVERGE);
@@ -85,16 +92,31 @@ fn tools_read_edit_and_run_in_the_repository() {
     let text = &reply.observation.files[&path];
     let first_marker = text.lines().position(|l| l.starts_with("<<<<<<<")).unwrap() + 1;
 
-    let read = episode.step(Action::ReadFile { path: path.clone(), start_line: Some(first_marker), end_line: Some(first_marker + 1) }).unwrap();
-    assert_eq!(read.observation.last_output, format!("{first_marker:>5}\t<<<<<<< HEAD\n{:>5}\t    return abs(a * b) // gcd(a, b)\n", first_marker + 1));
+    let read = episode
+        .step(Action::ReadFile { path: path.clone(), start_line: Some(first_marker), end_line: Some(first_marker + 1) })
+        .unwrap();
+    assert_eq!(
+        read.observation.last_output,
+        format!("{first_marker:>5}\t<<<<<<< HEAD\n{:>5}\t    return abs(a * b) // gcd(a, b)\n", first_marker + 1)
+    );
     assert_eq!(read.reward, Some(0.0));
 
     // Replace the whole hunk (7 lines) with ours' line: one step resolves the file.
     let edit = episode
-        .step(Action::EditFile { path: path.clone(), start_line: first_marker, end_line: first_marker + 6, content: "    return abs(a * b) // gcd(a, b)".into() })
+        .step(Action::EditFile {
+            path: path.clone(),
+            start_line: first_marker,
+            end_line: first_marker + 6,
+            content: "    return abs(a * b) // gcd(a, b)".into(),
+        })
         .unwrap();
     let c = edit.observation.reward_components;
-    assert_eq!((c.markers, c.syntax, c.tests, c.duplication), (0.15, 0.2, 0.3, 0.0), "{}", edit.observation.last_output);
+    assert_eq!(
+        (c.markers, c.syntax, c.tests, c.duplication),
+        (0.15, 0.2, 0.3, 0.0),
+        "{}",
+        edit.observation.last_output
+    );
     assert!(edit.done && edit.observation.tests_passing);
     assert_eq!(edit.observation.total_reward, edit.observation.max_reward);
     assert_eq!(std::fs::read_to_string(episode.repo().join(&path)).unwrap(), gold_text(&env, DIVERGE, &path));
@@ -107,16 +129,28 @@ fn bad_paths_are_refused_and_cost_no_step() {
     let work = tempfile::tempdir().unwrap();
     let env = environment(work.path(), 20);
     let (mut episode, _) = reset(&env, DIVERGE);
-    assert!(run(&mut episode, "ln -s /etc/passwd leak.txt && printf '\\377\\376' > binary.txt && echo made").contains("made"));
+    assert!(run(&mut episode, "ln -s /etc/passwd leak.txt && printf '\\377\\376' > binary.txt && echo made")
+        .contains("made"));
     let refused = [
-        (Action::ReadFile { path: "../../etc/passwd".into(), start_line: None, end_line: None }, "leaves the repository"),
+        (
+            Action::ReadFile { path: "../../etc/passwd".into(), start_line: None, end_line: None },
+            "leaves the repository",
+        ),
         (Action::ReadFile { path: "/etc/passwd".into(), start_line: None, end_line: None }, "is absolute"),
         (Action::ReadFile { path: "leak.txt".into(), start_line: None, end_line: None }, "outside the repository"),
         (Action::ReadFile { path: "binary.txt".into(), start_line: None, end_line: None }, "not UTF-8"),
         (Action::Resolve { file: ".git/config".into(), resolution: String::new() }, "inside .git"),
         (Action::Resolve { file: "leak.txt".into(), resolution: String::new() }, "outside the repository"),
         (Action::Resolve { file: "no/such/dir/x.py".into(), resolution: String::new() }, "does not exist"),
-        (Action::EditFile { path: "calculator.py".into(), start_line: 100_000, end_line: 100_000, content: String::new() }, "outside"),
+        (
+            Action::EditFile {
+                path: "calculator.py".into(),
+                start_line: 100_000,
+                end_line: 100_000,
+                content: String::new(),
+            },
+            "outside",
+        ),
     ];
     for (action, expected) in refused {
         let error = episode.step(action.clone()).unwrap_err();
@@ -132,7 +166,8 @@ fn union_is_paid_for_markers_and_charged_for_duplication() {
     let env = environment(work.path(), 10);
     let (mut episode, reply) = reset(&env, DIVERGE);
     let path = conflicted_path(&reply);
-    let union = mergeforge::resolve::resolve_text(&mergeforge::resolve::UnionTheirsFirst, &reply.observation.files[&path]);
+    let union =
+        mergeforge::resolve::resolve_text(&mergeforge::resolve::UnionTheirsFirst, &reply.observation.files[&path]);
     // Theirs first: its wrong `return` wins, so the tests fail and the episode goes on.
     let step = episode.step(Action::Resolve { file: path.clone(), resolution: union }).unwrap();
     assert!(!step.done);
@@ -144,7 +179,8 @@ fn union_is_paid_for_markers_and_charged_for_duplication() {
     let broken = episode.step(Action::Resolve { file: path.clone(), resolution: "def broken(:\n".into() }).unwrap();
     assert_eq!(broken.observation.reward_components.syntax, -0.1);
     assert!(!broken.observation.syntax_valid);
-    let gold = episode.step(Action::Resolve { file: path.clone(), resolution: gold_text(&env, DIVERGE, &path) }).unwrap();
+    let gold =
+        episode.step(Action::Resolve { file: path.clone(), resolution: gold_text(&env, DIVERGE, &path) }).unwrap();
     let c = gold.observation.reward_components;
     assert_eq!((c.markers, c.syntax, c.tests), (0.0, 0.0, 0.3), "syntax is paid once");
     assert!(gold.done);
@@ -156,9 +192,13 @@ fn max_steps_and_finish_end_the_episode_with_a_final_test_verdict() {
     let work = tempfile::tempdir().unwrap();
     let env = environment(work.path(), 2);
     let (mut episode, _) = reset(&env, DIVERGE);
-    let first = episode.step(Action::ReadFile { path: "calculator.py".into(), start_line: Some(1), end_line: Some(1) }).unwrap();
+    let first = episode
+        .step(Action::ReadFile { path: "calculator.py".into(), start_line: Some(1), end_line: Some(1) })
+        .unwrap();
     assert!(!first.done && first.observation.tests.is_none(), "markers left: tests not run yet");
-    let second = episode.step(Action::ReadFile { path: "calculator.py".into(), start_line: Some(1), end_line: Some(1) }).unwrap();
+    let second = episode
+        .step(Action::ReadFile { path: "calculator.py".into(), start_line: Some(1), end_line: Some(1) })
+        .unwrap();
     assert!(second.done, "max_steps = 2");
     let counts = second.observation.tests.expect("the final tree is tested");
     assert!(counts.failed > 0 && !second.observation.tests_passing);

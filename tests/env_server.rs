@@ -146,15 +146,22 @@ fn http_routes_follow_openenv() {
     assert_eq!((status, body["code"].as_str()), (422, Some("VALIDATION_ERROR")));
     assert!(body["detail"].as_str().unwrap().contains("reset first"), "{body}");
     assert_eq!(http(addr, "GET", "/state", None).1["episode_id"], Value::Null);
-    let (status, reset) = http(addr, "POST", "/reset", Some(&json!({"task_id": DIVERGE, "episode_id": "http-1"}).to_string()));
+    let (status, reset) =
+        http(addr, "POST", "/reset", Some(&json!({"task_id": DIVERGE, "episode_id": "http-1"}).to_string()));
     assert_eq!(status, 200, "{reset}");
     assert_eq!(reset["done"], false);
     assert_eq!(reset["observation"]["task"]["id"], DIVERGE);
     let (status, body) = http(addr, "POST", "/step", Some("{not json"));
     assert_eq!((status, body["code"].as_str()), (400, Some("INVALID_JSON")));
-    let (status, body) = http(addr, "POST", "/step", Some(r#"{"action": {"tool": "read_file", "path": "../../etc/passwd"}}"#));
+    let (status, body) =
+        http(addr, "POST", "/step", Some(r#"{"action": {"tool": "read_file", "path": "../../etc/passwd"}}"#));
     assert_eq!(status, 422, "{body}");
-    let (status, read) = http(addr, "POST", "/step", Some(r#"{"action": {"tool": "read_file", "path": "calculator.py", "start_line": 1, "end_line": 1}}"#));
+    let (status, read) = http(
+        addr,
+        "POST",
+        "/step",
+        Some(r#"{"action": {"tool": "read_file", "path": "calculator.py", "start_line": 1, "end_line": 1}}"#),
+    );
     assert_eq!(status, 200, "{read}");
     assert_eq!(read["reward"], 0.0);
     let (_, state) = http(addr, "GET", "/state", None);
@@ -173,7 +180,11 @@ async fn websocket_errors_are_frames_and_the_session_survives() {
 
     assert_error(&step(&mut ws, json!({"tool": "finish"})).await, "VALIDATION_ERROR", "send a reset first");
     assert_error(&exchange(&mut ws, "{\"type\": \"reset\"".into()).await, "INVALID_JSON", "invalid JSON");
-    assert_error(&exchange(&mut ws, r#"{"type": "dance"}"#.into()).await, "UNKNOWN_TYPE", "unknown message type `dance`");
+    assert_error(
+        &exchange(&mut ws, r#"{"type": "dance"}"#.into()).await,
+        "UNKNOWN_TYPE",
+        "unknown message type `dance`",
+    );
     ws.send(Message::Binary(vec![0xff, 0xfe, 0x00].into())).await.unwrap();
     assert_error(&receive(&mut ws).await, "INVALID_JSON", "not UTF-8");
     assert_eq!(exchange(&mut ws, r#"{"type": "ping"}"#.into()).await["type"], "pong");
@@ -183,25 +194,53 @@ async fn websocket_errors_are_frames_and_the_session_survives() {
     let unknown = exchange(&mut ws, json!({"type": "reset", "data": {"task_id": "no-such-task"}}).to_string()).await;
     assert_error(&unknown, "VALIDATION_ERROR", "unknown task_id `no-such-task`");
 
-    let reset = exchange(&mut ws, json!({"type": "reset", "data": {"task_id": DIVERGE, "metadata": {"x": 1}}}).to_string()).await;
+    let reset =
+        exchange(&mut ws, json!({"type": "reset", "data": {"task_id": DIVERGE, "metadata": {"x": 1}}}).to_string())
+            .await;
     assert_eq!(reset["type"], "observation", "{reset}");
     assert_eq!(reset["data"]["observation"]["conflict_count"], 1);
 
-    assert_error(&step(&mut ws, json!({"tool": "read_file", "path": "../../etc/passwd"})).await, "VALIDATION_ERROR", "leaves the repository");
-    assert_error(&step(&mut ws, json!({"file": "/etc/passwd", "resolution": "x"})).await, "VALIDATION_ERROR", "is absolute");
+    assert_error(
+        &step(&mut ws, json!({"tool": "read_file", "path": "../../etc/passwd"})).await,
+        "VALIDATION_ERROR",
+        "leaves the repository",
+    );
+    assert_error(
+        &step(&mut ws, json!({"file": "/etc/passwd", "resolution": "x"})).await,
+        "VALIDATION_ERROR",
+        "is absolute",
+    );
     assert_error(&step(&mut ws, json!({"tool": "rm_rf"})).await, "VALIDATION_ERROR", "unknown tool `rm_rf`");
-    assert_error(&step(&mut ws, json!({"tool": "edit_file", "path": "calculator.py"})).await, "VALIDATION_ERROR", "start_line");
-    let made = step(&mut ws, json!({"tool": "run", "command": "ln -s /etc/passwd out.txt && printf '\\377' > bin.txt && echo ok"})).await;
+    assert_error(
+        &step(&mut ws, json!({"tool": "edit_file", "path": "calculator.py"})).await,
+        "VALIDATION_ERROR",
+        "start_line",
+    );
+    let made = step(
+        &mut ws,
+        json!({"tool": "run", "command": "ln -s /etc/passwd out.txt && printf '\\377' > bin.txt && echo ok"}),
+    )
+    .await;
     assert!(made["data"]["observation"]["last_output"].as_str().unwrap().contains("ok"), "{made}");
-    assert_error(&step(&mut ws, json!({"tool": "read_file", "path": "out.txt"})).await, "VALIDATION_ERROR", "outside the repository");
-    assert_error(&step(&mut ws, json!({"tool": "read_file", "path": "bin.txt"})).await, "VALIDATION_ERROR", "not UTF-8");
-    let huge = json!({"type": "step", "data": {"file": "calculator.py", "resolution": "x".repeat(100 << 20)}}).to_string();
+    assert_error(
+        &step(&mut ws, json!({"tool": "read_file", "path": "out.txt"})).await,
+        "VALIDATION_ERROR",
+        "outside the repository",
+    );
+    assert_error(
+        &step(&mut ws, json!({"tool": "read_file", "path": "bin.txt"})).await,
+        "VALIDATION_ERROR",
+        "not UTF-8",
+    );
+    let huge =
+        json!({"type": "step", "data": {"file": "calculator.py", "resolution": "x".repeat(100 << 20)}}).to_string();
     assert_error(&exchange(&mut ws, huge).await, "VALIDATION_ERROR", "the limit is 16777216");
 
     let state = exchange(&mut ws, r#"{"type": "state"}"#.into()).await;
     assert_eq!(state["type"], "state");
     assert_eq!(state["data"]["step_count"], 1, "only the run counted: {state}");
-    let read = step(&mut ws, json!({"tool": "read_file", "path": "calculator.py", "start_line": 1, "end_line": 1})).await;
+    let read =
+        step(&mut ws, json!({"tool": "read_file", "path": "calculator.py", "start_line": 1, "end_line": 1})).await;
     assert_eq!(read["data"]["done"], false, "the episode goes on: {read}");
 
     // The session limit: a third connection is refused with a frame, then closed.
@@ -226,9 +265,10 @@ async fn websocket_errors_are_frames_and_the_session_survives() {
 
 #[test]
 fn the_official_openenv_client_drives_the_server() {
-    let python = mergeforge::sandbox::python::ensure_venv(&mergeforge::sandbox::user_cache_dir(), &["openenv-core".into()])
-        .expect("a venv with openenv-core (from PyPI)")
-        .interpreter;
+    let python =
+        mergeforge::sandbox::python::ensure_venv(&mergeforge::sandbox::user_cache_dir(), &["openenv-core".into()])
+            .expect("a venv with openenv-core (from PyPI)")
+            .interpreter;
     let server = Server::start(&["--max-sessions", "20"]);
     let output = Command::new(&python)
         .arg(root().join("tests/data/env/openenv_client.py"))
@@ -240,7 +280,13 @@ fn the_official_openenv_client_drives_the_server() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "openenv client failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
-    for line in ["gold: ", "traversal refused", "syntax component -0.10", "16 concurrent sessions, no cross-talk", "all checks passed"] {
+    for line in [
+        "gold: ",
+        "traversal refused",
+        "syntax component -0.10",
+        "16 concurrent sessions, no cross-talk",
+        "all checks passed",
+    ] {
         assert!(stdout.contains(line), "missing {line:?} in\n{stdout}");
     }
 }

@@ -61,7 +61,10 @@ fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
         let elapsed = started.elapsed();
         let served = runner.served_runs() > served_before;
         assert_eq!(served, served_expected, "{name}: served by a fork server");
-        assert!(!outcome.passed || name == "line-shift" || name == "module-level" || name == "writes-tree", "{name}: passed");
+        assert!(
+            !outcome.passed || name == "line-shift" || name == "module-level" || name == "writes-tree",
+            "{name}: passed"
+        );
 
         if then.contains(&"timed out") {
             assert!(outcome.timed_out, "{name}: should time out, got {outcome:?}");
@@ -70,7 +73,10 @@ fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
             continue;
         }
         let fresh = runner.run_full(&tree).unwrap();
-        assert_eq!(outcome.passed, fresh.passed, "{name}: verdict differs from a new process ({outcome:?} / {fresh:?})");
+        assert_eq!(
+            outcome.passed, fresh.passed,
+            "{name}: verdict differs from a new process ({outcome:?} / {fresh:?})"
+        );
         assert_eq!(outcome.failed_tests, fresh.failed_tests, "{name}: failing tests differ from a new process");
         if then.contains(&"retires the server") {
             // The test left a file in the server's tree: the next run needs a new server.

@@ -93,7 +93,8 @@ fn a_different_version_is_never_overwritten() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("already exists with different content"), "{stderr}");
     assert_eq!(read_tree(&version), before, "the existing version was touched");
-    let leftovers: Vec<_> = std::fs::read_dir(out.join("mergeforge")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let leftovers: Vec<_> =
+        std::fs::read_dir(out.join("mergeforge")).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(leftovers, vec![std::ffi::OsString::from("1.0.0")], "staging folders left behind");
 }
 
@@ -128,7 +129,8 @@ fn a_git_repository_is_read_at_head_with_a_test_command() {
 fn signature_callsite_gold_fixes_a_file_without_markers() {
     let work = tempfile::tempdir().unwrap();
     let out = work.path().join("out");
-    let output = generate("substrates/utilsmain", &out, &work.path().join("cache"), &["--families", "signature-callsite"]);
+    let output =
+        generate("substrates/utilsmain", &out, &work.path().join("cache"), &["--families", "signature-callsite"]);
     let summary = report(&output);
     assert_eq!(summary["tasks"], 1, "{summary}");
     let manifest = read_json(&out.join("mergeforge/1.0.0/manifest.json"));
@@ -137,7 +139,8 @@ fn signature_callsite_gold_fixes_a_file_without_markers() {
     let task = read_json(&task_dir.join("task.json"));
     let outside = task["edits_outside_conflicts"].as_array().unwrap();
     assert_eq!(outside.len(), 1, "{task}");
-    let conflicted: Vec<&str> = task["conflicts"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
+    let conflicted: Vec<&str> =
+        task["conflicts"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
     assert!(!conflicted.contains(&outside[0].as_str().unwrap()));
     assert_eq!(task["difficulty"]["level"], "hard");
     verify_task_with_git(&task_dir);

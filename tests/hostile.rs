@@ -44,14 +44,26 @@ fn run_case(dir: &Path, python: &mergeforge::sandbox::python::PythonEnv) {
     env.insert("HOSTILE_OUTSIDE".to_string(), outside.display().to_string());
     env.insert("HOSTILE_NAME".to_string(), home_name.clone());
 
-    let command: Vec<String> = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/"].iter().map(|s| s.to_string()).collect();
+    let command: Vec<String> =
+        ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/"].iter().map(|s| s.to_string()).collect();
     let runner = TestRunner::new(&command, &env, Duration::from_secs(case.timeout_s), python, None);
     let started = Instant::now();
     let outcome = runner.run(&tree).unwrap_or_else(|e| panic!("{name}: the harness failed: {e:#}"));
     let elapsed = started.elapsed();
 
-    let verdict = if outcome.timed_out { "timeout" } else if outcome.passed { "passed" } else { "failed" };
-    assert!(case.expect.iter().any(|e| e == verdict), "{name}: ended as {verdict}, expected {:?} ({})", case.expect, outcome.last_line);
+    let verdict = if outcome.timed_out {
+        "timeout"
+    } else if outcome.passed {
+        "passed"
+    } else {
+        "failed"
+    };
+    assert!(
+        case.expect.iter().any(|e| e == verdict),
+        "{name}: ended as {verdict}, expected {:?} ({})",
+        case.expect,
+        outcome.last_line
+    );
     assert!(elapsed <= Duration::from_secs(case.max_seconds), "{name}: took {elapsed:?}");
     assert!(!outside.exists(), "{name}: wrote outside the sandbox");
     assert!(!Path::new(&real_home).join(&home_name).exists(), "{name}: wrote into the real $HOME");
@@ -62,7 +74,8 @@ fn run_case(dir: &Path, python: &mergeforge::sandbox::python::PythonEnv) {
 fn hostile_cases_are_contained() {
     let python = ensure_venv(&user_cache_dir(), &[]).unwrap();
     let root = common::root().join("tests/data/hostile");
-    let mut cases: Vec<_> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut cases: Vec<_> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
     cases.sort();
     assert!(cases.len() >= 7, "hostile cases missing");
     for case in &cases {

@@ -35,10 +35,8 @@ fn cases_root() -> PathBuf {
 fn case_dirs() -> Vec<PathBuf> {
     let root = cases_root();
     let entries = fs::read_dir(&root).unwrap_or_else(|e| panic!("cannot read {}: {e}", root.display()));
-    let mut dirs: Vec<PathBuf> = entries
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|path| path.is_dir())
-        .collect();
+    let mut dirs: Vec<PathBuf> =
+        entries.map(|entry| entry.expect("directory entry").path()).filter(|path| path.is_dir()).collect();
     dirs.sort();
     assert!(!dirs.is_empty(), "no cases under {}", root.display());
     dirs
@@ -53,7 +51,9 @@ fn describe(mutations: &[Mutation]) -> String {
     mutations
         .iter()
         .enumerate()
-        .map(|(i, m)| format!("    [{i}] line {} {}..{}: {} => {:?}", m.line, m.start, m.end, m.description, m.replacement))
+        .map(|(i, m)| {
+            format!("    [{i}] line {} {}..{}: {} => {:?}", m.line, m.start, m.end, m.description, m.replacement)
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -90,9 +90,7 @@ fn run_case(dir: &Path) -> Result<String, String> {
         return Err(format!("mutations are not in source order:\n{listing}"));
     }
 
-    let chosen = mutations
-        .get(spec.index)
-        .ok_or_else(|| format!("index {} out of range:\n{listing}", spec.index))?;
+    let chosen = mutations.get(spec.index).ok_or_else(|| format!("index {} out of range:\n{listing}", spec.index))?;
     let actual = mutate::apply(&input, "input.py", &[chosen]).ok_or("the chosen mutation does not apply")?;
     if actual != expected {
         return Err(format!(

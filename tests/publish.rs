@@ -56,7 +56,10 @@ fn records_of(out: &Path) -> Vec<(String, FlatRecord)> {
     let mut records = Vec::new();
     for (path, bytes) in shards(out) {
         for line in String::from_utf8(bytes).unwrap().lines() {
-            records.push((path.clone(), serde_json::from_str::<FlatRecord>(line).unwrap_or_else(|e| panic!("{path}: {e}"))));
+            records.push((
+                path.clone(),
+                serde_json::from_str::<FlatRecord>(line).unwrap_or_else(|e| panic!("{path}: {e}")),
+            ));
         }
     }
     records
@@ -96,7 +99,11 @@ fn the_folder_loads_with_datasets_offline_with_typed_nested_fields() {
         assert_eq!(count(level, "train") + count(level, "test"), want, "{level}: rows vs manifest");
         for split in ["train", "test"] {
             assert!(count(level, split) > 0, "{level}/{split} is empty");
-            assert_eq!(count(level, split), report["rows"][level][split].as_u64().unwrap(), "{level}/{split} vs report");
+            assert_eq!(
+                count(level, split),
+                report["rows"][level][split].as_u64().unwrap(),
+                "{level}/{split} vs report"
+            );
         }
     }
     for split in ["train", "test"] {
@@ -127,7 +134,10 @@ fn the_folder_loads_with_datasets_offline_with_typed_nested_fields() {
     assert_eq!(features["bundle"], "string");
     for config in ["default", "easy", "medium", "hard"] {
         for split in ["train", "test"] {
-            assert_eq!(loaded["features"][config][split], loaded["features"]["default"]["train"], "{config}/{split} schema");
+            assert_eq!(
+                loaded["features"][config][split], loaded["features"]["default"]["train"],
+                "{config}/{split} schema"
+            );
         }
     }
 
@@ -191,7 +201,10 @@ fn records_give_back_every_task_json_byte_for_byte() {
     }
     assert_eq!(seen.len(), want.len());
     // The manifest travels unchanged; .gitattributes routes bundles through LFS.
-    assert_eq!(std::fs::read(out.join("manifest.json")).unwrap(), std::fs::read(sample_dir().join("manifest.json")).unwrap());
+    assert_eq!(
+        std::fs::read(out.join("manifest.json")).unwrap(),
+        std::fs::read(sample_dir().join("manifest.json")).unwrap()
+    );
     let attributes = std::fs::read_to_string(out.join(".gitattributes")).unwrap();
     assert_eq!(attributes, "*.bundle filter=lfs diff=lfs merge=lfs -text\n");
 }
@@ -230,12 +243,34 @@ fn shards_stay_under_the_limit_and_hold_every_row() {
     assert_eq!(small.len(), 92, "a task appears twice");
 
     // A limit no record fits in, or one over 8 MiB, is refused.
-    let refused = publish(&["--dataset", SAMPLE, "--out", work.path().join("tiny").to_str().unwrap(), "--max-shard-bytes", "1000"]);
+    let refused = publish(&[
+        "--dataset",
+        SAMPLE,
+        "--out",
+        work.path().join("tiny").to_str().unwrap(),
+        "--max-shard-bytes",
+        "1000",
+    ]);
     assert!(!refused.status.success());
-    assert!(stderr(&refused).contains("over the shard limit of 1000 bytes; raise --max-shard-bytes"), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("over the shard limit of 1000 bytes; raise --max-shard-bytes"),
+        "{}",
+        stderr(&refused)
+    );
     assert!(!work.path().join("tiny").exists(), "a refused publish left a folder");
-    let refused = publish(&["--dataset", SAMPLE, "--out", work.path().join("big").to_str().unwrap(), "--max-shard-bytes", "9000000"]);
-    assert!(stderr(&refused).contains("--max-shard-bytes 9000000: must be between 1 and 8388608"), "{}", stderr(&refused));
+    let refused = publish(&[
+        "--dataset",
+        SAMPLE,
+        "--out",
+        work.path().join("big").to_str().unwrap(),
+        "--max-shard-bytes",
+        "9000000",
+    ]);
+    assert!(
+        stderr(&refused).contains("--max-shard-bytes 9000000: must be between 1 and 8388608"),
+        "{}",
+        stderr(&refused)
+    );
 }
 
 #[test]
@@ -254,10 +289,15 @@ fn the_same_input_gives_the_same_bytes_and_existing_folders_are_respected() {
     let before = read_tree(&a);
     let refused = publish(&["--dataset", SAMPLE, "--out", a.to_str().unwrap(), "--license", "apache-2.0"]);
     assert!(!refused.status.success());
-    assert!(stderr(&refused).contains("exists with different content (first difference: README.md)"), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("exists with different content (first difference: README.md)"),
+        "{}",
+        stderr(&refused)
+    );
     assert_eq!(read_tree(&a), before);
     // No staging folder is left behind.
-    let leftovers: Vec<_> = std::fs::read_dir(work.path()).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
+    let leftovers: Vec<_> =
+        std::fs::read_dir(work.path()).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name()).collect();
     assert_eq!(leftovers.len(), 2, "{leftovers:?}");
 }
 
@@ -289,7 +329,8 @@ fn push_to_a_bare_repository_twice_makes_one_commit_and_a_changed_version_is_ref
 
     // Different content under the same version: refused, nothing pushed.
     let other = work.path().join("hf-other");
-    let refused = publish(&["--dataset", SAMPLE, "--out", other.to_str().unwrap(), "--license", "apache-2.0", "--push", url]);
+    let refused =
+        publish(&["--dataset", SAMPLE, "--out", other.to_str().unwrap(), "--license", "apache-2.0", "--push", url]);
     assert!(!refused.status.success());
     assert!(
         stderr(&refused).contains("tag v1.0.0 already holds different content"),
@@ -302,7 +343,11 @@ fn push_to_a_bare_repository_twice_makes_one_commit_and_a_changed_version_is_ref
     let next = work.path().join("1.0.1");
     common::copy_dir(&sample_dir(), &next);
     let manifest_path = next.join("manifest.json");
-    let text = std::fs::read_to_string(&manifest_path).unwrap().replacen("\"version\": \"1.0.0\"", "\"version\": \"1.0.1\"", 1);
+    let text = std::fs::read_to_string(&manifest_path).unwrap().replacen(
+        "\"version\": \"1.0.0\"",
+        "\"version\": \"1.0.1\"",
+        1,
+    );
     std::fs::write(&manifest_path, text).unwrap();
     let output = mergeforge()
         .args(["publish", "--dataset", next.to_str().unwrap(), "--out", work.path().join("hf-next").to_str().unwrap()])
@@ -333,7 +378,14 @@ fn credentials_in_the_url_are_refused_before_anything_is_written() {
     assert!(!err.contains("hf_secret_token"), "the token was printed: {err}");
     assert!(!out.exists());
     // A remote that does not exist: one clear line, no credentials prompt.
-    let output = publish(&["--dataset", SAMPLE, "--out", out.to_str().unwrap(), "--push", work.path().join("nowhere.git").to_str().unwrap()]);
+    let output = publish(&[
+        "--dataset",
+        SAMPLE,
+        "--out",
+        out.to_str().unwrap(),
+        "--push",
+        work.path().join("nowhere.git").to_str().unwrap(),
+    ]);
     assert!(stderr(&output).contains("no such repository; create it first"), "{}", stderr(&output));
 }
 
@@ -370,9 +422,13 @@ fn bad_input_is_refused_with_one_clear_line() {
     // A missing bundle.
     let no_bundle = work.path().join("no-bundle");
     common::copy_dir(&sample_dir(), &no_bundle);
-    let bundle = std::fs::read_dir(no_bundle.join("tasks")).unwrap().next().unwrap().unwrap().path().join("repo.bundle");
+    let bundle =
+        std::fs::read_dir(no_bundle.join("tasks")).unwrap().next().unwrap().unwrap().path().join("repo.bundle");
     std::fs::remove_file(bundle).unwrap();
-    check(&["--dataset", no_bundle.to_str().unwrap(), "--out", out_arg], "missing or unreadable; the version is incomplete");
+    check(
+        &["--dataset", no_bundle.to_str().unwrap(), "--out", out_arg],
+        "missing or unreadable; the version is incomplete",
+    );
     // Bad options.
     check(&["--dataset", SAMPLE, "--out", out_arg, "--test-ratio", "1.5"], "--test-ratio 1.5: must be between 0 and 1");
     check(&["--dataset", SAMPLE, "--out", out_arg, "--repo-id", "no-slash"], "--repo-id \"no-slash\": use OWNER/NAME");
@@ -386,7 +442,14 @@ fn bad_input_is_refused_with_one_clear_line() {
 fn help_documents_the_layout_and_the_push_rules() {
     let output = mergeforge().args(["publish", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&output.stdout);
-    for needle in ["data/<level>/<split>-NNNNN.jsonl", "--test-ratio", "--max-shard-bytes", "--push <GIT_URL>", "credential", "v<version>"] {
+    for needle in [
+        "data/<level>/<split>-NNNNN.jsonl",
+        "--test-ratio",
+        "--max-shard-bytes",
+        "--push <GIT_URL>",
+        "credential",
+        "v<version>",
+    ] {
         assert!(help.contains(needle), "--help lacks {needle:?}:\n{help}");
     }
 }

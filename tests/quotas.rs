@@ -65,7 +65,16 @@ fn quotas_are_met_in_turn_and_shortfalls_reported() {
     let report = gen(
         &work.path().join("c"),
         &cache,
-        &["--substrate-config", config, "--families", "compose-edits", "--candidates-per-cell", "3", "--quota", "compose-edits:hard=5"],
+        &[
+            "--substrate-config",
+            config,
+            "--families",
+            "compose-edits",
+            "--candidates-per-cell",
+            "3",
+            "--quota",
+            "compose-edits:hard=5",
+        ],
     );
     let kept = report["tasks"].as_u64().unwrap();
     assert!(kept < 5, "{report}");
@@ -76,7 +85,9 @@ fn quotas_are_met_in_turn_and_shortfalls_reported() {
 
 #[test]
 fn bad_quotas_are_refused() {
-    for (quota, message) in [("hard", "write LEVEL=N"), ("extreme=1", "unknown level `extreme`"), ("nope:hard=1", "unknown family `nope`")] {
+    for (quota, message) in
+        [("hard", "write LEVEL=N"), ("extreme=1", "unknown level `extreme`"), ("nope:hard=1", "unknown family `nope`")]
+    {
         let output = run_mergeforge(&["gen-tasks", "--quota", quota, "--out", "/nonexistent/never-written"]);
         assert!(!output.status.success());
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -118,7 +129,16 @@ fn near_duplicates_are_kept_once() {
     let report = gen(
         &out,
         &work.path().join("cache"),
-        &["--substrate", substrate.to_str().unwrap(), "--families", "divergent-edit", "--per-cell", "40", "--candidates-per-cell", "40"],
+        &[
+            "--substrate",
+            substrate.to_str().unwrap(),
+            "--families",
+            "divergent-edit",
+            "--per-cell",
+            "40",
+            "--candidates-per-cell",
+            "40",
+        ],
     );
     let dropped = report["rejected"]["near-duplicate"].as_u64().unwrap_or(0);
     assert!(dropped > 0, "no near-duplicate dropped: {report}");
@@ -128,6 +148,10 @@ fn near_duplicates_are_kept_once() {
     for entry in manifest["tasks"].as_array().unwrap() {
         let bytes = std::fs::read(version.join("tasks").join(entry["id"].as_str().unwrap()).join("task.json")).unwrap();
         let task: mergeforge::bundle::Task = serde_json::from_slice(&bytes).unwrap();
-        assert!(fingerprints.insert(mergeforge::pipeline::task_fingerprint(&task)), "{} is a near-duplicate of a kept task", task.id);
+        assert!(
+            fingerprints.insert(mergeforge::pipeline::task_fingerprint(&task)),
+            "{} is a near-duplicate of a kept task",
+            task.id
+        );
     }
 }

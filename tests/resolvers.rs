@@ -37,7 +37,8 @@ fn conflicted(base: &str, ours: &str, theirs: &str) -> Option<String> {
     git2::Config::new().expect("libgit2 initialises");
     let mut options = git2::MergeFileOptions::new();
     options.style_diff3(true).our_label("ours").their_label("theirs").ancestor_label("base");
-    let merged = git2::merge_file(&input(base), &input(ours), &input(theirs), Some(&mut options)).expect("git merge_file");
+    let merged =
+        git2::merge_file(&input(base), &input(ours), &input(theirs), Some(&mut options)).expect("git merge_file");
     (!merged.is_automergeable()).then(|| String::from_utf8(merged.content().to_vec()).expect("utf-8 merge"))
 }
 
@@ -58,7 +59,8 @@ fn run_case(resolver: &dyn Resolver, dir: &Path) -> Result<(), String> {
         return Err("case.toml: empty reason".into());
     }
     let (base, ours, theirs) = (read(&dir.join("base.py")), read(&dir.join("ours.py")), read(&dir.join("theirs.py")));
-    let text = conflicted(&base, &ours, &theirs).ok_or("base, ours and theirs merge without conflict; a case needs one")?;
+    let text =
+        conflicted(&base, &ours, &theirs).ok_or("base, ours and theirs merge without conflict; a case needs one")?;
     let resolution = resolver.resolve_file("case.py", &text);
     let expected = dir.join("expected.py");
     match (case.unresolved, expected.exists()) {

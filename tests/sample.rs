@@ -32,11 +32,20 @@ fn a_reduced_run_reproduces_the_committed_sample() {
     // The recorded command, restricted to one substrate.
     let substrate = manifest["substrates"].as_array().unwrap().iter().find(|s| s["tasks"].as_u64() > Some(0)).unwrap();
     let name = substrate["name"].as_str().unwrap();
-    let recorded: Vec<String> = manifest["command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+    let recorded: Vec<String> =
+        manifest["command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
     assert_eq!(&recorded[..2], ["mergeforge", "gen-tasks"]);
     let substrate_path = format!("substrates/{name}");
     let mut args: Vec<&str> = recorded[1..].iter().map(String::as_str).collect();
-    args.extend(["--substrate", &substrate_path, "--out", out.to_str().unwrap(), "--cache", cache.to_str().unwrap(), "--no-progress"]);
+    args.extend([
+        "--substrate",
+        &substrate_path,
+        "--out",
+        out.to_str().unwrap(),
+        "--cache",
+        cache.to_str().unwrap(),
+        "--no-progress",
+    ]);
     let output = run_mergeforge(&args);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
 
@@ -49,7 +58,8 @@ fn a_reduced_run_reproduces_the_committed_sample() {
         .filter(|t| t["substrate"] == name)
         .map(|t| t["id"].as_str().unwrap())
         .collect();
-    let got: Vec<&str> = fresh_manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
+    let got: Vec<&str> =
+        fresh_manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
     assert_eq!(got, expected, "the reduced run chose other tasks");
     for id in expected {
         let committed = read_tree(&version.join("tasks").join(id));
@@ -62,7 +72,8 @@ fn a_reduced_run_reproduces_the_committed_sample() {
 fn every_committed_task_verifies_with_plain_git_and_pytest() {
     let version = sample_version();
     let manifest = read_json(&version.join("manifest.json"));
-    let ids: Vec<String> = manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_string()).collect();
+    let ids: Vec<String> =
+        manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_string()).collect();
     assert!(ids.len() >= 60, "the sample has {} tasks", ids.len());
     venv_python();
     let chunks: Vec<&[String]> = ids.chunks(ids.len().div_ceil(2)).collect();

@@ -56,7 +56,8 @@ fn output_is_capped() {
 #[test]
 fn writes_stay_in_the_private_copy() {
     let files = [("data.txt", "original\n")];
-    let output = run(&files, &["sh", "-c", "echo changed > data.txt; cat data.txt"], Limits::for_tests(Duration::from_secs(10)));
+    let output =
+        run(&files, &["sh", "-c", "echo changed > data.txt; cat data.txt"], Limits::for_tests(Duration::from_secs(10)));
     assert_eq!(output.output.trim(), "changed");
     // The snapshot itself is untouched and a second run sees the original again.
     let again = run(&files, &["cat", "data.txt"], Limits::for_tests(Duration::from_secs(10)));

@@ -210,7 +210,8 @@ fn schema_cases() {
     for dir in &dirs {
         let case_name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let case_file = dir.join("case.toml");
-        let text = std::fs::read_to_string(&case_file).unwrap_or_else(|e| panic!("reading {}: {e}", case_file.display()));
+        let text =
+            std::fs::read_to_string(&case_file).unwrap_or_else(|e| panic!("reading {}: {e}", case_file.display()));
         let case: Case = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", case_file.display()));
         assert!(!case.reason.trim().is_empty(), "{}: empty reason", case_file.display());
         let Some((_, schema)) = validators.iter().find(|(name, _)| *name == case.schema) else {
@@ -224,7 +225,9 @@ fn schema_cases() {
                 case.reason,
                 format_errors(&errors)
             )),
-            (false, true) => failures.push(format!("{case_name} ({}): expected invalid, but it validates", case.reason)),
+            (false, true) => {
+                failures.push(format!("{case_name} ({}): expected invalid, but it validates", case.reason))
+            }
             (false, false) => match &case.error_at {
                 None => failures.push(format!("{case_name}: an invalid case needs error_at")),
                 Some(at) => {

@@ -45,8 +45,12 @@ fn selection_cases_match_and_agree_with_the_full_suite() {
     for case in cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let tree = edited(&head, &case);
-        let expected: Vec<String> =
-            std::fs::read_to_string(case.join("expected.txt")).unwrap().lines().map(str::to_string).filter(|l| !l.is_empty()).collect();
+        let expected: Vec<String> = std::fs::read_to_string(case.join("expected.txt"))
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .filter(|l| !l.is_empty())
+            .collect();
         let selection = runner.selection(&tree);
         match &selection {
             Selection::Tests(ids) => assert_eq!(ids, &expected, "{name}: selected tests"),
@@ -74,7 +78,13 @@ fn changed_head_lines_cover_replacements_deletions_and_insertions() {
 fn generate(mode: &str, out: &Path) -> (serde_json::Value, BTreeMap<String, serde_json::Value>) {
     let output = common::mergeforge()
         .env("MERGEFORGE_MERGIRAF", "off")
-        .args(["gen-tasks", "--substrate", "substrates/ledger", "--families", "divergent-edit,compose-edits,strip-restore"])
+        .args([
+            "gen-tasks",
+            "--substrate",
+            "substrates/ledger",
+            "--families",
+            "divergent-edit,compose-edits,strip-restore",
+        ])
         .args(["--per-cell", "2", "--candidates-per-cell", "6", "--jobs", "2", "--json", "--selection", mode])
         .arg("--out")
         .arg(out)
@@ -86,7 +96,10 @@ fn generate(mode: &str, out: &Path) -> (serde_json::Value, BTreeMap<String, serd
     for entry in std::fs::read_dir(out.join("mergeforge/1.0.0/tasks")).unwrap() {
         let task = common::read_json(&entry.unwrap().path().join("task.json"));
         let verdicts = verdicts(&task["validation"]);
-        tasks.insert(task["id"].as_str().unwrap().to_string(), serde_json::json!([task["difficulty"]["level"], verdicts]));
+        tasks.insert(
+            task["id"].as_str().unwrap().to_string(),
+            serde_json::json!([task["difficulty"]["level"], verdicts]),
+        );
     }
     (report, tasks)
 }
@@ -94,9 +107,9 @@ fn generate(mode: &str, out: &Path) -> (serde_json::Value, BTreeMap<String, serd
 /// Every outcome in a validation record without its duration.
 fn verdicts(value: &serde_json::Value) -> serde_json::Value {
     match value {
-        serde_json::Value::Object(map) => {
-            serde_json::Value::Object(map.iter().filter(|(k, _)| *k != "duration_ms").map(|(k, v)| (k.clone(), verdicts(v))).collect())
-        }
+        serde_json::Value::Object(map) => serde_json::Value::Object(
+            map.iter().filter(|(k, _)| *k != "duration_ms").map(|(k, v)| (k.clone(), verdicts(v))).collect(),
+        ),
         other => other.clone(),
     }
 }

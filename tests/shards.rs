@@ -150,7 +150,8 @@ fn sharded_and_merged_equals_the_unsharded_run() {
     let quotas = ["--quota", "medium=1,hard=1"];
     let shards_quota = run_shards(&config, &work.path().join("shards-quota"), &cache, 3, &quotas);
     let merged_quota = json_of(&merge(&work.path().join("merged-quota"), &shards_quota), "merge-shards --quota");
-    let ref_quota = json_of(&run(&gen_args(&config, &work.path().join("ref-quota"), &cache, &quotas)), "gen-tasks --quota");
+    let ref_quota =
+        json_of(&run(&gen_args(&config, &work.path().join("ref-quota"), &cache, &quotas)), "gen-tasks --quota");
     assert_eq!(merged_quota["by_level"], ref_quota["by_level"]);
     assert_eq!(merged_quota["shortfall"], ref_quota["shortfall"]);
     assert_same_version(&version("merged-quota"), &version("ref-quota"));

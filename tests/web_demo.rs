@@ -188,11 +188,18 @@ async fn gold_agent_reaches_the_maximum_reward_on_a_hard_task_in_chromium() {
     // The list, filtered to the hard tasks.
     client.goto(&format!("{base}/")).await.expect("open the page");
     wait_text(&client, "#list-count", Duration::from_secs(20), |t| t == format!("{total} of {total} tasks")).await;
-    client.find(Locator::Css("#f-level")).await.expect("level filter").select_by_value("hard").await.expect("pick hard");
+    client
+        .find(Locator::Css("#f-level"))
+        .await
+        .expect("level filter")
+        .select_by_value("hard")
+        .await
+        .expect("pick hard");
     wait_text(&client, "#list-count", Duration::from_secs(10), |t| t == format!("{hard} of {total} tasks")).await;
     let links = client.find_all(Locator::Css(".task-link")).await.expect("task links");
     assert_eq!(links.len(), hard, "one link per hard task");
-    let levels = script(&client, "return [...document.querySelectorAll('.task-link .badge')].map(b => b.textContent)").await;
+    let levels =
+        script(&client, "return [...document.querySelectorAll('.task-link .badge')].map(b => b.textContent)").await;
     assert!(levels.as_array().is_some_and(|l| l.iter().all(|v| v == "hard")), "only hard tasks listed: {levels}");
     let option = text_of(&client, "#f-level option[value=hard]").await;
     assert_eq!(option, format!("hard ({hard})"), "the filter shows its count");
@@ -223,7 +230,11 @@ async fn gold_agent_reaches_the_maximum_reward_on_a_hard_task_in_chromium() {
     let expected = mergeforge::env::reward::RewardWeights::default().max_reward(hunks as usize);
     assert_eq!(maximum, expected, "the page states the task's maximum (0.15 per block + 0.20 + 0.30)");
     assert_eq!(earned, maximum, "gold earns the maximum reward");
-    let rows = script(&client, "return [...document.querySelectorAll('#reward-table tbody td.num')].map(c => Number(c.textContent))").await;
+    let rows = script(
+        &client,
+        "return [...document.querySelectorAll('#reward-table tbody td.num')].map(c => Number(c.textContent))",
+    )
+    .await;
     let sum: f64 = rows.as_array().expect("reward rows").iter().filter_map(Value::as_f64).sum();
     assert!((sum - earned).abs() < 1e-9, "the components add up to the total: {rows}");
     let steps = script(&client, "return document.querySelectorAll('#run-result tbody tr').length").await;
@@ -236,7 +247,11 @@ async fn gold_agent_reaches_the_maximum_reward_on_a_hard_task_in_chromium() {
     // Phone width: nothing wider than the screen; the finished episode and the list.
     client.set_window_size(PHONE.0, PHONE.1).await.expect("phone size");
     let overflow = script(&client, "return document.documentElement.scrollWidth - window.innerWidth").await;
-    assert!(overflow.as_i64().is_some_and(|px| px <= 0), "no horizontal scrolling at {} px: {overflow} px too wide", PHONE.0);
+    assert!(
+        overflow.as_i64().is_some_and(|px| px <= 0),
+        "no horizontal scrolling at {} px: {overflow} px too wide",
+        PHONE.0
+    );
     script(&client, "document.getElementById('run-heading').scrollIntoView({block: 'start'})").await;
     let phone_png = screenshot(&client, &dir, "episode-phone.png").await;
     script(&client, "window.scrollTo(0, 0)").await;
@@ -322,10 +337,8 @@ fn api_filters_counts_and_explains_tasks() {
     assert_eq!((status, refused["code"].as_str()), (422, Some("VALIDATION_ERROR")), "{refused}");
 
     // A cross-file task: the gold merge also edits a file git merged cleanly.
-    let entry = entries
-        .iter()
-        .find(|e| e["family"] == "signature-callsite")
-        .expect("a signature-callsite task in the sample");
+    let entry =
+        entries.iter().find(|e| e["family"] == "signature-callsite").expect("a signature-callsite task in the sample");
     let id = entry["id"].as_str().expect("id");
     let task = read_json(&root().join(SAMPLE).join("tasks").join(id).join("task.json"));
     let (status, view) = get_json(addr, &format!("/api/tasks/{id}"));
@@ -340,7 +353,8 @@ fn api_filters_counts_and_explains_tasks() {
         assert_eq!(file["has_conflict"].as_bool(), Some(diff.contains("\n-<<<<<<<")), "{path}");
     }
     assert!(files.iter().any(|f| f["has_conflict"] == false), "the callsite file is shown");
-    let trees: Vec<&str> = view["validation"].as_array().expect("validation").iter().filter_map(|r| r["tree"].as_str()).collect();
+    let trees: Vec<&str> =
+        view["validation"].as_array().expect("validation").iter().filter_map(|r| r["tree"].as_str()).collect();
     assert_eq!(trees, ["conflicted", "ours", "theirs", "gold"]);
     assert_eq!(view["validation"][3]["passed"], true, "gold passes");
     assert_eq!(view["ladder"].as_array().map(Vec::len), Some(7), "ours, theirs, union ×2, rule, structured, mergiraf");

@@ -115,7 +115,17 @@ fn print_report(report: &BenchReport) {
     println!();
     println!(
         "{:<10} {:>6} {:>6} {:>9} {:>7} {:>10} {:>9} {:>8} {:>8} {:>14} {:>14}",
-        "selection", "tasks", "tried", "test runs", "forked", "test cases", "tests s", "wall s", "CPU s", "tasks/CPU-min", "outside tests"
+        "selection",
+        "tasks",
+        "tried",
+        "test runs",
+        "forked",
+        "test cases",
+        "tests s",
+        "wall s",
+        "CPU s",
+        "tasks/CPU-min",
+        "outside tests"
     );
     for mode in &report.modes {
         print_mode(mode);

@@ -121,7 +121,12 @@ fn print_summary(report: &RefreshReport) {
         WriteResult::Created => "wrote",
         WriteResult::Reproduced => "reproduced (identical bytes already there)",
     };
-    println!("{verb} {} tasks ({} retired) to {}", report.manifest.counts.tasks, report.manifest.counts.retired, report.version_dir.display());
+    println!(
+        "{verb} {} tasks ({} retired) to {}",
+        report.manifest.counts.tasks,
+        report.manifest.counts.retired,
+        report.version_dir.display()
+    );
     println!(
         "{} attempts: retired {}, frontier-hard {}, re-levelled {}, added {}",
         c.attempts,

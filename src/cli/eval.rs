@@ -120,11 +120,20 @@ fn totals(results: &[EpisodeResult]) -> BTreeMap<String, LevelTotals> {
 
 fn print_table(agent: &str, results: &[EpisodeResult], latency: &Latency) {
     println!("agent {agent}: {} episodes", results.len());
-    println!("{:<34} {:<6} {:<18} {:>5} {:>13} {:>7} {:<7} {:>7}", "task", "level", "family", "steps", "reward/max", "markers", "syntax", "tests");
+    println!(
+        "{:<34} {:<6} {:<18} {:>5} {:>13} {:>7} {:<7} {:>7}",
+        "task", "level", "family", "steps", "reward/max", "markers", "syntax", "tests"
+    );
     for r in results {
         let tests = r.tests.map_or("-".to_string(), |c| format!("{}/{}", c.passed, c.total));
         let syntax = if r.syntax_valid { "valid" } else { "invalid" };
-        let mark = if r.error.is_some() { " ERROR" } else if r.reached_max { " *" } else { "" };
+        let mark = if r.error.is_some() {
+            " ERROR"
+        } else if r.reached_max {
+            " *"
+        } else {
+            ""
+        };
         println!(
             "{:<34} {:<6} {:<18} {:>5} {:>6.2}/{:<6.2} {:>7} {:<7} {:>7}{mark}",
             r.task_id, r.level, r.family, r.steps, r.reward, r.max_reward, r.markers_remaining, syntax, tests

@@ -202,10 +202,10 @@ pub(crate) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     let test_command = args.test_cmd.as_ref().map(|c| c.split_whitespace().map(str::to_string).collect::<Vec<_>>());
     let embedded = args.substrates.is_empty() && args.substrate_configs.is_empty();
     let substrates = if embedded { pipeline::embedded_substrates()? } else { substrate_specs(args, &test_command)? };
-    let dataset = args
-        .dataset
-        .clone()
-        .unwrap_or_else(|| if embedded { "mergeforge-embedded".into() } else { "mergeforge".into() });
+    let dataset =
+        args.dataset
+            .clone()
+            .unwrap_or_else(|| if embedded { "mergeforge-embedded".into() } else { "mergeforge".into() });
     if dataset.is_empty() || dataset.contains(['/', '\\']) || dataset.starts_with('.') {
         bail!("--dataset {dataset:?}: use a plain folder name");
     }
@@ -238,9 +238,7 @@ pub(crate) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     if args.selection != SelectionMode::default() {
         command.extend(["--selection".into(), args.selection.name().to_string()]);
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2));
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2));
     Ok(GenOptions {
         substrates,
         out: args.out.clone(),
@@ -345,7 +343,12 @@ pub(crate) fn print_summary(report: &GenReport) {
         println!("substrate {:<16} {:>4} tasks", s.name, s.tasks);
     }
     println!();
-    println!("candidates tried {}, kept {}, rejected {}", report.candidates_tried, report.kept, report.rejected.values().sum::<usize>());
+    println!(
+        "candidates tried {}, kept {}, rejected {}",
+        report.candidates_tried,
+        report.kept,
+        report.rejected.values().sum::<usize>()
+    );
     for (reason, n) in &report.rejected {
         println!("  rejected {reason:<22} {n}");
     }
@@ -402,5 +405,8 @@ fn print_shard_summary(report: &ShardReport) {
     for (name, reason) in &report.skipped_substrates {
         println!("skipped substrate {name}: {reason}");
     }
-    println!("time {:.1}s; merge every shard with `mergeforge merge-shards OUT SHARD_DIR...`", report.elapsed.as_secs_f64());
+    println!(
+        "time {:.1}s; merge every shard with `mergeforge merge-shards OUT SHARD_DIR...`",
+        report.elapsed.as_secs_f64()
+    );
 }

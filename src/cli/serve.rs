@@ -109,7 +109,10 @@ impl EpisodeArgs {
 
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
     if !args.addr.ip().is_loopback() && !args.public {
-        bail!("{} is not a loopback address: add --public to expose the environment (its run tool executes commands)", args.addr);
+        bail!(
+            "{} is not a loopback address: add --public to expose the environment (its run tool executes commands)",
+            args.addr
+        );
     }
     if args.max_sessions == 0 {
         bail!("--max-sessions must be at least 1");
@@ -119,7 +122,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     let max_message_bytes = config.max_resolution_bytes.saturating_mul(2).saturating_add(64 << 20).max(256 << 20);
     let env = Arc::new(Environment::new(&args.dataset, config)?);
     let options = ServeOptions { addr: args.addr, max_sessions: args.max_sessions, max_message_bytes };
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")?;
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")?;
     let tasks = env.tasks.tasks.len();
     let served = runtime.block_on(server::serve(
         env,

@@ -4,7 +4,9 @@
 
 use std::fmt::Write;
 
-use super::relevel::{EASY_RATE, FRONTIER_MIN_ATTEMPTS, HARD_RATE, RELEVEL_MIN_ATTEMPTS, RETIRE_MIN_ATTEMPTS, RETIRE_RATE};
+use super::relevel::{
+    EASY_RATE, FRONTIER_MIN_ATTEMPTS, HARD_RATE, RELEVEL_MIN_ATTEMPTS, RETIRE_MIN_ATTEMPTS, RETIRE_RATE,
+};
 use super::{Plan, RefreshOptions, TaskChange};
 
 /// The changelog text.
@@ -48,7 +50,9 @@ pub fn render(plan: &Plan, options: &RefreshOptions) -> String {
         );
     }
     out.push('\n');
-    section(&mut out, "Retired", &c.retired, |t| format!("{} ({}, {}), solved {}/{}", code(&t.id), t.family, t.from, t.successes, t.attempts));
+    section(&mut out, "Retired", &c.retired, |t| {
+        format!("{} ({}, {}), solved {}/{}", code(&t.id), t.family, t.from, t.successes, t.attempts)
+    });
     section(&mut out, "Frontier-hard", &c.frontier_hard, |t| {
         format!("{} ({}, was {}), never solved in {} attempts", code(&t.id), t.family, t.from, t.attempts)
     });

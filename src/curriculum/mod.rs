@@ -192,12 +192,8 @@ pub fn plan(options: &RefreshOptions) -> Result<Plan> {
         }
         decisions.push((decision, task_stats));
     }
-    let deficits: BTreeMap<(Family, Level), usize> = changes
-        .cells
-        .iter()
-        .filter(|(_, c)| c.after < c.before)
-        .map(|(cell, c)| (*cell, c.before - c.after))
-        .collect();
+    let deficits: BTreeMap<(Family, Level), usize> =
+        changes.cells.iter().filter(|(_, c)| c.after < c.before).map(|(cell, c)| (*cell, c.before - c.after)).collect();
     Ok(Plan { parent, version, seed, results_sha256: sha256_hex(&results_bytes), decisions, deficits, changes })
 }
 
@@ -234,7 +230,11 @@ impl Plan {
     fn refill(&mut self, mut recipe: GenOptions, options: &RefreshOptions) -> Result<Vec<pipeline::GeneratedTask>> {
         check_substrates(&recipe, &self.parent)?;
         let quotas = Quotas {
-            targets: self.deficits.iter().map(|((family, level), n)| (Cell { family: Some(*family), level: *level }, *n)).collect(),
+            targets: self
+                .deficits
+                .iter()
+                .map(|((family, level), n)| (Cell { family: Some(*family), level: *level }, *n))
+                .collect(),
         };
         recipe.families.retain(|f| self.deficits.keys().any(|(family, _)| family == f));
         recipe.quotas = Some(quotas);
@@ -267,7 +267,11 @@ impl Plan {
         Ok(generated.tasks)
     }
 
-    fn assemble(&self, added: &[pipeline::GeneratedTask], options: &RefreshOptions) -> Result<(VersionFiles, Manifest)> {
+    fn assemble(
+        &self,
+        added: &[pipeline::GeneratedTask],
+        options: &RefreshOptions,
+    ) -> Result<(VersionFiles, Manifest)> {
         let mut files = VersionFiles::new();
         let mut active = Vec::new();
         let mut retired = Vec::new();
@@ -315,7 +319,10 @@ impl Plan {
             counts: pipeline::counts(&active, retired.len()),
             tasks: active,
             retired,
-            parent: Some(ParentVersion { version: parent.version.clone(), manifest_sha256: self.parent.manifest_sha256.clone() }),
+            parent: Some(ParentVersion {
+                version: parent.version.clone(),
+                manifest_sha256: self.parent.manifest_sha256.clone(),
+            }),
             gen_command: gen_command(parent).map(<[String]>::to_vec),
         };
         Ok((files, manifest))
@@ -326,7 +333,9 @@ impl Plan {
 fn gen_command(manifest: &Manifest) -> Option<&[String]> {
     match &manifest.gen_command {
         Some(command) => Some(command),
-        None => (manifest.command.get(1).map(String::as_str) == Some("gen-tasks")).then_some(manifest.command.as_slice()),
+        None => {
+            (manifest.command.get(1).map(String::as_str) == Some("gen-tasks")).then_some(manifest.command.as_slice())
+        }
     }
 }
 
@@ -356,8 +365,9 @@ pub fn version_dir(dir: &Path) -> Result<PathBuf> {
     if dir.join("manifest.json").is_file() {
         return Ok(dir.to_path_buf());
     }
-    let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("{}: no such dataset folder; pass a version folder (with manifest.json)", dir.display()))?;
+    let entries = std::fs::read_dir(dir).with_context(|| {
+        format!("{}: no such dataset folder; pass a version folder (with manifest.json)", dir.display())
+    })?;
     let mut best: Option<(semver::Version, PathBuf)> = None;
     for entry in entries {
         let path = entry?.path();
@@ -368,8 +378,7 @@ pub fn version_dir(dir: &Path) -> Result<PathBuf> {
             best = Some((version, path));
         }
     }
-    best.map(|(_, p)| p)
-        .with_context(|| format!("{}: no manifest.json and no version folder with one", dir.display()))
+    best.map(|(_, p)| p).with_context(|| format!("{}: no manifest.json and no version folder with one", dir.display()))
 }
 
 /// Reads a version and checks every file against the manifest's digests.
@@ -386,7 +395,8 @@ pub fn read_parent(dir: &Path) -> Result<Parent> {
         if sha256_hex(&json) != entry.task_sha256 {
             bail!("{}: does not match the manifest's task_sha256; the version was modified", json_path.display());
         }
-        let task: Task = serde_json::from_slice(&json).with_context(|| format!("{}: not a task record", json_path.display()))?;
+        let task: Task =
+            serde_json::from_slice(&json).with_context(|| format!("{}: not a task record", json_path.display()))?;
         let bundle_path = task_dir.join("repo.bundle");
         let bundle = std::fs::read(&bundle_path).with_context(|| format!("reading {}", bundle_path.display()))?;
         if sha256_hex(&bundle) != task.bundle_sha256 {

@@ -64,7 +64,14 @@ mod tests {
     fn stats(successes: usize, attempts: usize) -> Stats {
         let mut s = Stats::default();
         for i in 0..attempts {
-            s.add(&Attempt { task_id: "t".into(), success: i < successes, reward: None, agent: None, run: None, line: i + 1 });
+            s.add(&Attempt {
+                task_id: "t".into(),
+                success: i < successes,
+                reward: None,
+                agent: None,
+                run: None,
+                line: i + 1,
+            });
         }
         s
     }
@@ -80,6 +87,9 @@ mod tests {
         assert_eq!(d(0, 7), Decision { status: Active, level: Level::Hard });
         assert_eq!(d(4, 8), Decision { status: Active, level: Level::Medium });
         assert_eq!(d(1, 1), Decision { status: Active, level: Level::Medium });
-        assert_eq!(decide(&stats(0, 0), Level::Hard, FrontierHard), Decision { status: FrontierHard, level: Level::Hard });
+        assert_eq!(
+            decide(&stats(0, 0), Level::Hard, FrontierHard),
+            Decision { status: FrontierHard, level: Level::Hard }
+        );
     }
 }

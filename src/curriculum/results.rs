@@ -73,7 +73,11 @@ pub fn read(path: &Path, known: &BTreeSet<String>, dataset: &str) -> Result<Vec<
             }
         };
         if !known.contains(&attempt.task_id) {
-            problems.push(format!("{}:{number}: unknown task id `{}` (not in {dataset})", path.display(), attempt.task_id));
+            problems.push(format!(
+                "{}:{number}: unknown task id `{}` (not in {dataset})",
+                path.display(),
+                attempt.task_id
+            ));
             continue;
         }
         if let Some(run) = &attempt.run {
@@ -107,7 +111,10 @@ pub fn read(path: &Path, known: &BTreeSet<String>, dataset: &str) -> Result<Vec<
         bail!(message);
     }
     if attempts.is_empty() {
-        bail!("{}: no results (one JSON object per line, e.g. {{\"task_id\": \"...\", \"success\": true}})", path.display());
+        bail!(
+            "{}: no results (one JSON object per line, e.g. {{\"task_id\": \"...\", \"success\": true}})",
+            path.display()
+        );
     }
     Ok(attempts)
 }
@@ -170,12 +177,23 @@ mod tests {
         std::fs::write(&path, lines.join("\n")).unwrap();
         let known: BTreeSet<String> = ["a".to_string()].into();
         let message = format!("{:#}", read(&path, &known, "d 1.0.0").unwrap_err());
-        for needle in [":3: not JSON", ":4: unknown task id `zz`", ":5: `success` must be", ":6: duplicate run `1`", "(first on line 1)", ":8: not a JSON object", "5 problems"] {
+        for needle in [
+            ":3: not JSON",
+            ":4: unknown task id `zz`",
+            ":5: `success` must be",
+            ":6: duplicate run `1`",
+            "(first on line 1)",
+            ":8: not a JSON object",
+            "5 problems",
+        ] {
             assert!(message.contains(needle), "{needle} not in {message}");
         }
         std::fs::write(&path, [lines[0], lines[6]].join("\n")).unwrap();
         let attempts = read(&path, &known, "d").unwrap();
         let stats = &stats(&attempts)["a"];
-        assert_eq!((stats.attempts, stats.successes, stats.solve_rate(), stats.mean_reward()), (2, 1, Some(0.5), Some(0.5)));
+        assert_eq!(
+            (stats.attempts, stats.successes, stats.solve_rate(), stats.mean_reward()),
+            (2, 1, Some(0.5), Some(0.5))
+        );
     }
 }

@@ -73,7 +73,12 @@ pub fn tokens(text: &str) -> Vec<&str> {
         if c == b'"' || c == b'\'' {
             i = string_end(bytes, i);
         } else if c == b'_' || c.is_ascii_alphanumeric() || c >= 0x80 {
-            while i < bytes.len() && (bytes[i] == b'_' || bytes[i].is_ascii_alphanumeric() || bytes[i] >= 0x80 || bytes[i] == b'.' && c.is_ascii_digit()) {
+            while i < bytes.len()
+                && (bytes[i] == b'_'
+                    || bytes[i].is_ascii_alphanumeric()
+                    || bytes[i] >= 0x80
+                    || bytes[i] == b'.' && c.is_ascii_digit())
+            {
                 i += 1;
             }
         } else {
@@ -134,6 +139,9 @@ mod tests {
 
     #[test]
     fn tokens_split_python() {
-        assert_eq!(tokens("x1 = f(a.b, 'c d', 1.5)  # c\n"), ["x1", "=", "f", "(", "a", ".", "b", ",", "'c d'", ",", "1.5", ")"]);
+        assert_eq!(
+            tokens("x1 = f(a.b, 'c d', 1.5)  # c\n"),
+            ["x1", "=", "f", "(", "a", ".", "b", ",", "'c d'", ",", "1.5", ")"]
+        );
     }
 }

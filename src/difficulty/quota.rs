@@ -72,10 +72,8 @@ impl Quotas {
             let (cell, count) = item
                 .split_once('=')
                 .with_context(|| format!("quota `{item}`: write LEVEL=N or FAMILY:LEVEL=N, e.g. hard=10"))?;
-            let count: usize = count
-                .trim()
-                .parse()
-                .with_context(|| format!("quota `{item}`: `{count}` is not a count"))?;
+            let count: usize =
+                count.trim().parse().with_context(|| format!("quota `{item}`: `{count}` is not a count"))?;
             let (family, level) = match cell.split_once(':') {
                 Some((family, level)) => (Some(parse_family(item, family.trim())?), level.trim()),
                 None => (None, cell.trim()),
@@ -174,7 +172,10 @@ mod tests {
         assert!(!q.wants_family(&state, Family::ComposeEdits));
         assert!(q.wants(&state, Family::StripRestore, Level::Hard));
         assert!(!q.met(&state));
-        assert_eq!(q.shortfall(&state), vec![Shortfall { cell: Cell { family: None, level: Level::Hard }, wanted: 2, kept: 1 }]);
+        assert_eq!(
+            q.shortfall(&state),
+            vec![Shortfall { cell: Cell { family: None, level: Level::Hard }, wanted: 2, kept: 1 }]
+        );
         q.keep(&mut state, Family::StripRestore, Level::Hard);
         assert!(q.met(&state));
     }

@@ -86,7 +86,12 @@ impl Action {
                 if end + 1 < start {
                     return Err(format!("edit_file: end_line {end} is before start_line {start} - 1"));
                 }
-                Ok(Action::EditFile { path, start_line: start, end_line: end, content: required(raw.content, "edit_file", "content")? })
+                Ok(Action::EditFile {
+                    path,
+                    start_line: start,
+                    end_line: end,
+                    content: required(raw.content, "edit_file", "content")?,
+                })
             }
             Some("run") => {
                 let argv = match raw.command {
@@ -159,8 +164,12 @@ mod tests {
     #[test]
     fn clear_errors() {
         assert!(Action::parse(json!({"tool": "rm"}), 100).unwrap_err().contains("unknown tool `rm`"));
-        assert!(Action::parse(json!({"file": "a.py", "resolution": "x".repeat(101)}), 100).unwrap_err().contains("limit is 100"));
-        assert!(Action::parse(json!({"tool": "read_file", "path": "a", "start_line": 0}), 100).unwrap_err().contains("1-based"));
+        assert!(Action::parse(json!({"file": "a.py", "resolution": "x".repeat(101)}), 100)
+            .unwrap_err()
+            .contains("limit is 100"));
+        assert!(Action::parse(json!({"tool": "read_file", "path": "a", "start_line": 0}), 100)
+            .unwrap_err()
+            .contains("1-based"));
         assert!(Action::parse(json!([1]), 100).is_err());
     }
 }

@@ -63,8 +63,11 @@ pub struct GoldAgent {
 impl GoldAgent {
     pub fn new(task: &Task) -> Self {
         let conflicted: BTreeSet<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
-        let (mut inside, outside): (Vec<_>, Vec<_>) =
-            task.files.iter().map(|f| (f.path.clone(), f.gold.clone())).partition(|(p, _)| conflicted.contains(p.as_str()));
+        let (mut inside, outside): (Vec<_>, Vec<_>) = task
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), f.gold.clone()))
+            .partition(|(p, _)| conflicted.contains(p.as_str()));
         let mut pending = outside;
         pending.append(&mut inside);
         pending.reverse();

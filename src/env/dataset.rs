@@ -41,7 +41,10 @@ impl TaskSet {
     pub fn load(dir: &Path) -> Result<TaskSet> {
         let manifest_path = dir.join("manifest.json");
         let bytes = std::fs::read(&manifest_path).with_context(|| {
-            format!("{}: no manifest.json (pass a dataset version directory, e.g. generated/mergeforge-embedded/1.0.0)", dir.display())
+            format!(
+                "{}: no manifest.json (pass a dataset version directory, e.g. generated/mergeforge-embedded/1.0.0)",
+                dir.display()
+            )
         })?;
         let manifest: Manifest = serde_json::from_slice(&bytes)
             .with_context(|| format!("{}: not a mergeforge manifest", manifest_path.display()))?;
@@ -69,12 +72,11 @@ impl TaskSet {
     /// one picked by `seed`, or the next in rotation when there is no seed.
     pub fn choose(&self, choice: &TaskChoice) -> Result<Arc<TaskEntry>, String> {
         if let Some(id) = &choice.task_id {
-            return self
-                .tasks
-                .iter()
-                .find(|t| &t.task.id == id)
-                .cloned()
-                .ok_or_else(|| format!("unknown task_id `{id}`: GET /metadata lists the dataset; task ids are folder names under tasks/"));
+            return self.tasks.iter().find(|t| &t.task.id == id).cloned().ok_or_else(|| {
+                format!(
+                    "unknown task_id `{id}`: GET /metadata lists the dataset; task ids are folder names under tasks/"
+                )
+            });
         }
         let candidates: Vec<&Arc<TaskEntry>> =
             self.tasks.iter().filter(|t| choice.level.is_none_or(|l| t.task.difficulty.level == l)).collect();

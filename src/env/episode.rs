@@ -426,7 +426,13 @@ pub fn conflict_blocks(text: &str) -> usize {
 }
 
 fn test_summary(passed: bool, counts: Option<TestCounts>, output: &str, timed_out: bool) -> String {
-    let verdict = if passed { "tests pass" } else if timed_out { "tests timed out" } else { "tests fail" };
+    let verdict = if passed {
+        "tests pass"
+    } else if timed_out {
+        "tests timed out"
+    } else {
+        "tests fail"
+    };
     let mut line = match counts {
         Some(c) => format!("{verdict}: {} passed, {} failed", c.passed, c.failed),
         None => verdict.to_string(),
@@ -457,6 +463,7 @@ fn new_episode_id() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    hasher.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
+    hasher
+        .write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
     format!("{:016x}", hasher.finish())
 }

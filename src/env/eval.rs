@@ -93,7 +93,10 @@ pub fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> Epis
             return result;
         }
     };
-    let request = ResetRequest { choice: TaskChoice { task_id: Some(task.id.clone()), ..TaskChoice::default() }, episode_id: None };
+    let request = ResetRequest {
+        choice: TaskChoice { task_id: Some(task.id.clone()), ..TaskChoice::default() },
+        episode_id: None,
+    };
     let (mut episode, mut reply) = match env.reset(&request) {
         Ok(started) => started,
         Err(e) => {

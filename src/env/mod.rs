@@ -146,9 +146,9 @@ impl ResetRequest {
         };
         let seed = match object.get("seed") {
             None | Some(Value::Null) => None,
-            Some(value) => Some(value.as_u64().ok_or_else(|| {
-                EnvError::validation("reset: `seed` must be a non-negative integer")
-            })?),
+            Some(value) => Some(
+                value.as_u64().ok_or_else(|| EnvError::validation("reset: `seed` must be a non-negative integer"))?,
+            ),
         };
         let episode_id = text("episode_id")?;
         if episode_id.as_ref().is_some_and(|id| id.len() > 255) {

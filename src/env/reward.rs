@@ -73,9 +73,7 @@ impl RewardWeights {
 
     /// The most an episode can earn on a task with `blocks` conflict blocks.
     pub fn max_reward(&self, blocks: usize) -> f64 {
-        round(
-            self.marker_removed.max(0.0) * blocks as f64 + self.syntax_valid.max(0.0) + self.tests_pass.max(0.0),
-        )
+        round(self.marker_removed.max(0.0) * blocks as f64 + self.syntax_valid.max(0.0) + self.tests_pass.max(0.0))
     }
 }
 

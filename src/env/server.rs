@@ -190,7 +190,8 @@ async fn ws_session(mut socket: WebSocket, state: Arc<AppState>) {
             Message::Binary(bytes) => match String::from_utf8(bytes.to_vec()) {
                 Ok(text) => text,
                 Err(_) => {
-                    let error = EnvError { code: ErrorCode::InvalidJson, message: "frame is not UTF-8 text: send JSON".into() };
+                    let error =
+                        EnvError { code: ErrorCode::InvalidJson, message: "frame is not UTF-8 text: send JSON".into() };
                     if send(&mut socket, &protocol::error_frame(&error)).await.is_err() {
                         break;
                     }
@@ -226,7 +227,9 @@ async fn handle_frame(
         Incoming::Close => return None,
         Incoming::Ping => return Some(protocol::pong_frame()),
         Incoming::State => Box::new(|env, s| Ok(protocol::state_frame(&do_state(env, s)))),
-        Incoming::Reset(data) => Box::new(move |env, s| do_reset(env, s, data).map(|r| protocol::observation_frame(&r))),
+        Incoming::Reset(data) => {
+            Box::new(move |env, s| do_reset(env, s, data).map(|r| protocol::observation_frame(&r)))
+        }
         Incoming::Step(data) => Box::new(move |env, s| do_step(env, s, data).map(|r| protocol::observation_frame(&r))),
     };
     let work = blocking(state, session, work);

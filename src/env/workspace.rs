@@ -45,7 +45,14 @@ impl Workspace {
         git(&repo, &["init", "-q"])?;
         git(
             &repo,
-            &["fetch", "-q", "--no-tags", &bundle_arg, "refs/heads/ours:refs/heads/ours", "refs/heads/theirs:refs/heads/theirs"],
+            &[
+                "fetch",
+                "-q",
+                "--no-tags",
+                &bundle_arg,
+                "refs/heads/ours:refs/heads/ours",
+                "refs/heads/theirs:refs/heads/theirs",
+            ],
         )?;
         // The bundle's pack holds gold too: keep only what ours and theirs reach.
         git(&repo, &["repack", "-a", "-d", "-q"])?;
@@ -120,8 +127,8 @@ impl Workspace {
             Ok(real) => real,
             Err(_) if for_write => {
                 let parent = full.parent().unwrap_or(&self.repo);
-                let real_parent = std::fs::canonicalize(parent)
-                    .map_err(|_| format!("`{path}`: its directory does not exist"))?;
+                let real_parent =
+                    std::fs::canonicalize(parent).map_err(|_| format!("`{path}`: its directory does not exist"))?;
                 if std::fs::symlink_metadata(&full).is_ok() {
                     // A dangling symlink: writing would create its target elsewhere.
                     return Err(format!("`{path}` is a symlink to a missing target"));

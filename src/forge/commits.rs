@@ -68,8 +68,7 @@ pub fn write_task_commits(
     let sig = signature()?;
     let commit = |snapshot: &Snapshot, message: &str, parents: &[Oid]| -> Result<Oid> {
         let tree = repo.find_tree(write_tree(repo, snapshot)?)?;
-        let parents: Vec<git2::Commit> =
-            parents.iter().map(|p| repo.find_commit(*p)).collect::<Result<_, _>>()?;
+        let parents: Vec<git2::Commit> = parents.iter().map(|p| repo.find_commit(*p)).collect::<Result<_, _>>()?;
         let parent_refs: Vec<&git2::Commit> = parents.iter().collect();
         Ok(repo.commit(None, &sig, &sig, message, &tree, &parent_refs)?)
     };

@@ -110,9 +110,8 @@ pub fn count_conflicts(text: &str) -> usize {
 
 /// Whether any line of `text` looks like a conflict marker.
 pub fn has_markers(text: &str) -> bool {
-    text.lines().any(|l| {
-        l.starts_with("<<<<<<<") || l.starts_with(">>>>>>>") || l.starts_with("|||||||") || l == "======="
-    })
+    text.lines()
+        .any(|l| l.starts_with("<<<<<<<") || l.starts_with(">>>>>>>") || l.starts_with("|||||||") || l == "=======")
 }
 
 #[cfg(test)]
@@ -124,10 +123,7 @@ mod tests {
         let text = "a\n<<<<<<< ours\nx\n||||||| base\ny\n=======\nz\n>>>>>>> theirs\nb\n";
         let segments = parse(text);
         assert_eq!(segments.len(), 3);
-        assert_eq!(
-            segments[1],
-            Segment::Conflict { ours: "x\n".into(), base: "y\n".into(), theirs: "z\n".into() }
-        );
+        assert_eq!(segments[1], Segment::Conflict { ours: "x\n".into(), base: "y\n".into(), theirs: "z\n".into() });
         assert_eq!(count_conflicts(text), 1);
         assert!(has_markers(text));
     }

@@ -30,16 +30,17 @@ pub enum MergeResult {
     Clean,
     /// A conflict git2 cannot express as text (modify/delete, binary, rename).
     Unsupported(String),
-    Conflicted { tree: Snapshot, files: Vec<ConflictedFile> },
+    Conflicted {
+        tree: Snapshot,
+        files: Vec<ConflictedFile>,
+    },
 }
 
 /// Merges the commits `ours` and `theirs` of `repo` (merge base: their common ancestor).
 pub fn merge(repo: &Repository, ours: Oid, theirs: Oid) -> Result<MergeResult> {
     let ours_commit = repo.find_commit(ours)?;
     let theirs_commit = repo.find_commit(theirs)?;
-    let index = repo
-        .merge_commits(&ours_commit, &theirs_commit, None)
-        .context("git2 merge_commits")?;
+    let index = repo.merge_commits(&ours_commit, &theirs_commit, None).context("git2 merge_commits")?;
     if !index.has_conflicts() {
         return Ok(MergeResult::Clean);
     }

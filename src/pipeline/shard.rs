@@ -154,7 +154,9 @@ pub struct PositionRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum RecordedVerdict {
-    Rejected { reason: String },
+    Rejected {
+        reason: String,
+    },
     /// A task (its files under `kept/<position>/`), not yet selected.
     Kept(KeptRecord),
 }
@@ -414,12 +416,8 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         per_substrate[substrate] += 1;
         entries.push(entry);
     }
-    let substrates: Vec<SubstrateEntry> = run
-        .substrates
-        .iter()
-        .zip(&per_substrate)
-        .map(|(s, n)| SubstrateEntry { tasks: *n, ..s.clone() })
-        .collect();
+    let substrates: Vec<SubstrateEntry> =
+        run.substrates.iter().zip(&per_substrate).map(|(s, n)| SubstrateEntry { tasks: *n, ..s.clone() }).collect();
     let (write, version_dir, manifest) = write_generated(out, &run.meta, substrates, &files, entries)?;
     Ok(GenReport {
         version_dir,
@@ -504,13 +502,20 @@ fn read_shard(dir: &Path) -> Result<ShardFile> {
     let file: ShardFile =
         serde_json::from_slice(&bytes).with_context(|| format!("{}: not a valid shard file", path.display()))?;
     if file.schema != SHARD_SCHEMA {
-        bail!("{}: schema {:?}, expected {SHARD_SCHEMA:?}; generate the shard with this mergeforge", path.display(), file.schema);
+        bail!(
+            "{}: schema {:?}, expected {SHARD_SCHEMA:?}; generate the shard with this mergeforge",
+            path.display(),
+            file.schema
+        );
     }
     if file.of == 0 || file.shard >= file.of {
         bail!("{}: shard {}/{} is not a valid shard number", path.display(), file.shard, file.of);
     }
     if file.run.fingerprint()? != file.fingerprint {
-        bail!("{}: its fingerprint does not match its run; the file was edited, generate the shard again", path.display());
+        bail!(
+            "{}: its fingerprint does not match its run; the file was edited, generate the shard again",
+            path.display()
+        );
     }
     Ok(file)
 }
@@ -527,7 +532,10 @@ fn collect_verdicts(
     for (dir, shard) in shards {
         let spec = ShardSpec { index: shard.shard, count: shard.of };
         let damaged = |what: String| {
-            anyhow::anyhow!("{}: {what}; the shard folder is damaged, generate it again", dir.join(SHARD_FILE).display())
+            anyhow::anyhow!(
+                "{}: {what}; the shard folder is damaged, generate it again",
+                dir.join(SHARD_FILE).display()
+            )
         };
         if shard.records.len() != spec.share(order.len()) {
             return Err(damaged(format!(

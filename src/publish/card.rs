@@ -358,7 +358,9 @@ fn usage(out: &mut String, info: &CardInfo) {
     out.push_str("task = tasks[\"train\"][0]\nprint(task[\"id\"], task[\"level\"], task[\"test_command\"])\n");
     out.push_str("for f in task[\"files\"]:\n    print(f[\"path\"], f[\"has_conflict\"])   # f[\"conflicted\"] has the markers, f[\"gold\"] the answer\n```\n\n");
     if info.repo_id.is_none() {
-        out.push_str("(`OWNER/NAME` is the Hub repository this folder is pushed to; a local path to the folder works too.)\n\n");
+        out.push_str(
+            "(`OWNER/NAME` is the Hub repository this folder is pushed to; a local path to the folder works too.)\n\n",
+        );
     }
     out.push_str("Reproduce one task with git alone (the bundles are stored with Git LFS):\n\n```sh\n");
     out.push_str("git clone bundles/<task_id>.bundle w && cd w\n");
@@ -405,7 +407,8 @@ outside the conflicts, how weak the test signal is, the mutation operators and t
     );
     out.push_str("Substrates (the Python projects the tasks come from):\n\n| substrate | commit | tree sha256 | tasks |\n|---|---|---|---|\n");
     for s in &m.substrates {
-        let commit = s.commit.as_deref().map(|c| format!("`{c}`")).unwrap_or_else(|| "(folder, not a git repository)".into());
+        let commit =
+            s.commit.as_deref().map(|c| format!("`{c}`")).unwrap_or_else(|| "(folder, not a git repository)".into());
         let _ = writeln!(out, "| `{}` | {commit} | `{}` | {} |", s.name, s.tree, s.tasks);
     }
     out.push('\n');
@@ -492,7 +495,9 @@ fn fields(out: &mut String) {
     ] {
         let _ = writeln!(out, "| `{name}` | {ty} | {meaning} |");
     }
-    out.push_str("\nAn outcome is `{passed, failed_tests, duration_ms, timed_out}`; `failed_tests` holds pytest node ids.\n\n");
+    out.push_str(
+        "\nAn outcome is `{passed, failed_tests, duration_ms, timed_out}`; `failed_tests` holds pytest node ids.\n\n",
+    );
 }
 
 fn layout(out: &mut String) {
@@ -519,7 +524,9 @@ pub fn shell_command(argv: &[String]) -> String {
     argv.iter()
         .map(|word| {
             let plain = !word.is_empty()
-                && word.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ',' | '=' | ':' | '@' | '+'));
+                && word.chars().all(|c| {
+                    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | ',' | '=' | ':' | '@' | '+')
+                });
             if plain {
                 word.clone()
             } else {
@@ -536,7 +543,11 @@ mod tests {
 
     #[test]
     fn configs_list_only_levels_and_splits_with_rows() {
-        let rows = BTreeMap::from([((Level::Easy, Split::Train), 3), ((Level::Hard, Split::Train), 2), ((Level::Hard, Split::Test), 1)]);
+        let rows = BTreeMap::from([
+            ((Level::Easy, Split::Train), 3),
+            ((Level::Hard, Split::Train), 2),
+            ((Level::Hard, Split::Test), 1),
+        ]);
         let got = configs(&rows);
         let names: Vec<(&str, Vec<Split>)> = got.iter().map(|(n, s)| (n.as_str(), s.clone())).collect();
         assert_eq!(

@@ -19,7 +19,11 @@ use crate::snapshot::{hex, sha256_hex};
 pub enum Content {
     Bytes(Vec<u8>),
     /// A file to copy, with its sha256 and length (already checked by the caller).
-    Copy { from: PathBuf, sha256: String, len: u64 },
+    Copy {
+        from: PathBuf,
+        sha256: String,
+        len: u64,
+    },
 }
 
 impl Content {

@@ -29,8 +29,8 @@ use crate::difficulty::Level;
 use crate::snapshot::sha256_hex;
 
 pub use folder::FolderWrite;
-pub use push::{PushOptions, PushReport};
 use folder::{Content, Plan};
+pub use push::{PushOptions, PushReport};
 use records::Split;
 
 /// The largest data file the Hub takes without LFS, and our shard limit.
@@ -119,7 +119,10 @@ fn check_options(options: &PublishOptions) -> Result<()> {
         bail!("--max-shard-bytes {}: must be between 1 and {MAX_SHARD_BYTES} (8 MiB)", options.max_shard_bytes);
     }
     if options.license.is_empty()
-        || !options.license.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '+'))
+        || !options
+            .license
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '+'))
     {
         bail!("--license {:?}: use a Hub license id such as mit, apache-2.0, cc-by-4.0 or other", options.license);
     }
@@ -168,7 +171,11 @@ fn refuse_out_inside(version_dir: &Path, out: &Path) -> Result<()> {
         resolved.push(name);
     }
     if resolved.starts_with(&version) {
-        bail!("{}: --out is inside the dataset version {}; choose a folder outside it", out.display(), version_dir.display());
+        bail!(
+            "{}: --out is inside the dataset version {}; choose a folder outside it",
+            out.display(),
+            version_dir.display()
+        );
     }
     Ok(())
 }
@@ -189,7 +196,8 @@ pub fn load_version(dir: &Path) -> Result<Version> {
     if !manifest_path.exists() {
         bail!("{}", missing_manifest_message(dir));
     }
-    let manifest_bytes = std::fs::read(&manifest_path).with_context(|| format!("reading {}", manifest_path.display()))?;
+    let manifest_bytes =
+        std::fs::read(&manifest_path).with_context(|| format!("reading {}", manifest_path.display()))?;
     let manifest: Manifest = serde_json::from_slice(&manifest_bytes)
         .with_context(|| format!("{}: not a mergeforge manifest", manifest_path.display()))?;
     if manifest.schema != MANIFEST_SCHEMA {
@@ -244,7 +252,8 @@ fn load_task(dir: &Path, entry: &crate::bundle::manifest::TaskEntry) -> Result<(
             task_path.display()
         );
     }
-    let task: Task = serde_json::from_slice(&bytes).with_context(|| format!("{}: not a mergeforge task", task_path.display()))?;
+    let task: Task =
+        serde_json::from_slice(&bytes).with_context(|| format!("{}: not a mergeforge task", task_path.display()))?;
     if task.id != *id || task.family != entry.family || task.difficulty.level != entry.level {
         bail!("{}: id, family or level differ from its manifest entry", task_path.display());
     }

@@ -80,7 +80,10 @@ pub fn push(folder: &Path, manifest: &Manifest, options: &PushOptions) -> Result
     let url = transport_url(&options.url)?;
     let url = url.as_str();
     let tag = format!("v{}", manifest.version);
-    let scratch = tempfile::Builder::new().prefix("mergeforge-publish-").tempdir().context("creating a temporary git directory")?;
+    let scratch = tempfile::Builder::new()
+        .prefix("mergeforge-publish-")
+        .tempdir()
+        .context("creating a temporary git directory")?;
     let folder = folder.canonicalize().with_context(|| format!("reading {}", folder.display()))?;
     let git = Git { git_dir: scratch.path().join("repo.git"), work_tree: folder };
     git.init()?;
@@ -131,11 +134,7 @@ pub fn push(folder: &Path, manifest: &Manifest, options: &PushOptions) -> Result
         }
     }
     let commit = git.commit(&tree, refs.head.is_some(), &commit_message(manifest))?;
-    git.push(
-        url,
-        &remote,
-        &[format!("{commit}:refs/heads/{}", options.branch), format!("{commit}:refs/tags/{tag}")],
-    )?;
+    git.push(url, &remote, &[format!("{commit}:refs/heads/{}", options.branch), format!("{commit}:refs/tags/{tag}")])?;
     Ok(report(commit, PushResult::Pushed, warnings))
 }
 
@@ -329,7 +328,8 @@ impl Git {
         }
         let mut args = vec!["fetch", "--quiet", "--no-tags", "--depth=1", url];
         args.extend(refspecs.iter().map(String::as_str));
-        let output = self.command().env("GIT_LFS_SKIP_SMUDGE", "1").args(&args).output().context("running git fetch")?;
+        let output =
+            self.command().env("GIT_LFS_SKIP_SMUDGE", "1").args(&args).output().context("running git fetch")?;
         if !output.status.success() {
             bail!("{remote}: fetching {branch} and {tag} failed: {}", last_message(&output));
         }
@@ -377,9 +377,7 @@ fn last_message(output: &Output) -> String {
     let last = |bytes: &[u8]| {
         String::from_utf8_lossy(bytes).lines().map(str::trim).rfind(|l| !l.is_empty()).map(str::to_string)
     };
-    last(&output.stderr)
-        .or_else(|| last(&output.stdout))
-        .unwrap_or_else(|| format!("exit status {}", output.status))
+    last(&output.stderr).or_else(|| last(&output.stdout)).unwrap_or_else(|| format!("exit status {}", output.status))
 }
 
 #[cfg(test)]

@@ -130,7 +130,11 @@ pub fn record_from_task(task: &Task) -> FlatRecord {
         summary: task.summary.clone(),
         substrate: task.substrate.clone(),
         test_command: task.test_command.clone(),
-        test_env: task.test_env.iter().map(|(name, value)| EnvVar { name: name.clone(), value: value.clone() }).collect(),
+        test_env: task
+            .test_env
+            .iter()
+            .map(|(name, value)| EnvVar { name: name.clone(), value: value.clone() })
+            .collect(),
         timeout_s: task.timeout_s,
         branches: task.branches.clone(),
         conflicts: task.conflicts.clone(),
@@ -213,7 +217,11 @@ pub fn task_from_record(record: &FlatRecord) -> Task {
                 },
                 rule: outcome(&record.baselines.rule),
                 structured: outcome(&record.baselines.structured),
-                mergiraf: record.baselines.mergiraf.as_ref().map_or_else(MaybeOutcome::unavailable, |o| MaybeOutcome::Ran(outcome(o))),
+                mergiraf: record
+                    .baselines
+                    .mergiraf
+                    .as_ref()
+                    .map_or_else(MaybeOutcome::unavailable, |o| MaybeOutcome::Ran(outcome(o))),
             },
         },
         files: record

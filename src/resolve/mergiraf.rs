@@ -105,7 +105,10 @@ fn locate() -> Option<PathBuf> {
         Some(value) => {
             let path = PathBuf::from(value);
             if !is_executable(&path) {
-                eprintln!("warning: {ENV_VAR}={}: not an executable file; the mergiraf baseline is unavailable", path.display());
+                eprintln!(
+                    "warning: {ENV_VAR}={}: not an executable file; the mergiraf baseline is unavailable",
+                    path.display()
+                );
                 return None;
             }
             return Some(path);

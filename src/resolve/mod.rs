@@ -136,10 +136,7 @@ pub fn versions(conflicted: &str) -> Option<Versions> {
 
 /// A diff3 conflict block with mergeforge's labels, as the merge stage writes it.
 pub fn render_conflict(hunk: &Hunk) -> String {
-    format!(
-        "{OURS_MARKER}\n{}{BASE_MARKER}\n{}{SPLIT_MARKER}\n{}{THEIRS_MARKER}\n",
-        hunk.ours, hunk.base, hunk.theirs
-    )
+    format!("{OURS_MARKER}\n{}{BASE_MARKER}\n{}{SPLIT_MARKER}\n{}{THEIRS_MARKER}\n", hunk.ours, hunk.base, hunk.theirs)
 }
 
 /// Resolves the text of one conflicted Python file (hunks the resolver cannot resolve

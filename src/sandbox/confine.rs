@@ -85,7 +85,8 @@ impl PidsCgroup {
     pub fn kill_all_except(&self, keep: Option<i32>) {
         for _ in 0..50 {
             let Ok(text) = std::fs::read_to_string(self.dir.join("cgroup.procs")) else { return };
-            let pids: Vec<i32> = text.lines().filter_map(|l| l.trim().parse().ok()).filter(|pid| Some(*pid) != keep).collect();
+            let pids: Vec<i32> =
+                text.lines().filter_map(|l| l.trim().parse().ok()).filter(|pid| Some(*pid) != keep).collect();
             if pids.is_empty() {
                 return;
             }
@@ -116,7 +117,9 @@ pub fn sweep_dead_cgroups() -> usize {
     let mut removed = 0;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name.strip_prefix("run-").and_then(|rest| rest.split('-').next()).and_then(|p| p.parse::<u32>().ok()) else {
+        let Some(pid) =
+            name.strip_prefix("run-").and_then(|rest| rest.split('-').next()).and_then(|p| p.parse::<u32>().ok())
+        else {
             continue;
         };
         if pid == std::process::id() || crate::leftovers::alive(pid) {
@@ -183,13 +186,7 @@ pub fn landlock_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
         let probe = std::thread::spawn(|| -> Option<RestrictionStatus> {
-            Ruleset::default()
-                .handle_access(AccessFs::from_all(ABI::V1))
-                .ok()?
-                .create()
-                .ok()?
-                .restrict_self()
-                .ok()
+            Ruleset::default().handle_access(AccessFs::from_all(ABI::V1)).ok()?.create().ok()?.restrict_self().ok()
         });
         let enforced = matches!(probe.join(), Ok(Some(status)) if status.ruleset != RulesetStatus::NotEnforced);
         if !enforced {

@@ -144,15 +144,17 @@ impl ForkServerPool {
         let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let mut server = match idle {
             Some(server) => server,
-            None => match self.start() {
-                Ok(server) => server,
-                Err(error) => {
-                    if !self.broken.swap(true, Ordering::Relaxed) {
-                        eprintln!("warning: the pytest fork server did not start ({error:#}); its runs go to fresh processes");
+            None => {
+                match self.start() {
+                    Ok(server) => server,
+                    Err(error) => {
+                        if !self.broken.swap(true, Ordering::Relaxed) {
+                            eprintln!("warning: the pytest fork server did not start ({error:#}); its runs go to fresh processes");
+                        }
+                        return None;
                     }
-                    return None;
                 }
-            },
+            }
         };
         let served = server.serve(&self.spec, tree, hooks, timeout);
         let reusable = served.is_ok() && !server.retired && LIVE_SERVERS.load(Ordering::Relaxed) <= MAX_LIVE_SERVERS;
@@ -267,7 +269,8 @@ impl ForkServer {
         env.insert("TMPDIR".to_string(), tmp.to_string_lossy().into_owned());
         env.insert("XDG_CACHE_HOME".to_string(), tmp.join("cache").to_string_lossy().into_owned());
         let output_path = run_dir.join("output.txt");
-        let request = serde_json::json!({ "output": output_path, "env": env, "changed": entries, "mode": hooks.mode.name() });
+        let request =
+            serde_json::json!({ "output": output_path, "env": env, "changed": entries, "mode": hooks.mode.name() });
         let outcome = self.run_child(&request, timeout);
         let tree_intact = restore_and_check(&self.work, head, &changed)?;
         self.retired |= !tree_intact;
@@ -350,7 +353,10 @@ impl Drop for ForkServer {
 fn parse_reply(line: &str) -> Option<Reply> {
     let value: serde_json::Value = serde_json::from_str(line).ok()?;
     let field = |name: &str| value.get(name).and_then(serde_json::Value::as_i64);
-    field("ready").map(Reply::Ready).or_else(|| field("pid").map(Reply::Pid)).or_else(|| field("status").map(Reply::Status))
+    field("ready")
+        .map(Reply::Ready)
+        .or_else(|| field("pid").map(Reply::Pid))
+        .or_else(|| field("status").map(Reply::Status))
 }
 
 /// The paths whose content differs between `head` and `tree`; `None` if a file was
@@ -374,7 +380,8 @@ fn changed_paths<'a>(head: &Snapshot, tree: &'a Snapshot) -> Option<Vec<&'a Stri
 /// Python's caches, and says whether `work` now holds exactly `head`.
 fn restore_and_check(work: &Path, head: &Snapshot, changed: &[&String]) -> Result<bool> {
     for path in changed {
-        std::fs::write(work.join(path), &head[*path]).with_context(|| format!("restoring {path} in the fork server's tree"))?;
+        std::fs::write(work.join(path), &head[*path])
+            .with_context(|| format!("restoring {path} in the fork server's tree"))?;
     }
     let mut seen = 0;
     if !matches_head(work, "", head, &mut seen)? {
@@ -390,7 +397,9 @@ fn matches_head(dir: &Path, prefix: &str, head: &Snapshot, seen: &mut usize) -> 
         let relative = format!("{prefix}{name}");
         let kind = entry.file_type()?;
         if kind.is_dir() {
-            if (name == ".pytest_cache" || name == "__pycache__") && !head.keys().any(|p| p.starts_with(&format!("{relative}/"))) {
+            if (name == ".pytest_cache" || name == "__pycache__")
+                && !head.keys().any(|p| p.starts_with(&format!("{relative}/")))
+            {
                 std::fs::remove_dir_all(entry.path())?;
                 continue;
             }

@@ -111,9 +111,7 @@ pub fn run_in_dir(
     let Sandboxed { mut command, cgroup } = sandboxed_command(work, sandbox_root, argv, extra_env, limits)?;
     command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let started = Instant::now();
-    let mut child = command
-        .spawn()
-        .with_context(|| format!("starting {}", argv[0]))?;
+    let mut child = command.spawn().with_context(|| format!("starting {}", argv[0]))?;
     let pid = child.id() as i32;
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
@@ -144,13 +142,7 @@ pub fn run_in_dir(
     let (err, err_truncated) = err_reader.join().unwrap_or_default();
     output.push_str(&err);
     truncated |= err_truncated;
-    Ok(RunOutput {
-        exit_code: if timed_out { None } else { status.code() },
-        timed_out,
-        output,
-        truncated,
-        duration,
-    })
+    Ok(RunOutput { exit_code: if timed_out { None } else { status.code() }, timed_out, output, truncated, duration })
 }
 
 /// A command set up to run sandboxed, and the pids cgroup it will join (if any).

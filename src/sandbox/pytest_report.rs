@@ -10,9 +10,7 @@ pub const MAX_RECORDED_FAILURES: usize = 200;
 pub fn failing_test_ids(output: &str) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
     for line in output.lines() {
-        let rest = line
-            .strip_prefix("FAILED ")
-            .or_else(|| line.strip_prefix("ERROR "));
+        let rest = line.strip_prefix("FAILED ").or_else(|| line.strip_prefix("ERROR "));
         let Some(rest) = rest else { continue };
         let id = test_id_of(rest);
         if !id.is_empty() && !ids.iter().any(|known| known == id) {

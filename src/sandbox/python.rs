@@ -33,9 +33,8 @@ pub fn base_interpreter() -> String {
 /// Returns a venv with pytest and `deps`, building it under `cache_dir` if needed.
 pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
     let base = base_interpreter();
-    let version = interpreter_version(Path::new(&base)).with_context(|| {
-        format!("python interpreter `{base}` not usable: install python3 or set MERGEFORGE_PYTHON")
-    })?;
+    let version = interpreter_version(Path::new(&base))
+        .with_context(|| format!("python interpreter `{base}` not usable: install python3 or set MERGEFORGE_PYTHON"))?;
     let mut requirements = vec![PYTEST_REQUIREMENT.to_string()];
     let mut sorted_deps = deps.to_vec();
     sorted_deps.sort();
@@ -47,8 +46,7 @@ pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
     if target.join(".ready").exists() {
         return Ok(PythonEnv { interpreter, version });
     }
-    std::fs::create_dir_all(&venvs)
-        .with_context(|| format!("creating venv cache {}", venvs.display()))?;
+    std::fs::create_dir_all(&venvs).with_context(|| format!("creating venv cache {}", venvs.display()))?;
     let staging = tempfile::Builder::new()
         .prefix(".building-")
         .tempdir_in(&venvs)
@@ -59,9 +57,7 @@ pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
     run_checked(Command::new(&base).args(["-m", "venv"]).arg(&building), "python3 -m venv")?;
     let pip = building.join("bin").join("python");
     let mut install = Command::new(&pip);
-    install
-        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
-        .args(&requirements);
+    install.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).args(&requirements);
     run_checked(&mut install, &format!("pip install {}", requirements.join(" ")))?;
     std::fs::write(building.join(".ready"), requirements.join("\n"))?;
     match std::fs::rename(&building, &target) {
@@ -79,11 +75,7 @@ fn interpreter_version(python: &Path) -> Result<String> {
         bail!("`{} --version` failed", python.display());
     }
     let text = String::from_utf8_lossy(&output.stdout).trim().to_string();
-    Ok(if text.is_empty() {
-        String::from_utf8_lossy(&output.stderr).trim().to_string()
-    } else {
-        text
-    })
+    Ok(if text.is_empty() { String::from_utf8_lossy(&output.stderr).trim().to_string() } else { text })
 }
 
 fn run_checked(command: &mut Command, what: &str) -> Result<()> {

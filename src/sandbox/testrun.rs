@@ -14,9 +14,11 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::forkserver::{ChildMode, ForkServerPool, RunHooks, ServerSpec};
-use super::python::PythonEnv;
 use super::pytest_report;
-use super::{append_python_path, last_line, materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest};
+use super::python::PythonEnv;
+use super::{
+    append_python_path, last_line, materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest,
+};
 use crate::select::{self, CoverageIndex, CoverageMap, Selection};
 use crate::snapshot::{content_id, sha256_hex, Snapshot};
 
@@ -173,7 +175,8 @@ impl TestRunner {
 
     /// Summed wall time of those runs, and of starting fork servers.
     pub fn test_time(&self) -> Duration {
-        Duration::from_nanos(self.counters.nanos.load(Ordering::Relaxed)) + self.pool().map_or(Duration::ZERO, |p| p.start_time())
+        Duration::from_nanos(self.counters.nanos.load(Ordering::Relaxed))
+            + self.pool().map_or(Duration::ZERO, |p| p.start_time())
     }
 
     /// Of [`TestRunner::test_runs`], those fork servers ran.
@@ -235,7 +238,8 @@ impl TestRunner {
     }
 
     fn run_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<Outcome> {
-        let identity = format!("{}:{}:select:{}:{}", self.command_key, content_id(tree), select::plugin_version(), ids.join("\n"));
+        let identity =
+            format!("{}:{}:select:{}:{}", self.command_key, content_id(tree), select::plugin_version(), ids.join("\n"));
         self.cached(&sha256_hex(identity.as_bytes()), || self.execute_selected(tree, ids))
     }
 
@@ -252,7 +256,9 @@ impl TestRunner {
                 Ok(env)
             };
             let accept = |dir: &Path| !dir.join(MISMATCH_FILE).exists();
-            if let Some(output) = servers.run(tree, &RunHooks { mode: ChildMode::Swap, prepare: &prepare, accept: &accept }, timeout) {
+            if let Some(output) =
+                servers.run(tree, &RunHooks { mode: ChildMode::Swap, prepare: &prepare, accept: &accept }, timeout)
+            {
                 self.counters.served.fetch_add(1, Ordering::Relaxed);
                 return Ok(output);
             }
@@ -278,7 +284,10 @@ impl TestRunner {
         let PluginRun { output, trace, .. } = self.run_with_plugin(head, PluginMode::Trace, &self.limits)?;
         self.count(&output);
         let Some(bytes) = trace.filter(|_| output.exit_code == Some(0)) else {
-            anyhow::bail!("the coverage trace of the HEAD tree did not pass ({}); its tests run in full", last_line(&output.output));
+            anyhow::bail!(
+                "the coverage trace of the HEAD tree did not pass ({}); its tests run in full",
+                last_line(&output.output)
+            );
         };
         let map = CoverageMap::from_json(&bytes)?;
         write_atomically(&path, &bytes).context("writing the coverage map cache")?;
@@ -370,10 +379,15 @@ fn write_selection(dir: &Path, ids: &[String], narrow: bool, env: &mut BTreeMap<
 /// Test cases a pytest run executed, from its final summary line
 /// (`3 failed, 40 passed, 120 deselected in 0.52s`): everything but deselected.
 fn executed_cases(output: &str) -> usize {
-    let Some(summary) = output.lines().rev().find(|l| l.contains(" in ") && (l.contains("passed") || l.contains("failed") || l.contains("error"))) else {
+    let Some(summary) = output
+        .lines()
+        .rev()
+        .find(|l| l.contains(" in ") && (l.contains("passed") || l.contains("failed") || l.contains("error")))
+    else {
         return 0;
     };
-    let words: Vec<&str> = summary.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty() && *w != "=").collect();
+    let words: Vec<&str> =
+        summary.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty() && *w != "=").collect();
     words
         .windows(2)
         .filter(|pair| ["passed", "failed", "error", "errors", "skipped", "xfailed", "xpassed"].contains(&pair[1]))

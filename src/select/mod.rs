@@ -107,8 +107,14 @@ pub enum FullReason {
     NotMappedSource(String),
     AddedOrDeleted(String),
     DoesNotParse(String),
-    ModuleLevel { path: String, line: u32 },
-    OutsideFunctions { path: String, line: u32 },
+    ModuleLevel {
+        path: String,
+        line: u32,
+    },
+    OutsideFunctions {
+        path: String,
+        line: u32,
+    },
     RanOutsideTests(String),
     RanInNoTest(String),
     /// No changed function was run by a test (this includes a tree equal to HEAD).
@@ -201,7 +207,8 @@ impl CoverageIndex {
             if module_lines.contains(&line) {
                 return Err(FullReason::ModuleLevel { path: path.to_string(), line });
             }
-            let mut inside = file.functions.iter().filter(|(first, last, _)| *first <= line && line <= *last).peekable();
+            let mut inside =
+                file.functions.iter().filter(|(first, last, _)| *first <= line && line <= *last).peekable();
             if inside.peek().is_none() {
                 return Err(FullReason::OutsideFunctions { path: path.to_string(), line });
             }
@@ -224,7 +231,8 @@ impl CoverageIndex {
 pub fn changed_head_lines(old: &[u8], new: &[u8]) -> Result<BTreeSet<u32>> {
     let mut options = git2::DiffOptions::new();
     options.context_lines(0).force_text(true);
-    let patch = git2::Patch::from_buffers(old, None, new, None, Some(&mut options)).context("diffing a changed file")?;
+    let patch =
+        git2::Patch::from_buffers(old, None, new, None, Some(&mut options)).context("diffing a changed file")?;
     let mut lines = BTreeSet::new();
     for index in 0..patch.num_hunks() {
         let (hunk, _) = patch.hunk(index).context("reading a diff hunk")?;

@@ -38,10 +38,7 @@ pub struct SubstrateConfig {
 }
 
 fn default_test_command() -> Vec<String> {
-    ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
+    ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider"].iter().map(|s| s.to_string()).collect()
 }
 fn default_source_dirs() -> Vec<String> {
     vec![".".to_string()]
@@ -71,8 +68,8 @@ impl Default for SubstrateConfig {
 impl SubstrateConfig {
     /// Parses TOML text; `origin` names the file in errors.
     pub fn parse(text: &str, origin: &Path) -> Result<Self> {
-        let config: SubstrateConfig = toml::from_str(text)
-            .with_context(|| format!("{}: invalid substrate config", origin.display()))?;
+        let config: SubstrateConfig =
+            toml::from_str(text).with_context(|| format!("{}: invalid substrate config", origin.display()))?;
         config.check(origin)?;
         Ok(config)
     }
@@ -120,11 +117,9 @@ mod tests {
 
     #[test]
     fn defaults_and_mutable_paths() {
-        let config = SubstrateConfig::parse(
-            "source_dirs = [\"src\"]\nenv = { PYTHONPATH = \"src\" }\n",
-            Path::new("x.toml"),
-        )
-        .unwrap();
+        let config =
+            SubstrateConfig::parse("source_dirs = [\"src\"]\nenv = { PYTHONPATH = \"src\" }\n", Path::new("x.toml"))
+                .unwrap();
         assert!(config.is_mutable("src/pkg/mod.py"));
         assert!(!config.is_mutable("src/pkg/test_mod.py"));
         assert!(!config.is_mutable("tests/test_mod.py"));

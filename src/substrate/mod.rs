@@ -52,8 +52,18 @@ pub struct SourceFile {
 
 /// Folders and files never read into a substrate tree from a plain folder.
 const IGNORED_NAMES: &[&str] = &[
-    ".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".venv",
-    "venv", "node_modules", ".eggs", "build", "dist",
+    ".git",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".tox",
+    ".venv",
+    "venv",
+    "node_modules",
+    ".eggs",
+    "build",
+    "dist",
 ];
 
 impl SubstrateSpec {
@@ -114,10 +124,9 @@ fn read_config(spec: &SubstrateSpec) -> Result<SubstrateConfig> {
     }
     match &spec.test_command {
         Some(command) => Ok(SubstrateConfig { test_command: command.clone(), ..SubstrateConfig::default() }),
-        None => bail!(
-            "{}: no {CONFIG_FILE}; add one or pass --test-cmd (or --substrate-config FILE)",
-            spec.path.display()
-        ),
+        None => {
+            bail!("{}: no {CONFIG_FILE}; add one or pass --test-cmd (or --substrate-config FILE)", spec.path.display())
+        }
     }
 }
 
@@ -131,9 +140,7 @@ fn read_git_head(repo: &git2::Repository, path: &Path) -> Result<(Snapshot, Stri
         Ok(head) => head,
         Err(_) => bail!("{}: empty repository (no commit at HEAD); commit the code first", path.display()),
     };
-    let commit = head
-        .peel_to_commit()
-        .with_context(|| format!("{}: HEAD is not a commit", path.display()))?;
+    let commit = head.peel_to_commit().with_context(|| format!("{}: HEAD is not a commit", path.display()))?;
     let tree = commit.tree()?;
     let mut files = Snapshot::new();
     let mut failure = None;

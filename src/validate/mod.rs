@@ -172,7 +172,8 @@ pub fn validate(
 /// Runs the tests on every baseline resolver's result. A resolver that leaves the tree
 /// as it was costs nothing: the runner's cache already holds that tree's outcome.
 pub fn run_baselines(conflicted: &Snapshot, conflicted_paths: &[String], runner: &TestRunner) -> Result<Baselines> {
-    let run = |resolver: &dyn resolve::Resolver| runner.run(&resolve::resolve_tree(resolver, conflicted, conflicted_paths).0);
+    let run =
+        |resolver: &dyn resolve::Resolver| runner.run(&resolve::resolve_tree(resolver, conflicted, conflicted_paths).0);
     let ours_first = run(&resolve::UnionOursFirst)?;
     let theirs_first = run(&resolve::UnionTheirsFirst)?;
     let mergiraf = &resolve::mergiraf::FROM_PATH;

@@ -39,7 +39,16 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
 pub fn git_output(dir: &Path, args: &[&str]) -> Output {
     Command::new("git")
         .current_dir(dir)
-        .args(["-c", "user.name=test", "-c", "user.email=test@localhost", "-c", "init.defaultBranch=main", "-c", "advice.detachedHead=false"])
+        .args([
+            "-c",
+            "user.name=test",
+            "-c",
+            "user.email=test@localhost",
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "advice.detachedHead=false",
+        ])
         .args(args)
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("HOME", dir)
@@ -57,10 +66,8 @@ pub fn tests_pass(
 ) -> bool {
     use std::os::unix::process::CommandExt;
     let python = venv_python();
-    let argv: Vec<String> = test_command
-        .iter()
-        .map(|a| if a == "python" { python.display().to_string() } else { a.clone() })
-        .collect();
+    let argv: Vec<String> =
+        test_command.iter().map(|a| if a == "python" { python.display().to_string() } else { a.clone() }).collect();
     let mut command = Command::new(&argv[0]);
     command
         .args(&argv[1..])
@@ -109,7 +116,12 @@ pub fn edited(head: &mergeforge::snapshot::Snapshot, case: &Path) -> mergeforge:
     let text = match (edit["replace"].as_str(), edit["with"].as_str(), edit["create"].as_str()) {
         (Some(old), Some(new), None) => {
             let text = std::str::from_utf8(&head[file]).unwrap();
-            assert_eq!(text.matches(old).count(), 1, "{}: the passage to replace must occur once in {file}", case.display());
+            assert_eq!(
+                text.matches(old).count(),
+                1,
+                "{}: the passage to replace must occur once in {file}",
+                case.display()
+            );
             text.replacen(old, new, 1)
         }
         (None, None, Some(created)) => {
@@ -161,10 +173,12 @@ pub fn verify_task_with_git(task_dir: &Path) {
     let unmerged = git(&clone, &["diff", "--name-only", "--diff-filter=U"]);
     let mut got: Vec<&str> = unmerged.lines().collect();
     got.sort();
-    let mut want: Vec<&str> = task["conflicts"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
+    let mut want: Vec<&str> =
+        task["conflicts"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
     want.sort();
     assert_eq!(got, want, "{id}: conflicted paths");
-    let command: Vec<String> = task["test_command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+    let command: Vec<String> =
+        task["test_command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
     let env = task["test_env"].as_object().unwrap().clone();
     let timeout = std::time::Duration::from_secs(task["timeout_s"].as_u64().unwrap());
     assert!(!tests_pass(&clone, &command, &env, timeout), "{id}: tests pass on the conflicted tree");
@@ -172,7 +186,11 @@ pub fn verify_task_with_git(task_dir: &Path) {
     for side in ["ours", "theirs"] {
         git(&clone, &["checkout", "-q", "-f", side]);
         let recorded = task["validation"][side]["passed"].as_bool().unwrap();
-        assert_eq!(tests_pass(&clone, &command, &env, timeout), recorded, "{id}: {side} outcome differs from task.json");
+        assert_eq!(
+            tests_pass(&clone, &command, &env, timeout),
+            recorded,
+            "{id}: {side} outcome differs from task.json"
+        );
     }
     git(&clone, &["checkout", "-q", "-f", "gold"]);
     assert!(tests_pass(&clone, &command, &env, timeout), "{id}: gold fails its tests");

@@ -218,12 +218,8 @@ pub fn view(entry: &TaskEntry, weights: &RewardWeights) -> Result<TaskView, Stri
         })
         .collect::<Result<Vec<_>, String>>()?;
     let v = &task.validation;
-    let validation = vec![
-        row("conflicted", &v.conflicted),
-        row("ours", &v.ours),
-        row("theirs", &v.theirs),
-        row("gold", &v.gold),
-    ];
+    let validation =
+        vec![row("conflicted", &v.conflicted), row("ours", &v.ours), row("theirs", &v.theirs), row("gold", &v.gold)];
     let blocks = task.conflicts.iter().map(|c| c.hunks).sum();
     Ok(TaskView { task: record, files, validation, ladder: ladder(task), max_reward: weights.max_reward(blocks) })
 }

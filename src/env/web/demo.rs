@@ -161,7 +161,12 @@ fn record(step: usize, action: String, reply: &StepReply) -> StepRecord {
 
 /// The conflicted files as the observations show them, then the files the gold merge
 /// edits outside the conflicts as they are in the episode's working tree.
-fn files(episode: &Episode, task: &Task, at_reset: &Observation, last: &Observation) -> Result<Vec<ResolvedFile>, EnvError> {
+fn files(
+    episode: &Episode,
+    task: &Task,
+    at_reset: &Observation,
+    last: &Observation,
+) -> Result<Vec<ResolvedFile>, EnvError> {
     let mut out = Vec::new();
     for (path, conflicted) in &at_reset.files {
         let resolved = last.files.get(path).cloned().unwrap_or_default();
@@ -194,10 +199,26 @@ fn read_in_repo(repo: &Path, path: &str) -> Option<String> {
 fn table(steps: &[StepRecord], last: &Observation) -> RewardTable {
     let sum = |pick: fn(&RewardComponents) -> f64| round(steps.iter().map(|s| pick(&s.components)).sum());
     let rows = vec![
-        RewardRow { component: "markers".into(), paid_for: "each conflict block removed".into(), earned: sum(|c| c.markers) },
-        RewardRow { component: "syntax".into(), paid_for: "every Python file parses (once); a broken file costs".into(), earned: sum(|c| c.syntax) },
-        RewardRow { component: "tests".into(), paid_for: "the test command passes (once)".into(), earned: sum(|c| c.tests) },
-        RewardRow { component: "duplication".into(), paid_for: "a resolution that duplicates logic costs".into(), earned: sum(|c| c.duplication) },
+        RewardRow {
+            component: "markers".into(),
+            paid_for: "each conflict block removed".into(),
+            earned: sum(|c| c.markers),
+        },
+        RewardRow {
+            component: "syntax".into(),
+            paid_for: "every Python file parses (once); a broken file costs".into(),
+            earned: sum(|c| c.syntax),
+        },
+        RewardRow {
+            component: "tests".into(),
+            paid_for: "the test command passes (once)".into(),
+            earned: sum(|c| c.tests),
+        },
+        RewardRow {
+            component: "duplication".into(),
+            paid_for: "a resolution that duplicates logic costs".into(),
+            earned: sum(|c| c.duplication),
+        },
     ];
     RewardTable {
         rows,

@@ -12,8 +12,9 @@ pub fn unified(path: &str, old: &str, new: &str) -> Result<String, String> {
     let name = Path::new(path);
     let mut options = git2::DiffOptions::new();
     options.context_lines(3);
-    let mut patch = git2::Patch::from_buffers(old.as_bytes(), Some(name), new.as_bytes(), Some(name), Some(&mut options))
-        .map_err(|e| format!("{path}: cannot diff: {}", e.message()))?;
+    let mut patch =
+        git2::Patch::from_buffers(old.as_bytes(), Some(name), new.as_bytes(), Some(name), Some(&mut options))
+            .map_err(|e| format!("{path}: cannot diff: {}", e.message()))?;
     let buf = patch.to_buf().map_err(|e| format!("{path}: cannot print the diff: {}", e.message()))?;
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }

@@ -97,7 +97,11 @@ async fn list_route(State(state): State<Arc<WebState>>, query: Result<Query<Filt
 
 async fn task_route(State(state): State<Arc<WebState>>, Path(id): Path<String>) -> Response {
     let Some(entry) = state.env.tasks.tasks.iter().find(|t| t.task.id == id) else {
-        return error(StatusCode::NOT_FOUND, ErrorCode::ValidationError, format!("unknown task `{id}`: GET /api/tasks lists them"));
+        return error(
+            StatusCode::NOT_FOUND,
+            ErrorCode::ValidationError,
+            format!("unknown task `{id}`: GET /api/tasks lists them"),
+        );
     };
     match catalog::view(entry, &state.env.settings.config.weights) {
         Ok(view) => Json(view).into_response(),
@@ -109,12 +113,19 @@ async fn run_route(State(state): State<Arc<WebState>>, body: Bytes) -> Response 
     let request: DemoRequest = match serde_json::from_slice(&body) {
         Ok(request) => request,
         Err(e) => {
-            let detail = format!("invalid body: {e}: send {{\"task\": TASK_ID, \"agent\": one of {}}}", agents::AGENTS.join(", "));
+            let detail = format!(
+                "invalid body: {e}: send {{\"task\": TASK_ID, \"agent\": one of {}}}",
+                agents::AGENTS.join(", ")
+            );
             return error(StatusCode::BAD_REQUEST, ErrorCode::InvalidJson, detail);
         }
     };
     let Ok(permit) = state.runs.clone().try_acquire_owned() else {
-        return error(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::CapacityReached, "every demo slot is busy; retry in a moment");
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::CapacityReached,
+            "every demo slot is busy; retry in a moment",
+        );
     };
     let env = state.env.clone();
     let result = tokio::task::spawn_blocking(move || {

@@ -4,8 +4,8 @@
 
 use super::{capped_pairs, PairRecipe};
 use crate::forge::{Family, FamilyBuilder, ForgeInput, Recipe};
-use crate::snapshot::Snapshot;
 use crate::mutate::{Mutation, OperatorKind};
+use crate::snapshot::Snapshot;
 
 pub struct ComposeEdits;
 
@@ -18,16 +18,11 @@ impl FamilyBuilder for ComposeEdits {
         let gold: &'a Snapshot = &input.substrate.files;
         let mut out = Vec::new();
         for (module, mutations) in input.modules.iter().zip(input.mutations) {
-            let alters: Vec<&'a Mutation> = mutations
-                .iter()
-                .filter(|m| m.kind == OperatorKind::Alter && m.function.is_some())
-                .collect();
+            let alters: Vec<&'a Mutation> =
+                mutations.iter().filter(|m| m.kind == OperatorKind::Alter && m.function.is_some()).collect();
             // Later in the same function, on the same or the next line, not overlapping.
             let pairs = capped_pairs(&alters, |(i, first), (j, second)| {
-                j > i
-                    && second.line <= first.line + 1
-                    && !first.overlaps(second)
-                    && first.function == second.function
+                j > i && second.line <= first.line + 1 && !first.overlaps(second) && first.function == second.function
             });
             for (first, second) in pairs {
                 out.push(

@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 
 use super::mutated;
-use crate::forge::{Recipe, seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput};
-use crate::snapshot::Snapshot;
+use crate::forge::{seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput, Recipe};
 use crate::mutate::{Mutation, OperatorKind};
+use crate::snapshot::Snapshot;
 
 pub struct DivergentEdit;
 

@@ -58,10 +58,7 @@ impl FamilyBuilder for SignatureCallsite {
                 }
                 let Some(caller) = callers.pop() else { continue };
                 let key = recipe_key(module_a, &parameter, &caller, &modules[caller.module]);
-                out.push(Recipe {
-                    key,
-                    build: Box::new(move || build(modules, gold, module_a, &parameter, &caller)),
-                });
+                out.push(Recipe { key, build: Box::new(move || build(modules, gold, module_a, &parameter, &caller)) });
             }
         }
         out
@@ -94,10 +91,7 @@ fn build(
     let remove_param = Splice::new(parameter.removal.clone(), "");
     let base_a = splice::apply(&module_a.text, &[remove_param.clone(), Splice::new(p_lines.clone(), binding.clone())])?;
     let ours_a = splice::apply(&module_a.text, &[Splice::new(p_lines.clone(), ours_p)])?;
-    let theirs_a = splice::apply(
-        &module_a.text,
-        &[remove_param, Splice::new(p_lines.start..p_lines.start, binding)],
-    )?;
+    let theirs_a = splice::apply(&module_a.text, &[remove_param, Splice::new(p_lines.start..p_lines.start, binding)])?;
 
     let module_b = &modules[caller.module];
     let b_indent = module_b.indent_at(caller.statement.start).to_string();
@@ -105,7 +99,13 @@ fn build(
     let base_b = splice::apply(&module_b.text, &[Splice::new(caller.statement.clone(), b_gap)])?;
     let theirs_b = splice::apply(&module_b.text, &[Splice::new(caller.argument_removal.clone(), "")])?;
 
-    for (text, path) in [(&base_a, &module_a.path), (&ours_a, &module_a.path), (&theirs_a, &module_a.path), (&base_b, &module_b.path), (&theirs_b, &module_b.path)] {
+    for (text, path) in [
+        (&base_a, &module_a.path),
+        (&ours_a, &module_a.path),
+        (&theirs_a, &module_a.path),
+        (&base_b, &module_b.path),
+        (&theirs_b, &module_b.path),
+    ] {
         if !parses(text, path) {
             return None;
         }
@@ -115,7 +115,11 @@ fn build(
     let theirs = with_file(&with_file(gold, &module_a.path, &theirs_a), &module_b.path, &theirs_b);
     let fname = parameter.function.name.to_string();
     let key = recipe_key(module_a, parameter, caller, module_b);
-    let record = |operator: &'static str, module: &PyModule, function: Option<String>, range: std::ops::Range<usize>, description: String| Mutation {
+    let record = |operator: &'static str,
+                  module: &PyModule,
+                  function: Option<String>,
+                  range: std::ops::Range<usize>,
+                  description: String| Mutation {
         operator,
         kind: OperatorKind::Restructure,
         path: module.path.clone(),
@@ -138,9 +142,21 @@ fn build(
         theirs,
         gold: gold.clone(),
         mutations: vec![
-            record("remove-parameter", module_a, Some(fname.clone()), parameter.removal.clone(), format!("drop parameter `{}`", parameter.name)),
+            record(
+                "remove-parameter",
+                module_a,
+                Some(fname.clone()),
+                parameter.removal.clone(),
+                format!("drop parameter `{}`", parameter.name),
+            ),
             record("remove-statement", module_a, Some(fname), p_lines, "strip the first statement".into()),
-            record("remove-argument", module_b, caller.function.clone(), caller.argument_removal.clone(), format!("call without `{}`", parameter.name)),
+            record(
+                "remove-argument",
+                module_b,
+                caller.function.clone(),
+                caller.argument_removal.clone(),
+                format!("call without `{}`", parameter.name),
+            ),
         ],
     })
 }
@@ -206,7 +222,11 @@ fn callers_passing(modules: &[PyModule], defining: usize, parameter: &Parameter)
         for site in module.statements() {
             let simple = matches!(
                 site.stmt,
-                ast::Stmt::Assign(_) | ast::Stmt::AugAssign(_) | ast::Stmt::AnnAssign(_) | ast::Stmt::Expr(_) | ast::Stmt::Return(_)
+                ast::Stmt::Assign(_)
+                    | ast::Stmt::AugAssign(_)
+                    | ast::Stmt::AnnAssign(_)
+                    | ast::Stmt::Expr(_)
+                    | ast::Stmt::Return(_)
             );
             for expr in owned_exprs(site.stmt) {
                 let ast::Expr::Call(call) = &expr else { continue };
@@ -252,7 +272,9 @@ fn argument_removal(call: &ast::ExprCall, parameter: &Parameter) -> Option<std::
     let mut items: Vec<std::ops::Range<usize>> = call.args.iter().map(|a| PyModule::span(a)).collect();
     items.extend(call.keywords.iter().map(|k| PyModule::span(k)));
     items.sort_by_key(|r| r.start);
-    let target = if let Some(k) = call.keywords.iter().find(|k| k.arg.as_ref().map(|a| a.as_str()) == Some(parameter.name.as_str())) {
+    let target = if let Some(k) =
+        call.keywords.iter().find(|k| k.arg.as_ref().map(|a| a.as_str()) == Some(parameter.name.as_str()))
+    {
         PyModule::span(k)
     } else {
         let position = parameter.position?;

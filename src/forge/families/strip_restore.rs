@@ -5,8 +5,8 @@
 
 use super::{capped_pairs, PairRecipe};
 use crate::forge::{seeded_coin, Family, FamilyBuilder, ForgeInput, Recipe};
-use crate::snapshot::Snapshot;
 use crate::mutate::{Mutation, OperatorKind};
+use crate::snapshot::Snapshot;
 
 pub struct StripRestore;
 
@@ -19,10 +19,8 @@ impl FamilyBuilder for StripRestore {
         let gold: &'a Snapshot = &input.substrate.files;
         let mut out = Vec::new();
         for (module, mutations) in input.modules.iter().zip(input.mutations) {
-            let removals: Vec<&'a Mutation> = mutations
-                .iter()
-                .filter(|m| m.kind == OperatorKind::Remove && m.replacement.is_empty())
-                .collect();
+            let removals: Vec<&'a Mutation> =
+                mutations.iter().filter(|m| m.kind == OperatorKind::Remove && m.replacement.is_empty()).collect();
             // The second statement starts exactly where the first one's lines end.
             let pairs = capped_pairs(&removals, |(_, first), (_, second)| {
                 second.start == first.end && second.function == first.function

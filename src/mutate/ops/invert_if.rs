@@ -39,7 +39,8 @@ impl Operator for InvertIf {
                 continue;
             }
             let text = &module.text;
-            let (Some(header), Some(middle)) = (text.get(test.end..body.start), text.get(body.end..orelse.start)) else {
+            let (Some(header), Some(middle)) = (text.get(test.end..body.start), text.get(body.end..orelse.start))
+            else {
                 continue;
             };
             let condition = negated(module, &stmt.test);

@@ -34,20 +34,10 @@ impl Operator for RemoveStatement {
             }
             let Some(lines) = module.whole_lines(site.stmt) else { continue };
             let only_statement = site.block.iter().filter(|s| !is_docstring(s)).count() == 1;
-            let replacement = if only_statement {
-                format!("{}pass\n", module.indent_at(lines.start))
-            } else {
-                String::new()
-            };
+            let replacement =
+                if only_statement { format!("{}pass\n", module.indent_at(lines.start)) } else { String::new() };
             let first_line = module.text[lines.clone()].lines().next().unwrap_or("").trim().to_string();
-            out.push(mutation_at(
-                self,
-                module,
-                &site.function,
-                lines,
-                replacement,
-                format!("remove `{first_line}`"),
-            ));
+            out.push(mutation_at(self, module, &site.function, lines, replacement, format!("remove `{first_line}`")));
         }
         // Source order of the edits, only those that still parse.
         super::support::finish(module, out)

@@ -24,7 +24,13 @@ impl Operator for ReturnValue {
             let replacement = match value {
                 ast::Expr::Constant(c) => match c.value {
                     ast::Constant::None => continue,
-                    ast::Constant::Bool(b) => if b { "False" } else { "True" },
+                    ast::Constant::Bool(b) => {
+                        if b {
+                            "False"
+                        } else {
+                            "True"
+                        }
+                    }
                     _ => "None",
                 },
                 _ => "None",

@@ -163,9 +163,7 @@ pub(crate) fn pattern_names<'a>(pattern: &'a ast::Pattern, out: &mut Vec<&'a str
             p.patterns.iter().for_each(|p| pattern_names(p, out));
             out.extend(p.rest.as_deref());
         }
-        ast::Pattern::MatchClass(p) => {
-            p.patterns.iter().chain(&p.kwd_patterns).for_each(|p| pattern_names(p, out))
-        }
+        ast::Pattern::MatchClass(p) => p.patterns.iter().chain(&p.kwd_patterns).for_each(|p| pattern_names(p, out)),
         ast::Pattern::MatchStar(p) => out.extend(p.name.as_deref()),
         ast::Pattern::MatchAs(p) => {
             if let Some(inner) = &p.pattern {
@@ -418,7 +416,9 @@ pub(crate) fn still_parses(module: &PyModule, mutation: &Mutation) -> bool {
     let text = &module.text;
     let mut enclosing = Vec::new();
     enclosing_statements(module, &module.suite, &edit, &mut enclosing);
-    if let Some((open, span, close)) = enclosing.last().and_then(|(stmt, _)| stmt.and_then(|stmt| enclosing_atom(stmt, &edit))) {
+    if let Some((open, span, close)) =
+        enclosing.last().and_then(|(stmt, _)| stmt.and_then(|stmt| enclosing_atom(stmt, &edit)))
+    {
         if let (Some(before), Some(after)) = (text.get(span.start..edit.start), text.get(edit.end..span.end)) {
             let piece = format!("{open}{before}{}{after}\n{close}\n", mutation.replacement);
             if parses(&piece, &module.path) {
@@ -582,9 +582,10 @@ fn enclosing_atom(stmt: &ast::Stmt, edit: &Range<usize>) -> Option<(&'static str
             }
             ast::Expr::Call(c) => {
                 let argument = element(&c.args, "f(", ")").or_else(|| {
-                    c.keywords.iter().find(|k| holds(&k.value)).map(|k| {
-                        (if k.arg.is_some() { "f(k=" } else { "f(**" }, PyModule::span(&k.value), ")")
-                    })
+                    c.keywords
+                        .iter()
+                        .find(|k| holds(&k.value))
+                        .map(|k| (if k.arg.is_some() { "f(k=" } else { "f(**" }, PyModule::span(&k.value), ")"))
                 });
                 argument.or(inside(PyModule::span(c.func.as_ref()).end).then_some(("(", span.clone(), ")")))
             }

@@ -126,14 +126,7 @@ impl SwapOperands {
             }
         };
         let replacement = format!("{}{middle}{}", wrap(right_text, right, false), wrap(left_text, left, true));
-        Some(mutation_at(
-            self,
-            module,
-            function,
-            whole,
-            replacement,
-            format!("swap the operands of `{token}`"),
-        ))
+        Some(mutation_at(self, module, function, whole, replacement, format!("swap the operands of `{token}`")))
     }
 }
 

@@ -51,7 +51,11 @@ fn merge_node(base: &Node, ours: &Node, theirs: &Node) -> Option<Node> {
             let key = if okey != bk { okey.clone() } else { tkey.clone() };
             Some(Node::Compound { kind, key, glue, bodies })
         }
-        (Node::Leaf { import: Some(bi), .. }, Node::Leaf { import: Some(oi), .. }, Node::Leaf { import: Some(ti), .. }) => {
+        (
+            Node::Leaf { import: Some(bi), .. },
+            Node::Leaf { import: Some(oi), .. },
+            Node::Leaf { import: Some(ti), .. },
+        ) => {
             let merged = Import::merge(bi, oi, ti)?;
             Some(Node::Leaf { text: merged.render(), import: Some(merged) })
         }
@@ -65,7 +69,11 @@ enum Cover {
     Keep,
     Modify(Node),
     /// Part of the run `start..end` replaced by `nodes`.
-    Replaced { start: usize, end: usize, nodes: Vec<Node> },
+    Replaced {
+        start: usize,
+        end: usize,
+        nodes: Vec<Node>,
+    },
 }
 
 /// One side's changes to a base block.
