@@ -2,9 +2,7 @@
 //! committed sample (through the environment's own episode code), reward weights load
 //! from TOML, and bad flags get one clear line.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";

@@ -1,10 +1,8 @@
 //! Bad input gets one clear line naming the thing, a non-zero exit, and nothing written.
 
-mod common;
-
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 fn gen(substrate: &Path, out: &Path, extra: &[&str]) -> (bool, String) {
     let mut args = vec![

@@ -2,11 +2,9 @@
 //! mid-merge without the gold commit, tools behave as documented, bad paths are refused
 //! without costing a step, and the reward components come out as specified.
 
-mod common;
-
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 use mergeforge::env::action::Action;
 use mergeforge::env::dataset::TaskChoice;
 use mergeforge::env::episode::Episode;

@@ -3,12 +3,10 @@
 //! attempt succeeds when the resolver's recorded outcome in `task.json` passed), and
 //! the refreshed version checked against the documented thresholds.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 const RUNS: usize = 4;

@@ -3,13 +3,11 @@
 //! `resolution.py` and `expected` (`duplicated` or `clean`). Adding a case is adding a
 //! folder.
 
-mod common;
-
 use mergeforge::env::duplication::Twins;
 
 #[test]
 fn every_case_gets_the_expected_verdict() {
-    let dir = common::root().join("tests/data/env/duplication");
+    let dir = crate::common::root().join("tests/data/env/duplication");
     let mut cases: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     cases.sort();
     assert!(cases.len() >= 5, "the cases are present");

@@ -3,13 +3,11 @@
 //! task.json byte for byte, pushes to a real bare repository are idempotent, and bad
 //! input is refused with one clear line.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{git, mergeforge, read_json, read_tree, root};
+use crate::common::{git, mergeforge, read_json, read_tree, root};
 use mergeforge::bundle::task::to_json_bytes;
 use mergeforge::publish::records::{split_of, task_from_record, FlatRecord, Split};
 use mergeforge::snapshot::sha256_hex;
@@ -341,7 +339,7 @@ fn push_to_a_bare_repository_twice_makes_one_commit_and_a_changed_version_is_ref
 
     // A new version goes on top, with its own tag.
     let next = work.path().join("1.0.1");
-    common::copy_dir(&sample_dir(), &next);
+    crate::common::copy_dir(&sample_dir(), &next);
     let manifest_path = next.join("manifest.json");
     let text = std::fs::read_to_string(&manifest_path).unwrap().replacen(
         "\"version\": \"1.0.0\"",
@@ -409,19 +407,19 @@ fn bad_input_is_refused_with_one_clear_line() {
     check(&["--dataset", "generated/mergeforge-embedded", "--out", out_arg], "pass the version folder, e.g. --dataset");
     // An unfinished version: no manifest.
     let unfinished = work.path().join("unfinished");
-    common::copy_dir(&sample_dir(), &unfinished);
+    crate::common::copy_dir(&sample_dir(), &unfinished);
     std::fs::remove_file(unfinished.join("manifest.json")).unwrap();
     check(&["--dataset", unfinished.to_str().unwrap(), "--out", out_arg], "the version is unfinished");
     // A task.json changed after the manifest was written.
     let tampered = work.path().join("tampered");
-    common::copy_dir(&sample_dir(), &tampered);
+    crate::common::copy_dir(&sample_dir(), &tampered);
     let task = std::fs::read_dir(tampered.join("tasks")).unwrap().next().unwrap().unwrap().path().join("task.json");
     let text = std::fs::read_to_string(&task).unwrap().replacen("\"timeout_s\": ", "\"timeout_s\": 1", 1);
     std::fs::write(&task, text).unwrap();
     check(&["--dataset", tampered.to_str().unwrap(), "--out", out_arg], "does not match its sha256 in manifest.json");
     // A missing bundle.
     let no_bundle = work.path().join("no-bundle");
-    common::copy_dir(&sample_dir(), &no_bundle);
+    crate::common::copy_dir(&sample_dir(), &no_bundle);
     let bundle =
         std::fs::read_dir(no_bundle.join("tasks")).unwrap().next().unwrap().unwrap().path().join("repo.bundle");
     std::fs::remove_file(bundle).unwrap();

@@ -1,11 +1,9 @@
 //! The committed sample dataset under `generated/`: a reduced run reproduces its files
 //! byte for byte, and every task holds up with plain git and pytest.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::*;
+use crate::common::*;
 
 /// The committed sample version folder (the only version of mergeforge-embedded).
 fn sample_version() -> PathBuf {

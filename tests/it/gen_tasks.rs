@@ -1,10 +1,8 @@
 //! `mergeforge gen-tasks` end to end: real substrates, real git, real pytest.
 
-mod common;
-
 use std::path::Path;
 
-use common::*;
+use crate::common::*;
 
 /// Generates a small dataset from one substrate into `out` (sharing `cache`).
 fn generate(substrate: &str, out: &Path, cache: &Path, extra: &[&str]) -> std::process::Output {

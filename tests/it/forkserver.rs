@@ -8,8 +8,6 @@
 //! optionally `timed out`, `retires the server` or `writes nothing outside`. Every case
 //! that does not time out must give the same verdict and failing ids as a new process.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -19,7 +17,7 @@ use mergeforge::sandbox::testrun::TestRunner;
 use mergeforge::sandbox::user_cache_dir;
 use mergeforge::snapshot::Snapshot;
 
-use common::{edited, snapshot_of};
+use crate::common::{edited, snapshot_of};
 
 const ESCAPE_FILE: &str = "/tmp/mergeforge-forkserver-escape.txt";
 
@@ -34,7 +32,7 @@ fn runner_with_servers(head: &Snapshot, maps: &Path) -> TestRunner {
 
 #[test]
 fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
-    let data = common::root().join("tests/data/forkserver");
+    let data = crate::common::root().join("tests/data/forkserver");
     let head = snapshot_of(&data.join("substrate"));
     let maps = tempfile::tempdir().unwrap();
     let runner = runner_with_servers(&head, maps.path());
@@ -97,7 +95,7 @@ fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
 
 #[test]
 fn a_served_run_reports_exactly_the_failing_selected_test() {
-    let data = common::root().join("tests/data/forkserver");
+    let data = crate::common::root().join("tests/data/forkserver");
     let head = snapshot_of(&data.join("substrate"));
     let maps = tempfile::tempdir().unwrap();
     let runner = runner_with_servers(&head, maps.path());

@@ -7,8 +7,6 @@
 //! `HOSTILE_OUTSIDE` (a path outside the sandbox) and `HOSTILE_NAME` (a file name the
 //! case may try in `$HOME`).
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -73,7 +71,7 @@ fn run_case(dir: &Path, python: &mergeforge::sandbox::python::PythonEnv) {
 #[test]
 fn hostile_cases_are_contained() {
     let python = ensure_venv(&user_cache_dir(), &[]).unwrap();
-    let root = common::root().join("tests/data/hostile");
+    let root = crate::common::root().join("tests/data/hostile");
     let mut cases: Vec<_> =
         std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
     cases.sort();

@@ -2,14 +2,12 @@
 //! error frames (through a real WebSocket client), the session limit, and the official
 //! OpenEnv Python client (`openenv-core` from PyPI, `GenericEnvClient` over `/ws`).
 
-mod common;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;

@@ -10,15 +10,13 @@
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them).
 
-mod common;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 

@@ -1,11 +1,9 @@
 //! `gen-tasks --quota` and near-duplicate removal, end to end with real git and pytest.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 fn gen(out: &Path, cache: &Path, args: &[&str]) -> Value {

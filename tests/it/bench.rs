@@ -1,9 +1,7 @@
 //! `mergeforge bench` end to end on a tiny embedded substrate: every figure is present
 //! and sane (no timing thresholds: the machine's speed is not under test).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 fn number(value: &serde_json::Value, key: &str) -> f64 {
     value[key].as_f64().unwrap_or_else(|| panic!("{key} is not a number in {value:#}"))

@@ -3,15 +3,13 @@
 //! refused; a run killed with SIGKILL and started again finishes with the output of an
 //! uninterrupted run, re-using the outcome cache. Real binary, real git, real pytest.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// The calculator substrate with a 10 s test timeout (a mutation may loop forever).
 fn substrate_config(work: &Path) -> PathBuf {

@@ -7,8 +7,6 @@
 //! full suite. Then a real substrate is generated with both modes: the same tasks, levels
 //! and verdicts, with fewer test cases executed under selection.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
@@ -18,7 +16,7 @@ use mergeforge::sandbox::testrun::TestRunner;
 use mergeforge::sandbox::user_cache_dir;
 use mergeforge::select::{self, Selection};
 
-use common::{edited, snapshot_of};
+use crate::common::{edited, snapshot_of};
 
 fn test_command() -> Vec<String> {
     ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/"].iter().map(|s| s.to_string()).collect()

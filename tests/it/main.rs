@@ -1,0 +1,25 @@
+//! The integration tests, one binary: a module per user-visible command or stage, each
+//! against real git repositories, real Python and real clients (see each module's header).
+
+mod bad_input;
+mod bench;
+mod common;
+mod curriculum;
+mod env_duplication;
+mod env_episode;
+mod env_eval;
+mod env_server;
+mod forkserver;
+mod gen_tasks;
+mod hostile;
+mod merge;
+mod mutate_ops;
+mod publish;
+mod quotas;
+mod resolvers;
+mod sample;
+mod sandbox;
+mod schemas;
+mod selection;
+mod shards;
+mod web_demo;
