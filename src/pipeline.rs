@@ -242,10 +242,9 @@ impl Keepable for Box<Draft> {
 }
 
 /// The embedded substrates: every folder with a `substrate.toml` under `substrates/`
-/// (next to the working directory, else next to this crate's sources), sorted by name.
+/// (found by [`substrate::embedded_root`]), sorted by name.
 pub fn embedded_substrates() -> Result<Vec<SubstrateSpec>> {
-    let local = PathBuf::from("substrates");
-    let root = if local.is_dir() { local } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("substrates") };
+    let root = substrate::embedded_root()?;
     let mut specs = Vec::new();
     let entries = std::fs::read_dir(&root)
         .with_context(|| format!("{}: no embedded substrates; pass --substrate PATH", root.display()))?;

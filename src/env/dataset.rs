@@ -7,6 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 use crate::bundle::{Manifest, Task};
 use crate::difficulty::Level;
@@ -28,10 +30,12 @@ pub struct TaskSet {
     rotation: AtomicU64,
 }
 
-/// How a reset names its task.
-#[derive(Debug, Clone, Default)]
+/// How a reset names its task (read from the reset's data: `task_id`, `difficulty`, `seed`).
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct TaskChoice {
     pub task_id: Option<String>,
+    #[serde(rename = "difficulty")]
     pub level: Option<Level>,
     pub seed: Option<u64>,
 }

@@ -31,14 +31,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::Deserialize;
 use serde_json::Value;
 
-use crate::difficulty::Level;
 use crate::sandbox::python::{ensure_venv, PythonEnv};
 use dataset::{TaskChoice, TaskSet};
 use episode::Episode;
 use observation::StepReply;
+pub use protocol::{EnvError, ErrorCode};
 use reward::RewardWeights;
 
 /// Knobs shared by every episode of an environment.
@@ -83,78 +84,29 @@ pub struct Environment {
     pub settings: Arc<Settings>,
 }
 
-/// Error codes of the OpenEnv WebSocket protocol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ErrorCode {
-    InvalidJson,
-    UnknownType,
-    ValidationError,
-    ExecutionError,
-    CapacityReached,
-}
-
-/// A request the environment refused or could not carry out; the episode goes on.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EnvError {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-impl EnvError {
-    pub fn validation(message: impl Into<String>) -> Self {
-        EnvError { code: ErrorCode::ValidationError, message: message.into() }
-    }
-    pub fn execution(message: impl Into<String>) -> Self {
-        EnvError { code: ErrorCode::ExecutionError, message: message.into() }
-    }
-}
-
-impl std::fmt::Display for EnvError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-/// The parameters of a reset; unknown keys are ignored.
-#[derive(Debug, Clone, Default)]
+/// The parameters of a reset (the `data` of a reset frame, the body of `POST /reset`);
+/// unknown keys are ignored.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 pub struct ResetRequest {
+    #[serde(flatten)]
     pub choice: TaskChoice,
+    /// At most 255 bytes.
+    #[serde(default)]
+    #[schemars(length(max = 255))]
     pub episode_id: Option<String>,
 }
 
 impl ResetRequest {
-    /// Reads the `data` of a reset frame (or the body of `POST /reset`).
-    pub fn from_json(data: &Value) -> Result<ResetRequest, EnvError> {
-        let object = match data {
-            Value::Null => return Ok(ResetRequest::default()),
-            Value::Object(map) => map,
-            _ => return Err(EnvError::validation("reset data must be a JSON object")),
-        };
-        let text = |key: &str| -> Result<Option<String>, EnvError> {
-            match object.get(key) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(_) => Err(EnvError::validation(format!("reset: `{key}` must be a string"))),
-            }
-        };
-        let level = match text("difficulty")? {
-            None => None,
-            Some(name) => Some(Level::ALL.into_iter().find(|l| l.name() == name).ok_or_else(|| {
-                EnvError::validation(format!("reset: unknown difficulty `{name}`: expected easy, medium or hard"))
-            })?),
-        };
-        let seed = match object.get("seed") {
-            None | Some(Value::Null) => None,
-            Some(value) => Some(
-                value.as_u64().ok_or_else(|| EnvError::validation("reset: `seed` must be a non-negative integer"))?,
-            ),
-        };
-        let episode_id = text("episode_id")?;
-        if episode_id.as_ref().is_some_and(|id| id.len() > 255) {
+    /// Reads the `data` of a reset frame (or the body of `POST /reset`); `null` is the
+    /// default reset.
+    pub fn parse(data: Value) -> Result<ResetRequest, EnvError> {
+        let request: Option<ResetRequest> =
+            serde_json::from_value(data).map_err(|e| EnvError::from_json(e, "invalid reset data"))?;
+        let request = request.unwrap_or_default();
+        if request.episode_id.as_ref().is_some_and(|id| id.len() > 255) {
             return Err(EnvError::validation("reset: `episode_id` is longer than 255 bytes"));
         }
-        Ok(ResetRequest { choice: TaskChoice { task_id: text("task_id")?, level, seed }, episode_id })
+        Ok(request)
     }
 }
 

@@ -4,12 +4,13 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::reward::RewardComponents;
 
 /// The task being played, as the agent may know it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TaskInfo {
     pub id: String,
     pub level: String,
@@ -18,14 +19,14 @@ pub struct TaskInfo {
 
 /// Counts read from the test command's summary line (pytest); absent when the tests
 /// have not run on the current tree.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TestCounts {
     pub passed: usize,
     pub failed: usize,
     pub total: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Observation {
     /// Path → current content of every file git reported as conflicted at reset.
     pub files: BTreeMap<String, String>,
@@ -52,7 +53,7 @@ pub struct Observation {
 }
 
 /// The answer to a reset or a step.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct StepReply {
     pub observation: Observation,
     /// `None` after reset.
@@ -61,7 +62,7 @@ pub struct StepReply {
 }
 
 /// `GET /state` and the `state` frame.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EpisodeState {
     pub episode_id: Option<String>,
     pub step_count: usize,

@@ -1,6 +1,7 @@
-//! The OpenEnv wire format: incoming WebSocket frames, the frames sent back, the JSON
-//! Schemas of action, observation and state (`GET /schema`), the OpenAPI document
-//! (`GET /openapi.json`) and the metadata (`GET /metadata`).
+//! The OpenEnv wire format: incoming WebSocket frames, the frames sent back, the error
+//! codes and their one mapping (from parse failures, to HTTP statuses), the JSON Schemas
+//! of action, observation and state (`GET /schema`, generated from the types), the
+//! OpenAPI document (`GET /openapi.json`) and the metadata (`GET /metadata`).
 //!
 //! Incoming: `{"type":"reset","data":{...}}`, `{"type":"step","data":{action}}`,
 //! `{"type":"state"}`, `{"type":"close"}`, `{"type":"ping"}`; unknown keys are ignored.
@@ -8,141 +9,197 @@
 //! `{"type":"state","data":{...}}`, `{"type":"pong"}`,
 //! `{"type":"error","data":{"message","code"}}`.
 
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::observation::{EpisodeState, StepReply};
-use super::{EnvError, ErrorCode};
+use super::action::Action;
+use super::observation::{EpisodeState, Observation, StepReply};
+use super::ResetRequest;
+
+/// Error codes of the OpenEnv WebSocket protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    InvalidJson,
+    UnknownType,
+    ValidationError,
+    ExecutionError,
+    CapacityReached,
+}
+
+/// A request the environment refused or could not carry out; the episode goes on.
+/// Sent as the `data` of an error frame.
+#[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
+#[error("{message}")]
+pub struct EnvError {
+    pub message: String,
+    pub code: ErrorCode,
+}
+
+impl EnvError {
+    pub fn validation(message: impl Into<String>) -> Self {
+        EnvError { code: ErrorCode::ValidationError, message: message.into() }
+    }
+
+    pub fn execution(message: impl Into<String>) -> Self {
+        EnvError { code: ErrorCode::ExecutionError, message: message.into() }
+    }
+
+    pub fn invalid_json(message: impl Into<String>) -> Self {
+        EnvError { code: ErrorCode::InvalidJson, message: message.into() }
+    }
+
+    /// The one mapping from a failed parse to a code: text that is not JSON is
+    /// `INVALID_JSON`; JSON of another shape is `VALIDATION_ERROR`, after `expected`.
+    pub fn from_json(error: serde_json::Error, expected: &str) -> Self {
+        if error.is_data() {
+            EnvError::validation(format!("{expected}: {error}"))
+        } else {
+            EnvError::invalid_json(format!("invalid JSON: {error}"))
+        }
+    }
+}
+
+impl ErrorCode {
+    /// The status of an HTTP reply carrying this code.
+    pub fn http_status(self) -> StatusCode {
+        match self {
+            ErrorCode::InvalidJson | ErrorCode::UnknownType => StatusCode::BAD_REQUEST,
+            ErrorCode::ValidationError => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::ExecutionError => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::CapacityReached => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+/// The body of an HTTP error reply.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct HttpError {
+    pub detail: String,
+    pub code: ErrorCode,
+}
+
+impl IntoResponse for EnvError {
+    fn into_response(self) -> Response {
+        (self.code.http_status(), Json(HttpError { detail: self.message, code: self.code })).into_response()
+    }
+}
 
 /// A parsed incoming frame.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum Incoming {
-    Reset(Value),
-    Step(Value),
+    Reset(ResetRequest),
+    Step(Action),
     State,
     Close,
     Ping,
 }
 
-/// Parses one text frame.
-pub fn parse_frame(text: &str) -> Result<Incoming, EnvError> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| EnvError { code: ErrorCode::InvalidJson, message: format!("invalid JSON: {e}") })?;
-    let Some(object) = value.as_object() else {
-        return Err(EnvError::validation("a frame is a JSON object with a `type`"));
-    };
-    let kind = object.get("type").and_then(Value::as_str).unwrap_or("");
-    let data = object.get("data").cloned().unwrap_or(Value::Null);
-    match kind {
-        "reset" => Ok(Incoming::Reset(data)),
-        "step" if data.is_object() => Ok(Incoming::Step(data)),
-        "step" => Err(EnvError::validation("a step frame needs `data`: the action object")),
-        "state" => Ok(Incoming::State),
-        "close" => Ok(Incoming::Close),
-        "ping" => Ok(Incoming::Ping),
-        other => Err(EnvError {
+/// A frame as it arrives: its type and its data; other keys (`metadata`) are ignored.
+#[derive(Deserialize)]
+struct Frame {
+    #[serde(rename = "type")]
+    kind: FrameType,
+    #[serde(default)]
+    data: Value,
+}
+
+/// The frame types a client may send; any other name is kept for the error message.
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum FrameType {
+    Reset,
+    Step,
+    State,
+    Close,
+    Ping,
+    #[serde(untagged)]
+    Unknown(String),
+}
+
+/// Parses one text frame; `max_text_bytes` bounds the texts of a step's action.
+pub fn parse_frame(text: &str, max_text_bytes: usize) -> Result<Incoming, EnvError> {
+    let frame: Frame =
+        serde_json::from_str(text).map_err(|e| EnvError::from_json(e, "a frame is a JSON object with a `type`"))?;
+    match frame.kind {
+        FrameType::Reset => ResetRequest::parse(frame.data).map(Incoming::Reset),
+        FrameType::Step if frame.data.is_null() => {
+            Err(EnvError::validation("a step frame needs `data`: the action object"))
+        }
+        FrameType::Step => Action::parse(frame.data, max_text_bytes).map(Incoming::Step).map_err(EnvError::validation),
+        FrameType::State => Ok(Incoming::State),
+        FrameType::Close => Ok(Incoming::Close),
+        FrameType::Ping => Ok(Incoming::Ping),
+        FrameType::Unknown(other) => Err(EnvError {
             code: ErrorCode::UnknownType,
             message: format!("unknown message type `{other}`: expected reset, step, state, close or ping"),
         }),
     }
 }
 
-pub fn observation_frame(reply: &StepReply) -> Value {
-    json!({"type": "observation", "data": reply})
+/// A frame sent back.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", content = "data", rename_all = "lowercase")]
+pub enum Outgoing {
+    Observation(StepReply),
+    State(EpisodeState),
+    Error(EnvError),
+    Pong,
 }
 
-pub fn state_frame(state: &EpisodeState) -> Value {
-    json!({"type": "state", "data": state})
-}
-
-pub fn error_frame(error: &EnvError) -> Value {
-    json!({"type": "error", "data": {"message": error.message, "code": error.code}})
-}
-
-pub fn pong_frame() -> Value {
-    json!({"type": "pong"})
+impl Outgoing {
+    /// The frame's JSON text.
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).expect("frames serialize")
+    }
 }
 
 /// `GET /schema`: JSON Schemas (draft 2020-12) of action, observation and state.
 pub fn schemas() -> Value {
-    json!({"action": action_schema(), "observation": observation_schema(), "state": state_schema()})
+    json!({"action": action_schema(), "observation": output_schema::<Observation>(), "state": output_schema::<EpisodeState>()})
 }
 
+/// A self-contained schema (subschemas inlined, so that it embeds in the OpenAPI
+/// document as it is) of a type the server reads.
+fn input_schema<T: JsonSchema>() -> Value {
+    SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
+}
+
+/// The same, of a type the server writes.
+fn output_schema<T: JsonSchema>() -> Value {
+    SchemaSettings::draft2020_12()
+        .for_serialize()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
+}
+
+/// [`Action`]'s schema plus the short form of `write_file`: its alternative without `tool`.
 fn action_schema() -> Value {
-    let line = json!({"type": "integer", "minimum": 1});
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "MergeforgeAction",
-        "description": "One step: a whole-file resolution, or a tool call. Unknown keys (e.g. metadata) are ignored.",
-        "oneOf": [
-            {"title": "Resolve", "type": "object", "required": ["file", "resolution"],
-             "properties": {"file": {"type": "string", "description": "path relative to the repository root"},
-                            "resolution": {"type": "string", "description": "the whole resolved file"}}},
-            {"title": "ReadFile", "type": "object", "required": ["tool", "path"],
-             "properties": {"tool": {"const": "read_file"}, "path": {"type": "string"},
-                            "start_line": line, "end_line": line}},
-            {"title": "EditFile", "type": "object", "required": ["tool", "path", "start_line", "end_line", "content"],
-             "properties": {"tool": {"const": "edit_file"}, "path": {"type": "string"}, "start_line": line,
-                            "end_line": {"type": "integer", "minimum": 0,
-                                         "description": "inclusive; start_line - 1 inserts before start_line"},
-                            "content": {"type": "string"}}},
-            {"title": "Run", "type": "object", "required": ["tool", "command"],
-             "properties": {"tool": {"const": "run"},
-                            "command": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}]}}},
-            {"title": "Finish", "type": "object", "required": ["tool"], "properties": {"tool": {"const": "finish"}}}
-        ]
-    })
-}
-
-fn observation_schema() -> Value {
-    let number = json!({"type": "number"});
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "MergeforgeObservation",
-        "type": "object",
-        "required": ["files", "conflict_count", "syntax_valid", "tests_passing", "done", "task",
-                     "last_output", "reward_components", "max_reward", "total_reward", "step_count", "max_steps"],
-        "properties": {
-            "files": {"type": "object", "additionalProperties": {"type": "string"},
-                      "description": "path -> current content of every file git reported as conflicted"},
-            "conflict_count": {"type": "integer", "minimum": 0},
-            "syntax_valid": {"type": "boolean"},
-            "tests_passing": {"type": "boolean"},
-            "tests": {"oneOf": [{"type": "null"}, {"type": "object", "properties": {
-                "passed": {"type": "integer"}, "failed": {"type": "integer"}, "total": {"type": "integer"}}}]},
-            "done": {"type": "boolean"},
-            "task": {"type": "object", "required": ["id", "level", "family"], "properties": {
-                "id": {"type": "string"}, "level": {"enum": ["easy", "medium", "hard"]}, "family": {"type": "string"}}},
-            "last_output": {"type": "string"},
-            "reward_components": {"type": "object", "required": ["markers", "syntax", "tests", "duplication"],
-                "properties": {"markers": number, "syntax": number, "tests": number, "duplication": number}},
-            "max_reward": number,
-            "total_reward": number,
-            "step_count": {"type": "integer", "minimum": 0},
-            "max_steps": {"type": "integer", "minimum": 1}
-        }
-    })
-}
-
-fn state_schema() -> Value {
-    let optional = |kind: &str| json!({"type": [kind, "null"]});
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "MergeforgeState",
-        "type": "object",
-        "required": ["episode_id", "step_count"],
-        "properties": {
-            "episode_id": optional("string"),
-            "step_count": {"type": "integer", "minimum": 0},
-            "task_id": optional("string"),
-            "level": optional("string"),
-            "family": optional("string"),
-            "done": {"type": "boolean"},
-            "total_reward": {"type": "number"},
-            "max_reward": optional("number"),
-            "max_steps": {"type": "integer"},
-            "conflict_count": optional("integer")
-        }
-    })
+    let mut schema = input_schema::<Action>();
+    let alternatives = schema.get_mut("oneOf").and_then(Value::as_array_mut).expect("Action is a tagged enum");
+    let write = alternatives.iter().find(|a| a["properties"]["tool"]["const"] == "write_file");
+    let mut short = write.cloned().expect("Action has write_file");
+    if let Some(properties) = short["properties"].as_object_mut() {
+        properties.remove("tool");
+    }
+    if let Some(required) = short["required"].as_array_mut() {
+        required.retain(|key| key != "tool");
+    }
+    short["description"] = json!("write_file's short form: `tool` left out");
+    alternatives.insert(0, short);
+    schema
 }
 
 /// `GET /metadata`, in OpenEnv's `EnvironmentMetadata` shape.
@@ -164,10 +221,7 @@ pub fn metadata(dataset: &str, version: &str, tasks: usize) -> Value {
 pub fn openapi() -> Value {
     let schemas = schemas();
     let body = |schema: Value| json!({"content": {"application/json": {"schema": schema}}});
-    let reply = json!({"type": "object", "required": ["observation", "done"], "properties": {
-        "observation": {"$ref": "#/components/schemas/Observation"},
-        "reward": {"type": ["number", "null"]}, "done": {"type": "boolean"}}});
-    let error = json!({"type": "object", "properties": {"detail": {"type": "string"}, "code": {"type": "string"}}});
+    let error = output_schema::<HttpError>();
     let errors = json!({
         "400": {"description": "malformed JSON", "content": {"application/json": {"schema": error}}},
         "409": {"description": "no episode yet (reset first) or the episode is over", "content": {"application/json": {"schema": error}}},
@@ -175,6 +229,7 @@ pub fn openapi() -> Value {
         "422": {"description": "invalid action or reset data", "content": {"application/json": {"schema": error}}},
         "500": {"description": "the environment failed to carry out the action", "content": {"application/json": {"schema": error}}}
     });
+    let reply = output_schema::<StepReply>();
     json!({
         "openapi": "3.1.0",
         "info": {"title": "mergeforge environment", "version": crate::GENERATOR_VERSION,
@@ -184,9 +239,7 @@ pub fn openapi() -> Value {
             "/metadata": {"get": {"summary": "Environment metadata", "responses": {"200": body(json!({"type": "object"}))}}},
             "/schema": {"get": {"summary": "JSON Schemas of action, observation and state", "responses": {"200": body(json!({"type": "object"}))}}},
             "/reset": {"post": {"summary": "Start an episode in the default session",
-                "requestBody": {"required": false, "content": {"application/json": {"schema": {"type": "object", "properties": {
-                    "task_id": {"type": "string"}, "difficulty": {"enum": ["easy", "medium", "hard"]},
-                    "seed": {"type": "integer", "minimum": 0}, "episode_id": {"type": "string", "maxLength": 255}}}}}},
+                "requestBody": {"required": false, "content": {"application/json": {"schema": input_schema::<ResetRequest>()}}},
                 "responses": merge(json!({"200": body(reply.clone())}), &errors)}},
             "/step": {"post": {"summary": "Apply an action in the default session",
                 "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["action"],
@@ -215,11 +268,40 @@ mod tests {
 
     #[test]
     fn frames() {
-        assert_eq!(parse_frame(r#"{"type":"state","metadata":{}}"#).unwrap(), Incoming::State);
-        assert_eq!(parse_frame("{nope").unwrap_err().code, ErrorCode::InvalidJson);
-        assert_eq!(parse_frame(r#"{"type":"dance"}"#).unwrap_err().code, ErrorCode::UnknownType);
-        assert_eq!(parse_frame(r#"{"type":"step"}"#).unwrap_err().code, ErrorCode::ValidationError);
-        let error = error_frame(&EnvError::validation("x"));
-        assert_eq!(error["data"]["code"], "VALIDATION_ERROR");
+        assert!(matches!(parse_frame(r#"{"type":"state","metadata":{}}"#, 100).unwrap(), Incoming::State));
+        assert!(matches!(parse_frame(r#"{"type":"reset"}"#, 100).unwrap(), Incoming::Reset(_)));
+        assert!(matches!(parse_frame(r#"{"type":"step","data":{"tool":"finish"}}"#, 100).unwrap(), Incoming::Step(_)));
+        assert_eq!(parse_frame("{nope", 100).unwrap_err().code, ErrorCode::InvalidJson);
+        assert_eq!(parse_frame(r#"{"type":"dance"}"#, 100).unwrap_err().code, ErrorCode::UnknownType);
+        assert_eq!(parse_frame(r#"{"type":"step"}"#, 100).unwrap_err().code, ErrorCode::ValidationError);
+        assert_eq!(parse_frame(r#"{"data":{}}"#, 100).unwrap_err().code, ErrorCode::ValidationError);
+        let bad_seed = parse_frame(r#"{"type":"reset","data":{"seed":-1}}"#, 100).unwrap_err();
+        assert_eq!(bad_seed.code, ErrorCode::ValidationError, "{bad_seed}");
+        let frame: Value = serde_json::from_str(&Outgoing::Error(EnvError::validation("x")).to_text()).unwrap();
+        assert_eq!(frame, json!({"type": "error", "data": {"message": "x", "code": "VALIDATION_ERROR"}}));
+        assert_eq!(Outgoing::Pong.to_text(), r#"{"type":"pong"}"#);
+    }
+
+    #[test]
+    fn schemas_come_from_the_types() {
+        let schemas = schemas();
+        let tools: Vec<&Value> =
+            schemas["action"]["oneOf"].as_array().unwrap().iter().map(|a| &a["properties"]["tool"]["const"]).collect();
+        assert_eq!(
+            tools,
+            [
+                &Value::Null,
+                &json!("write_file"),
+                &json!("read_file"),
+                &json!("edit_file"),
+                &json!("run"),
+                &json!("finish")
+            ]
+        );
+        assert_eq!(schemas["action"]["oneOf"][0]["required"], json!(["file", "resolution"]));
+        let required = schemas["observation"]["required"].as_array().unwrap();
+        assert!(required.contains(&json!("reward_components")) && required.contains(&json!("tests")));
+        assert!(schemas["state"]["properties"]["episode_id"].is_object());
+        assert!(openapi().to_string().find("$defs").is_none(), "every subschema is inlined");
     }
 }

@@ -78,7 +78,7 @@ impl RewardWeights {
 }
 
 /// One step's reward, by component (each rounded to 4 decimals).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RewardComponents {
     pub markers: f64,
     pub syntax: f64,

@@ -22,16 +22,16 @@ use anyhow::{Context, Result};
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::action::Action;
 use super::episode::Episode;
 use super::observation::{EpisodeState, StepReply};
-use super::protocol::{self, Incoming};
+use super::protocol::{self, Incoming, Outgoing};
 use super::{EnvError, Environment, ErrorCode, ResetRequest};
 
 /// Limits of the server itself (episode limits live in [`super::EnvConfig`]).
@@ -105,8 +105,7 @@ fn lock(session: &Session) -> MutexGuard<'_, Option<Episode>> {
     session.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn do_reset(env: &Environment, session: &Session, data: Value) -> Result<StepReply, EnvError> {
-    let request = ResetRequest::from_json(&data)?;
+fn do_reset(env: &Environment, session: &Session, request: ResetRequest) -> Result<StepReply, EnvError> {
     // A failed reset leaves the current episode in place; a new one replaces it (and
     // the old directory goes).
     let (episode, reply) = env.reset(&request)?;
@@ -114,8 +113,7 @@ fn do_reset(env: &Environment, session: &Session, data: Value) -> Result<StepRep
     Ok(reply)
 }
 
-fn do_step(env: &Environment, session: &Session, data: Value) -> Result<StepReply, EnvError> {
-    let action = Action::parse(data, env.settings.config.max_resolution_bytes).map_err(EnvError::validation)?;
+fn do_step(session: &Session, action: Action) -> Result<StepReply, EnvError> {
     let mut guard = lock(session);
     let episode = guard.as_mut().ok_or_else(|| EnvError::validation("no episode yet: send a reset first"))?;
     episode.step(action)
@@ -170,7 +168,7 @@ async fn ws_session(mut socket: WebSocket, state: Arc<AppState>) {
                 state.options.max_sessions
             ),
         };
-        let _ = send(&mut socket, &protocol::error_frame(&error)).await;
+        let _ = send(&mut socket, &Outgoing::Error(error)).await;
         let _ = socket.send(Message::Close(None)).await;
         return;
     };
@@ -190,9 +188,8 @@ async fn ws_session(mut socket: WebSocket, state: Arc<AppState>) {
             Message::Binary(bytes) => match String::from_utf8(bytes.to_vec()) {
                 Ok(text) => text,
                 Err(_) => {
-                    let error =
-                        EnvError { code: ErrorCode::InvalidJson, message: "frame is not UTF-8 text: send JSON".into() };
-                    if send(&mut socket, &protocol::error_frame(&error)).await.is_err() {
+                    let error = EnvError::invalid_json("frame is not UTF-8 text: send JSON");
+                    if send(&mut socket, &Outgoing::Error(error)).await.is_err() {
                         break;
                     }
                     continue;
@@ -217,27 +214,25 @@ async fn handle_frame(
     text: &str,
     socket: &mut WebSocket,
     queued: &mut VecDeque<Message>,
-) -> Option<Value> {
-    let frame = match protocol::parse_frame(text) {
+) -> Option<Outgoing> {
+    let frame = match protocol::parse_frame(text, state.env.settings.config.max_resolution_bytes) {
         Ok(frame) => frame,
-        Err(error) => return Some(protocol::error_frame(&error)),
+        Err(error) => return Some(Outgoing::Error(error)),
     };
-    type Work = Box<dyn FnOnce(&Environment, &Session) -> Result<Value, EnvError> + Send>;
+    type Work = Box<dyn FnOnce(&Environment, &Session) -> Result<Outgoing, EnvError> + Send>;
     let work: Work = match frame {
         Incoming::Close => return None,
-        Incoming::Ping => return Some(protocol::pong_frame()),
-        Incoming::State => Box::new(|env, s| Ok(protocol::state_frame(&do_state(env, s)))),
-        Incoming::Reset(data) => {
-            Box::new(move |env, s| do_reset(env, s, data).map(|r| protocol::observation_frame(&r)))
-        }
-        Incoming::Step(data) => Box::new(move |env, s| do_step(env, s, data).map(|r| protocol::observation_frame(&r))),
+        Incoming::Ping => return Some(Outgoing::Pong),
+        Incoming::State => Box::new(|env, s| Ok(Outgoing::State(do_state(env, s)))),
+        Incoming::Reset(request) => Box::new(move |env, s| do_reset(env, s, request).map(Outgoing::Observation)),
+        Incoming::Step(action) => Box::new(move |_, s| do_step(s, action).map(Outgoing::Observation)),
     };
     let work = blocking(state, session, work);
     // Keep reading while the work runs, so that pings are answered; other frames wait.
     tokio::pin!(work);
     loop {
         tokio::select! {
-            result = &mut work => return Some(result.unwrap_or_else(|e| protocol::error_frame(&e))),
+            result = &mut work => return Some(result.unwrap_or_else(Outgoing::Error)),
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
                 Some(Ok(message)) if queued.len() < MAX_QUEUED_FRAMES => queued.push_back(message),
@@ -252,65 +247,62 @@ async fn handle_frame(
     }
 }
 
-async fn send(socket: &mut WebSocket, frame: &Value) -> Result<(), axum::Error> {
-    socket.send(Message::Text(frame.to_string().into())).await
+async fn send(socket: &mut WebSocket, frame: &Outgoing) -> Result<(), axum::Error> {
+    socket.send(Message::Text(frame.to_text().into())).await
 }
 
 // ---- HTTP ----
 
-fn status_of(code: ErrorCode) -> StatusCode {
-    match code {
-        ErrorCode::InvalidJson | ErrorCode::UnknownType => StatusCode::BAD_REQUEST,
-        ErrorCode::ValidationError => StatusCode::UNPROCESSABLE_ENTITY,
-        ErrorCode::ExecutionError => StatusCode::INTERNAL_SERVER_ERROR,
-        ErrorCode::CapacityReached => StatusCode::SERVICE_UNAVAILABLE,
-    }
-}
-
 fn http_reply(result: Result<StepReply, EnvError>) -> Response {
     match result {
         Ok(reply) => Json(reply).into_response(),
-        Err(error) => {
-            (status_of(error.code), Json(json!({"detail": error.message, "code": error.code}))).into_response()
-        }
+        Err(error) => error.into_response(),
     }
 }
 
+/// The body of `POST /step`.
+#[derive(Deserialize)]
+struct StepBody {
+    action: Value,
+}
+
+/// A request body as JSON; an empty body is `null`.
 fn parse_body(body: &Bytes) -> Result<Value, EnvError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Null);
     }
-    serde_json::from_slice(body)
-        .map_err(|e| EnvError { code: ErrorCode::InvalidJson, message: format!("invalid JSON body: {e}") })
+    serde_json::from_slice(body).map_err(|e| EnvError::from_json(e, "invalid body"))
 }
 
 async fn reset_route(State(state): State<Arc<AppState>>, body: Bytes) -> Response {
-    let data = match parse_body(&body) {
-        Ok(data) => data,
-        Err(error) => return http_reply(Err(error)),
+    let request = match parse_body(&body).and_then(ResetRequest::parse) {
+        Ok(request) => request,
+        Err(error) => return error.into_response(),
     };
     let session = state.default_session.clone();
-    http_reply(blocking(&state, &session, move |env, s| do_reset(env, s, data)).await)
+    http_reply(blocking(&state, &session, move |env, s| do_reset(env, s, request)).await)
 }
 
 async fn step_route(State(state): State<Arc<AppState>>, body: Bytes) -> Response {
-    let action = match parse_body(&body) {
-        Ok(Value::Object(mut request)) => match request.remove("action") {
-            Some(action) => action,
-            None => return http_reply(Err(EnvError::validation("the body needs `action`: {\"action\": {...}}"))),
-        },
-        Ok(_) => return http_reply(Err(EnvError::validation("the body must be a JSON object: {\"action\": {...}}"))),
-        Err(error) => return http_reply(Err(error)),
+    let max_text_bytes = state.env.settings.config.max_resolution_bytes;
+    let action = parse_body(&body).and_then(|body| {
+        let body: StepBody = serde_json::from_value(body)
+            .map_err(|e| EnvError::from_json(e, "the body is a JSON object {\"action\": {...}}"))?;
+        Action::parse(body.action, max_text_bytes).map_err(EnvError::validation)
+    });
+    let action = match action {
+        Ok(action) => action,
+        Err(error) => return error.into_response(),
     };
     let session = state.default_session.clone();
-    http_reply(blocking(&state, &session, move |env, s| do_step(env, s, action)).await)
+    http_reply(blocking(&state, &session, move |_, s| do_step(s, action)).await)
 }
 
 async fn state_route(State(state): State<Arc<AppState>>) -> Response {
     let session = state.default_session.clone();
     match blocking(&state, &session, |env, s| Ok(do_state(env, s))).await {
         Ok(episode_state) => Json(episode_state).into_response(),
-        Err(error) => http_reply(Err(error)),
+        Err(error) => error.into_response(),
     }
 }
 

@@ -43,6 +43,38 @@ pub struct SubstrateSpec {
     pub test_command: Option<Vec<String>>,
 }
 
+/// The environment variable naming the folder of embedded substrates explicitly.
+pub const EMBEDDED_ENV: &str = "MERGEFORGE_SUBSTRATES";
+
+/// The folder of the embedded substrates: `$MERGEFORGE_SUBSTRATES`, else `substrates/`
+/// in the working directory, else `substrates/` next to the executable or in one of
+/// its parent folders (a checkout's `target/release/mergeforge` finds the checkout's).
+/// The binary carries no build path.
+pub fn embedded_root() -> Result<PathBuf> {
+    if let Some(dir) = std::env::var_os(EMBEDDED_ENV) {
+        let dir = PathBuf::from(dir);
+        if !dir.is_dir() {
+            bail!("{}: {EMBEDDED_ENV} names no folder", dir.display());
+        }
+        return Ok(dir);
+    }
+    let local = PathBuf::from("substrates");
+    if local.is_dir() {
+        return Ok(local);
+    }
+    let exe = std::env::current_exe().ok();
+    let beside_exe = exe.iter().flat_map(|exe| exe.ancestors().skip(1)).map(|dir| dir.join("substrates"));
+    for candidate in beside_exe {
+        if candidate.is_dir() {
+            return Ok(candidate);
+        }
+    }
+    bail!(
+        "no embedded substrates: no substrates/ folder in the working directory or next to the executable; \
+         run from a mergeforge checkout, set {EMBEDDED_ENV}=DIR, or pass --substrate PATH"
+    )
+}
+
 /// A Python source file mutations may change.
 #[derive(Debug, Clone)]
 pub struct SourceFile {

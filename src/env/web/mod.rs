@@ -74,16 +74,6 @@ fn error(status: StatusCode, code: ErrorCode, detail: impl Into<String>) -> Resp
     (status, Json(json!({"detail": detail.into(), "code": code}))).into_response()
 }
 
-fn env_error(e: EnvError) -> Response {
-    let status = match e.code {
-        ErrorCode::InvalidJson | ErrorCode::UnknownType => StatusCode::BAD_REQUEST,
-        ErrorCode::ValidationError => StatusCode::UNPROCESSABLE_ENTITY,
-        ErrorCode::ExecutionError => StatusCode::INTERNAL_SERVER_ERROR,
-        ErrorCode::CapacityReached => StatusCode::SERVICE_UNAVAILABLE,
-    };
-    error(status, e.code, e.message)
-}
-
 async fn list_route(State(state): State<Arc<WebState>>, query: Result<Query<Filter>, QueryRejection>) -> Response {
     let filter = match query {
         Ok(Query(filter)) => filter,
@@ -137,6 +127,6 @@ async fn run_route(State(state): State<Arc<WebState>>, body: Bytes) -> Response 
     .unwrap_or_else(|e| Err(EnvError::execution(format!("internal error while running the demo: {e}"))));
     match result {
         Ok(run) => Json(run).into_response(),
-        Err(e) => env_error(e),
+        Err(e) => e.into_response(),
     }
 }
