@@ -22,7 +22,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rustpython_ast::{self as ast, Ranged};
 
-use crate::mutate::python::{child_blocks, is_docstring, PyModule};
+use crate::python::walk::{child_blocks, is_docstring};
+use crate::python::PyModule;
 
 /// The three reference versions of one conflicted file, reduced to shapes.
 #[derive(Debug, Clone)]
