@@ -2,21 +2,26 @@
 //!
 //! Work is split into cells, one per (substrate, family), each holding its candidates
 //! in seeded order. The cells' candidates are laid out in one global order and judged
-//! in parallel (workers judge ahead of the decisions), but kept strictly in that order,
-//! so the result never depends on `--jobs` or on timing:
+//! in parallel (a rayon pool judges ahead of the decisions, [`engine`]), but kept
+//! strictly in that order, so the result never depends on `--jobs` or on timing:
 //!
 //! - by default the order is cell after cell, and each cell keeps its first `per_cell`
 //!   tasks;
-//! - with quotas ([`Quotas`]) the order takes one candidate of each cell in turn, and a
+//! - with quotas ([`crate::difficulty::quota::Quotas`]) the order takes one candidate of each cell in turn, and a
 //!   task is kept while a quota wants its (family, level), until every quota is met or
 //!   the candidates run out (the shortfall is reported).
 //!
 //! A task whose conflict hunks equal a kept task's after normalising whitespace and
-//! identifiers ([`near_duplicate`]) is dropped as `near-duplicate`, as is one listed in
+//! identifiers ([`crate::difficulty::near_duplicate`]) is dropped as `near-duplicate`, as is one listed in
 //! the [`Exclusions`] a caller passes (the curriculum passes its dataset's tasks).
 //!
 //! [`shard`] splits the global order across machines (`gen-tasks --shard K/N`) and
-//! merges the shards' verdicts with the same [`Acceptance`] code (`merge-shards`).
+//! merges the shards' verdicts with the same [`accept::Acceptance`] code (`merge-shards`).
+//!
+//! A file per job: [`options`] (what a run is asked), [`stage`] (substrates prepared,
+//! cells forged), [`order`] (the global order), [`judge`] (one candidate judged),
+//! [`engine`] (judging in parallel), [`accept`] (selection), [`write`] (records, files
+//! and the manifest of a version), [`shard`] (sharded runs).
 
 mod accept;
 mod draft;
