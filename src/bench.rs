@@ -30,9 +30,8 @@ use crate::forge::commits::write_task_commits;
 use crate::forge::{self, ForgeInput};
 use crate::merge::{self, MergeResult};
 use crate::pipeline::{self, GenOptions, GenReport};
-use crate::sandbox::python::ensure_venv;
-use crate::sandbox::user_cache_dir;
-use crate::select::SelectionMode;
+use crate::pytest::select::SelectionMode;
+use crate::pytest::venv::{ensure_venv, user_cache_dir};
 use crate::substrate;
 
 /// The selection modes measured, in the order they run. Coverage goes first, so any
@@ -200,20 +199,20 @@ fn run_mode(base: &GenOptions, mode: SelectionMode) -> Result<(ModeRun, BTreeMap
 fn mode_run(mode: SelectionMode, report: &GenReport, wall: Duration, cpu: Duration, jobs: usize) -> ModeRun {
     let minutes = cpu.as_secs_f64() / 60.0;
     let share = (jobs == 1 && wall > Duration::ZERO)
-        .then(|| (1.0 - report.test_time.as_secs_f64() / wall.as_secs_f64()).clamp(0.0, 1.0));
+        .then(|| (1.0 - report.stats.runs.test_time.as_secs_f64() / wall.as_secs_f64()).clamp(0.0, 1.0));
     ModeRun {
         selection: mode.name().to_string(),
-        tasks: report.kept,
-        candidates_tried: report.candidates_tried,
-        rejected: report.rejected.clone(),
+        tasks: report.stats.kept,
+        candidates_tried: report.stats.candidates_tried,
+        rejected: report.stats.rejected.clone(),
         by_level: report.manifest.counts.by_level.iter().map(|(l, n)| (l.name().to_string(), *n)).collect(),
         wall_seconds: wall.as_secs_f64(),
         cpu_seconds: cpu.as_secs_f64(),
-        test_runs: report.test_runs,
-        test_cases: report.test_cases,
-        served_runs: report.served_runs,
-        test_seconds: report.test_time.as_secs_f64(),
-        tasks_per_cpu_minute: if minutes > 0.0 { report.kept as f64 / minutes } else { 0.0 },
+        test_runs: report.stats.runs.test_runs,
+        test_cases: report.stats.runs.test_cases,
+        served_runs: report.stats.runs.served_runs,
+        test_seconds: report.stats.runs.test_time.as_secs_f64(),
+        tasks_per_cpu_minute: if minutes > 0.0 { report.stats.kept as f64 / minutes } else { 0.0 },
         share_outside_tests: share,
     }
 }

@@ -8,6 +8,8 @@
 //! ```
 //!
 //! * [`substrate`] loads a repository and its `substrate.toml`, and proves its tests pass.
+//! * [`python`] parses Python sources (rustpython-parser), walks their AST and checks that
+//!   an edited module still parses; `mutate`, `forge`, `resolve` and `env` build on it.
 //! * [`mutate`] finds AST nodes with rustpython-parser and edits them as text splices.
 //! * [`forge`] turns mutations into the four commits of a task (base, ours, theirs, gold).
 //! * [`merge`] merges ours and theirs in memory with git2 and reads the conflict markers.
@@ -18,8 +20,9 @@
 //! * [`bundle`] writes the versioned, content-addressed dataset.
 //! * [`publish`] turns a version into a Hugging Face Hub dataset repository and pushes it.
 //! * [`env`] serves tasks to agents as an OpenEnv environment and scores baseline agents.
-//! * [`sandbox`] runs untrusted test commands with limits; every stage that runs code uses it.
-//! * [`select`] picks the tests a changed tree needs from a coverage map of HEAD.
+//! * [`sandbox`] runs untrusted commands with limits (the jail); every stage that runs code uses it.
+//! * [`pytest`] runs a tree's tests in the sandbox: the venv, the runner and its outcome
+//!   cache, test selection from a coverage map of HEAD, fork servers.
 //! * [`curriculum`] makes the next dataset version from agents' results.
 //! * [`leftovers`] names temporaries by their process and clears a killed run's.
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
@@ -37,9 +40,10 @@ pub mod merge;
 pub mod mutate;
 pub mod pipeline;
 pub mod publish;
+pub mod pytest;
+pub mod python;
 pub mod resolve;
 pub mod sandbox;
-pub mod select;
 pub mod snapshot;
 pub mod substrate;
 pub mod validate;

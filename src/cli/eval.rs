@@ -73,7 +73,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         bail!("no task matches --level/--task in {}", args.dataset.display());
     }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    let results = eval::run(&env, &args.agent, &tasks, jobs);
+    let results = eval::run(&env, &args.agent, &tasks, jobs)?;
     let latency = eval::latency(&results);
     if args.json {
         print_json(&args.agent, &results, &latency)?;

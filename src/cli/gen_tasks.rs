@@ -13,7 +13,7 @@ use crate::difficulty::Level;
 use crate::forge::Family;
 use crate::pipeline::shard::{ShardReport, ShardSpec};
 use crate::pipeline::{self, GenOptions, GenReport};
-use crate::select::SelectionMode;
+use crate::pytest::select::SelectionMode;
 use crate::substrate::SubstrateSpec;
 
 /// Generate a dataset version of test-verified merge-conflict tasks.
@@ -292,17 +292,17 @@ pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
         "by_level": report.manifest.counts.by_level,
         "by_family": report.manifest.counts.by_family,
         "by_substrate": report.manifest.substrates.iter().map(|s| (s.name.clone(), s.tasks)).collect::<std::collections::BTreeMap<_, _>>(),
-        "candidates_tried": report.candidates_tried,
-        "kept": report.kept,
-        "rejected": report.rejected,
-        "shortfall": report.shortfall.iter().map(|s| json!({"quota": s.cell.to_string(), "wanted": s.wanted, "kept": s.kept})).collect::<Vec<_>>(),
-        "skipped_substrates": report.skipped_substrates.iter().map(|(n, r)| json!({"substrate": n, "reason": r})).collect::<Vec<_>>(),
+        "candidates_tried": report.stats.candidates_tried,
+        "kept": report.stats.kept,
+        "rejected": report.stats.rejected,
+        "shortfall": report.stats.shortfall.iter().map(|s| json!({"quota": s.cell.to_string(), "wanted": s.wanted, "kept": s.kept})).collect::<Vec<_>>(),
+        "skipped_substrates": report.stats.skipped_substrates.iter().map(|(n, r)| json!({"substrate": n, "reason": r})).collect::<Vec<_>>(),
         "seconds": (report.elapsed.as_secs_f64() * 10.0).round() / 10.0,
-        "test_runs": report.test_runs,
-        "test_seconds": (report.test_time.as_secs_f64() * 10.0).round() / 10.0,
-        "test_cases": report.test_cases,
-        "test_runs_on_fork_servers": report.served_runs,
-        "fork_servers_started": report.servers_started,
+        "test_runs": report.stats.runs.test_runs,
+        "test_seconds": (report.stats.runs.test_time.as_secs_f64() * 10.0).round() / 10.0,
+        "test_cases": report.stats.runs.test_cases,
+        "test_runs_on_fork_servers": report.stats.runs.served_runs,
+        "fork_servers_started": report.stats.runs.servers_started,
     })
 }
 
@@ -345,27 +345,27 @@ pub(crate) fn print_summary(report: &GenReport) {
     println!();
     println!(
         "candidates tried {}, kept {}, rejected {}",
-        report.candidates_tried,
-        report.kept,
-        report.rejected.values().sum::<usize>()
+        report.stats.candidates_tried,
+        report.stats.kept,
+        report.stats.rejected.values().sum::<usize>()
     );
-    for (reason, n) in &report.rejected {
+    for (reason, n) in &report.stats.rejected {
         println!("  rejected {reason:<22} {n}");
     }
-    for s in &report.shortfall {
+    for s in &report.stats.shortfall {
         println!("quota {} not met: kept {} of {} (candidates exhausted)", s.cell, s.kept, s.wanted);
     }
-    for (name, reason) in &report.skipped_substrates {
+    for (name, reason) in &report.stats.skipped_substrates {
         println!("skipped substrate {name}: {reason}");
     }
     println!(
         "time {:.1}s ({} test runs, {} on {} fork servers, {} test cases, {:.1}s in tests)",
         report.elapsed.as_secs_f64(),
-        report.test_runs,
-        report.served_runs,
-        report.servers_started,
-        report.test_cases,
-        report.test_time.as_secs_f64()
+        report.stats.runs.test_runs,
+        report.stats.runs.served_runs,
+        report.stats.runs.servers_started,
+        report.stats.runs.test_cases,
+        report.stats.runs.test_time.as_secs_f64()
     );
 }
 

@@ -249,7 +249,7 @@ impl Plan {
             exclusions.add(&stored.task);
         }
         let generated = pipeline::generate(&recipe, &exclusions)?;
-        self.changes.shortfall = generated.shortfall.clone();
+        self.changes.shortfall = generated.stats.shortfall.clone();
         for new in &generated.tasks {
             let level = new.task.difficulty.level;
             let counts = self.changes.cells.entry((new.task.family, level)).or_default();

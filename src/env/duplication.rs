@@ -24,7 +24,8 @@ use std::convert::Infallible;
 use rustpython_ast::text_size::TextRange;
 use rustpython_ast::{self as ast, Fold, Ranged};
 
-use crate::mutate::python::{child_blocks, is_docstring, PyModule};
+use crate::python::walk::{child_blocks, is_docstring};
+use crate::python::PyModule;
 
 /// Syntax trees without positions.
 type Expr = ast::Expr<()>;

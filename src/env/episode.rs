@@ -21,7 +21,8 @@ use super::reward::{RewardComponents, RewardLedger, StepFacts};
 use super::workspace::{FileText, TreeScan, Workspace};
 use super::{EnvError, Settings};
 use crate::merge::markers;
-use crate::sandbox::{pytest_report, run_in_dir, Limits};
+use crate::pytest::report;
+use crate::sandbox::{run_in_dir, Limits};
 
 /// Scan bounds: a tree bigger than this is not a substrate any more.
 const SCAN_MAX_FILES: usize = 20_000;
@@ -315,7 +316,7 @@ impl Episode {
             .iter()
             .map(|arg| if arg == "python" || arg == "python3" { python.clone() } else { arg.clone() })
             .collect();
-        if pytest_report::is_pytest(&argv) {
+        if report::is_pytest(&argv) {
             argv.push("-rfE".to_string());
         }
         let limits = Limits::for_tests(Duration::from_secs(task.timeout_s.max(1)));
@@ -356,7 +357,7 @@ impl Episode {
 
     fn parses_cached(&mut self, path: &str, text: &str) -> bool {
         let key = crate::snapshot::sha256_hex(format!("{path}\0{text}").as_bytes());
-        *self.parses.entry(key).or_insert_with(|| crate::mutate::python::parses(text, path))
+        *self.parses.entry(key).or_insert_with(|| crate::python::parses(text, path))
     }
 
     fn conflicted_texts(&self, scan: &TreeScan) -> BTreeMap<String, String> {
@@ -437,7 +438,7 @@ fn test_summary(passed: bool, counts: Option<TestCounts>, output: &str, timed_ou
         Some(c) => format!("{verdict}: {} passed, {} failed", c.passed, c.failed),
         None => verdict.to_string(),
     };
-    let failing = pytest_report::failing_test_ids(output);
+    let failing = report::failing_test_ids(output);
     if !failing.is_empty() {
         let shown: Vec<&str> = failing.iter().take(10).map(String::as_str).collect();
         line.push_str(&format!(" ({}{})", shown.join(", "), if failing.len() > 10 { ", ..." } else { "" }));

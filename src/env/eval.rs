@@ -2,10 +2,11 @@
 //! parallel, and measures the environment while doing it: reset latency and the
 //! per-step overhead that is not spent running tests or agent commands.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::{Context, Result};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::action::Action;
@@ -47,24 +48,14 @@ pub struct Latency {
     pub step_overhead_p95_ms: f64,
 }
 
-/// Plays `agent` on every task in `tasks` with `jobs` episodes at a time; results in
-/// task order.
-pub fn run(env: &Environment, agent: &str, tasks: &[Arc<TaskEntry>], jobs: usize) -> Vec<EpisodeResult> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<EpisodeResult>>> = Mutex::new(vec![None; tasks.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, tasks.len().max(1)) {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(entry) = tasks.get(index) else { break };
-                let result = play(env, agent, entry);
-                if let Ok(mut slots) = results.lock() {
-                    slots[index] = Some(result);
-                }
-            });
-        }
-    });
-    results.into_inner().unwrap_or_default().into_iter().flatten().collect()
+/// Plays `agent` on every task in `tasks` with `jobs` episodes at a time (a rayon pool
+/// of that size); results in task order.
+pub fn run(env: &Environment, agent: &str, tasks: &[Arc<TaskEntry>], jobs: usize) -> Result<Vec<EpisodeResult>> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.clamp(1, tasks.len().max(1)))
+        .build()
+        .context("starting the episode workers")?;
+    Ok(pool.install(|| tasks.par_iter().map(|entry| play(env, agent, entry)).collect()))
 }
 
 /// One full episode of `agent` on `entry`.

@@ -35,7 +35,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::sandbox::python::{ensure_venv, PythonEnv};
+use crate::pytest::venv::{ensure_venv, PythonEnv};
 use dataset::{TaskChoice, TaskSet};
 use episode::Episode;
 use observation::StepReply;
@@ -116,7 +116,7 @@ impl Environment {
         let tasks = TaskSet::load(dataset)?;
         std::fs::create_dir_all(&config.work_dir)
             .with_context(|| format!("{}: cannot create the work directory", config.work_dir.display()))?;
-        let python = ensure_venv(&crate::sandbox::user_cache_dir(), &[])?;
+        let python = ensure_venv(&crate::pytest::venv::user_cache_dir(), &[])?;
         Ok(Environment { tasks, settings: Arc::new(Settings { config, python }) })
     }
 

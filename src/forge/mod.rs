@@ -12,7 +12,8 @@ pub(crate) mod splice;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::mutate::{Mutation, PyModule};
+use crate::mutate::Mutation;
+use crate::python::PyModule;
 use crate::snapshot::Snapshot;
 use crate::substrate::Substrate;
 

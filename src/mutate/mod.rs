@@ -6,11 +6,10 @@
 //! nothing about git, families or tests: a family picks mutations, this module makes them.
 
 pub mod ops;
-pub mod python;
 
 use serde::Serialize;
 
-pub use python::PyModule;
+pub use crate::python::PyModule;
 
 /// What an operator does to behaviour, which decides the families that may use it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -93,7 +92,7 @@ pub fn apply(text: &str, path: &str, mutations: &[&Mutation]) -> Option<String> 
         cursor = m.end;
     }
     out.push_str(&text[cursor..]);
-    python::parses(&out, path).then_some(out)
+    crate::python::parses(&out, path).then_some(out)
 }
 
 /// All mutations of every operator in `module`, sorted by position then operator order.

@@ -21,24 +21,28 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::ProgressBar;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{
-    ensure_tasks, global_order, make_task, progress_bar, stage, write_generated, Acceptance, Engine, Exclusions,
-    GenOptions, GenReport, Goal, Keepable, Staged, Verdict, VersionMeta,
-};
+use super::accept::{ensure_tasks, Acceptance, Keepable, Verdict};
+use super::engine::{progress_bar, Engine};
+use super::judge::make_task;
+use super::options::{GenOptions, VersionMeta};
+use super::order::{global_order, Goal};
+use super::stage::{stage, substrate_entries, Staged};
+use super::write::{write_generated, Exclusions};
+use super::{GenReport, GenStats};
 use crate::bundle::dataset::{self, VersionFiles, WriteResult};
 use crate::bundle::manifest::{Generator, SubstrateEntry, TaskEntry};
 use crate::bundle::task;
 use crate::difficulty::quota::Quotas;
 use crate::difficulty::Level;
 use crate::forge::Family;
+use crate::pytest::testrun::RunStats;
 use crate::snapshot::sha256_hex;
 
 /// The `schema` of `shard.json`.
@@ -194,7 +198,7 @@ pub fn gen_shard(options: &GenOptions, shard: ShardSpec) -> Result<ShardReport> 
     let started = Instant::now();
     let staged = stage(options)?;
     let goal = options.goal();
-    let engine = staged.engine(options.jobs);
+    let engine = Engine::new(&staged, options.jobs);
     let order = engine.order(goal);
     let mine: Vec<usize> = (0..order.len()).filter(|p| shard.holds(*p)).collect();
     let bar = progress_bar(options.progress, mine.len() as u64);
@@ -259,7 +263,7 @@ fn shard_run(options: &GenOptions, staged: &Staged) -> ShardRun {
         per_cell: options.per_cell,
         quota: options.quotas.as_ref().map(Quotas::to_string),
         max_tasks: options.max_tasks,
-        substrates: super::substrate_entries(&staged.prepared, &zero),
+        substrates: substrate_entries(&staged.prepared, &zero),
         cells: staged
             .cells
             .iter()
@@ -271,8 +275,8 @@ fn shard_run(options: &GenOptions, staged: &Staged) -> ShardRun {
 /// A judged position's record, with `(task.json, repo.bundle)` if it was kept.
 type Judged = (PositionRecord, Option<(Vec<u8>, Vec<u8>)>);
 
-/// Judges the candidates at `positions` of `order` on `engine.jobs` workers; the
-/// result is in the order of `positions`.
+/// Judges the candidates at `positions` of `order` on a pool of `engine.jobs` threads;
+/// the result is in the order of `positions`, and the first error stops the rest.
 fn judge_positions(
     engine: &Engine,
     staged: &Staged,
@@ -280,49 +284,21 @@ fn judge_positions(
     positions: &[usize],
     bar: &ProgressBar,
 ) -> Result<Vec<Judged>> {
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<Judged>>> = Mutex::new((0..positions.len()).map(|_| None).collect());
-    let first_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..engine.jobs {
-            scope.spawn(|| {
-                let repo = match git2::Repository::open_bare(staged.repo_path()) {
-                    Ok(repo) => repo,
-                    Err(err) => {
-                        fail(&first_error, &stop, err.into());
-                        return;
-                    }
-                };
-                while !stop.load(Ordering::Relaxed) {
-                    let slot = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&position) = positions.get(slot) else { break };
-                    match judge_position(engine, staged, &repo, order, position) {
-                        Ok(judged) => {
-                            if let Ok(mut results) = results.lock() {
-                                results[slot] = Some(judged);
-                            }
-                            bar.inc(1);
-                        }
-                        Err(err) => fail(&first_error, &stop, err),
-                    }
-                }
-            });
-        }
-    });
-    if let Some(err) = first_error.into_inner().map_err(|_| anyhow::anyhow!("a judging worker panicked"))? {
-        return Err(err);
-    }
-    let results = results.into_inner().map_err(|_| anyhow::anyhow!("a judging worker panicked"))?;
-    results.into_iter().map(|r| r.context("internal error: a position was not judged")).collect()
-}
-
-/// Records the first error and stops the other workers.
-fn fail(first: &Mutex<Option<anyhow::Error>>, stop: &AtomicBool, err: anyhow::Error) {
-    stop.store(true, Ordering::Relaxed);
-    if let Ok(mut first) = first.lock() {
-        first.get_or_insert(err);
-    }
+    let pool = engine.pool()?;
+    pool.install(|| {
+        positions
+            .par_iter()
+            .map_init(
+                || git2::Repository::open_bare(staged.repo_path()),
+                |repo, &position| {
+                    let repo = repo.as_ref().map_err(|err| anyhow::anyhow!("opening the scratch repository: {err}"))?;
+                    let judged = judge_position(engine, staged, repo, order, position)?;
+                    bar.inc(1);
+                    Ok(judged)
+                },
+            )
+            .collect()
+    })
 }
 
 fn judge_position(
@@ -419,23 +395,16 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
     let substrates: Vec<SubstrateEntry> =
         run.substrates.iter().zip(&per_substrate).map(|(s, n)| SubstrateEntry { tasks: *n, ..s.clone() }).collect();
     let (write, version_dir, manifest) = write_generated(out, &run.meta, substrates, &files, entries)?;
-    Ok(GenReport {
-        version_dir,
-        write,
-        manifest,
+    let stats = GenStats {
         candidates_tried: selection.tried,
         kept,
         rejected: selection.rejected,
         shortfall: selection.shortfall,
         skipped_substrates: first.skipped_substrates.clone(),
-        elapsed: started.elapsed(),
         // Merging runs no tests: the shards ran them.
-        test_runs: 0,
-        test_time: Duration::ZERO,
-        test_cases: 0,
-        served_runs: 0,
-        servers_started: 0,
-    })
+        runs: RunStats::default(),
+    };
+    Ok(GenReport { version_dir, write, manifest, elapsed: started.elapsed(), stats })
 }
 
 /// Reads every shard folder and checks they are exactly shards 0..N-1 of one run;

@@ -19,7 +19,7 @@ use crate::bundle::task::{
 };
 use crate::difficulty::{Difficulty, Features, Level};
 use crate::forge::Family;
-use crate::sandbox::testrun::Outcome;
+use crate::pytest::testrun::Outcome;
 use crate::validate::{Baselines, MaybeOutcome, UnionOutcome, Validation};
 
 /// One row of the published dataset. Field order is the column order.

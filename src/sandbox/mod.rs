@@ -7,12 +7,10 @@
 //! the kernel allows it (root), and a cap on captured output.
 //!
 //! It knows nothing about tasks or families: callers hand it a snapshot and an argv.
+//! It is the jail only: running pytest in it (runner, outcome cache, test selection,
+//! fork servers, the venv) is [`crate::pytest`], which this module never imports.
 
 pub mod confine;
-pub mod forkserver;
-pub mod pytest_report;
-pub mod python;
-pub mod testrun;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -194,21 +192,6 @@ pub(crate) fn sandboxed_command(
     Ok(Sandboxed { command, cgroup })
 }
 
-/// `env` with `dir` appended to its `PYTHONPATH` (after what the substrate sets there).
-pub(crate) fn append_python_path(env: &mut BTreeMap<String, String>, dir: &Path) {
-    let dir = dir.to_string_lossy().into_owned();
-    let python_path = match env.get("PYTHONPATH") {
-        Some(existing) if !existing.is_empty() => format!("{existing}:{dir}"),
-        _ => dir,
-    };
-    env.insert("PYTHONPATH".to_string(), python_path);
-}
-
-/// The last non-blank line of a command's output, for one-line error messages.
-pub(crate) fn last_line(output: &str) -> &str {
-    output.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("")
-}
-
 fn scrubbed_path() -> String {
     "/usr/local/bin:/usr/bin:/bin".to_string()
 }
@@ -358,19 +341,6 @@ pub fn network_namespace_available() -> bool {
         }
         available
     })
-}
-
-/// A directory for caches shared across runs: `$MERGEFORGE_CACHE`, else
-/// `$XDG_CACHE_HOME/mergeforge`, else `~/.cache/mergeforge`.
-pub fn user_cache_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("MERGEFORGE_CACHE") {
-        return PathBuf::from(dir);
-    }
-    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
-        return PathBuf::from(dir).join("mergeforge");
-    }
-    let home = std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into());
-    PathBuf::from(home).join(".cache").join("mergeforge")
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use crate::forge::{Candidate, SideRule};
+pub use crate::pytest::testrun::{Outcome, TestRunner};
 use crate::resolve;
-pub use crate::sandbox::testrun::{Outcome, TestRunner};
 use crate::snapshot::Snapshot;
 
 /// Every outcome a task records.

@@ -23,7 +23,7 @@ pub fn run_mergeforge(args: &[&str]) -> Output {
 
 /// The interpreter of the cached venv with pytest (the one gen-tasks uses).
 pub fn venv_python() -> PathBuf {
-    let env = mergeforge::sandbox::python::ensure_venv(&mergeforge::sandbox::user_cache_dir(), &[])
+    let env = mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &[])
         .expect("venv with pytest");
     env.interpreter
 }

@@ -264,7 +264,7 @@ async fn websocket_errors_are_frames_and_the_session_survives() {
 #[test]
 fn the_official_openenv_client_drives_the_server() {
     let python =
-        mergeforge::sandbox::python::ensure_venv(&mergeforge::sandbox::user_cache_dir(), &["openenv-core".into()])
+        mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &["openenv-core".into()])
             .expect("a venv with openenv-core (from PyPI)")
             .interpreter;
     let server = Server::start(&["--max-sessions", "20"]);

@@ -1,4 +1,4 @@
-//! Fork servers (`mergeforge::sandbox::forkserver`): selected and non-gold full runs on
+//! Fork servers (`mergeforge::pytest::forkserver`): selected and non-gold full runs on
 //! a warm pytest process give the outcome a new process gives, and stay contained.
 //!
 //! Cases are data: `tests/data/forkserver/substrate/` is a tiny substrate whose functions
@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use mergeforge::sandbox::python::ensure_venv;
-use mergeforge::sandbox::testrun::TestRunner;
-use mergeforge::sandbox::user_cache_dir;
+use mergeforge::pytest::testrun::TestRunner;
+use mergeforge::pytest::venv::ensure_venv;
+use mergeforge::pytest::venv::user_cache_dir;
 use mergeforge::snapshot::Snapshot;
 
 use crate::common::{edited, snapshot_of};
@@ -53,11 +53,11 @@ fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
         let then: Vec<&str> = lines.collect();
         let tree = edited(&head, &case);
 
-        let served_before = runner.served_runs();
+        let served_before = runner.stats().served_runs;
         let started = Instant::now();
         let outcome = runner.run(&tree).unwrap();
         let elapsed = started.elapsed();
-        let served = runner.served_runs() > served_before;
+        let served = runner.stats().served_runs > served_before;
         assert_eq!(served, served_expected, "{name}: served by a fork server");
         assert!(
             !outcome.passed || name == "line-shift" || name == "module-level" || name == "writes-tree",
@@ -78,9 +78,9 @@ fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
         assert_eq!(outcome.failed_tests, fresh.failed_tests, "{name}: failing tests differ from a new process");
         if then.contains(&"retires the server") {
             // The test left a file in the server's tree: the next run needs a new server.
-            let servers = runner.servers_started();
+            let servers = runner.stats().servers_started;
             runner.run(&tree).unwrap();
-            assert_eq!(runner.servers_started(), servers + 1, "{name}: the server was not retired");
+            assert_eq!(runner.stats().servers_started, servers + 1, "{name}: the server was not retired");
         }
         if then.contains(&"writes nothing outside") {
             assert!(!Path::new(ESCAPE_FILE).exists(), "{name}: a test wrote {ESCAPE_FILE}");
@@ -88,9 +88,9 @@ fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
     }
     // After the bombs, servers still answer: HEAD with one changed function is served.
     let tree = edited(&head, &data.join("cases/decorated-body"));
-    let served_before = runner.served_runs();
+    let served_before = runner.stats().served_runs;
     assert!(!runner.run(&tree).unwrap().passed);
-    assert_eq!(runner.served_runs(), served_before + 1);
+    assert_eq!(runner.stats().served_runs, served_before + 1);
 }
 
 #[test]
@@ -102,8 +102,8 @@ fn a_served_run_reports_exactly_the_failing_selected_test() {
     let tree = edited(&head, &data.join("cases/decorated-body"));
     let outcome = runner.run(&tree).unwrap();
     assert_eq!(outcome.failed_tests, ["tests/test_core.py::test_double"]);
-    assert_eq!((runner.served_runs(), runner.servers_started()), (1, 1));
+    assert_eq!((runner.stats().served_runs, runner.stats().servers_started), (1, 1));
     // HEAD itself (an empty selection) runs in full on the same server, and passes.
     assert!(runner.run(&head).unwrap().passed);
-    assert_eq!((runner.served_runs(), runner.servers_started()), (2, 1));
+    assert_eq!((runner.stats().served_runs, runner.stats().servers_started), (2, 1));
 }

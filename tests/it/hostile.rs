@@ -12,9 +12,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mergeforge::sandbox::python::ensure_venv;
-use mergeforge::sandbox::testrun::TestRunner;
-use mergeforge::sandbox::user_cache_dir;
+use mergeforge::pytest::testrun::TestRunner;
+use mergeforge::pytest::venv::ensure_venv;
+use mergeforge::pytest::venv::user_cache_dir;
 use mergeforge::snapshot::Snapshot;
 
 #[derive(serde::Deserialize)]
@@ -24,7 +24,7 @@ struct Case {
     max_seconds: u64,
 }
 
-fn run_case(dir: &Path, python: &mergeforge::sandbox::python::PythonEnv) {
+fn run_case(dir: &Path, python: &mergeforge::pytest::venv::PythonEnv) {
     let name = dir.file_name().unwrap().to_string_lossy().into_owned();
     let case: Case = toml::from_str(&std::fs::read_to_string(dir.join("case.toml")).unwrap())
         .unwrap_or_else(|e| panic!("{name}: case.toml: {e}"));

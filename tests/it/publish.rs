@@ -71,7 +71,7 @@ fn the_folder_loads_with_datasets_offline_with_typed_nested_fields() {
     let manifest = manifest();
     let total = manifest["counts"]["tasks"].as_u64().unwrap();
 
-    let env = mergeforge::sandbox::python::ensure_venv(&mergeforge::sandbox::user_cache_dir(), &["datasets".into()])
+    let env = mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &["datasets".into()])
         .expect("venv with datasets");
     let script = root().join("tests/data/publish/load_dataset.py");
     let output = Command::new(&env.interpreter)

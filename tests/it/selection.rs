@@ -1,4 +1,4 @@
-//! Test selection (`mergeforge::select`, `gen-tasks --selection`).
+//! Test selection (`mergeforge::pytest::select`, `gen-tasks --selection`).
 //!
 //! Cases are data: `tests/data/selection/substrate/` is a tiny substrate and
 //! `tests/data/selection/cases/<case>/` holds `edit.json` (one passage of one of its
@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use mergeforge::sandbox::python::ensure_venv;
-use mergeforge::sandbox::testrun::TestRunner;
-use mergeforge::sandbox::user_cache_dir;
-use mergeforge::select::{self, Selection};
+use mergeforge::pytest::select::{self, Selection};
+use mergeforge::pytest::testrun::TestRunner;
+use mergeforge::pytest::venv::ensure_venv;
+use mergeforge::pytest::venv::user_cache_dir;
 
 use crate::common::{edited, snapshot_of};
 
@@ -32,9 +32,9 @@ fn selection_cases_match_and_agree_with_the_full_suite() {
     let map = runner.coverage_map(&head, maps.path()).expect("coverage map of the selection substrate");
     assert_eq!(map.tests.len(), 5, "every test is in the map: {:?}", map.tests.keys());
     // The second call reads the cache instead of tracing again.
-    let runs = runner.test_runs();
+    let runs = runner.stats().test_runs;
     assert_eq!(runner.coverage_map(&head, maps.path()).unwrap(), map);
-    assert_eq!(runner.test_runs(), runs);
+    assert_eq!(runner.stats().test_runs, runs);
     let runner = runner.with_selection(head.clone(), map);
 
     let mut cases: Vec<_> = std::fs::read_dir(data.join("cases")).unwrap().map(|e| e.unwrap().path()).collect();

@@ -6,7 +6,8 @@ mod signature_callsite;
 mod strip_restore;
 
 use super::FamilyBuilder;
-use crate::mutate::{self, Mutation, PyModule};
+use crate::mutate::{self, Mutation};
+use crate::python::PyModule;
 use crate::snapshot::{with_file, Snapshot};
 
 pub static ALL: &[&dyn FamilyBuilder] = &[

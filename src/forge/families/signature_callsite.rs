@@ -13,8 +13,10 @@ use rustpython_ast as ast;
 
 use crate::forge::splice::{self, Splice};
 use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput, Recipe};
-use crate::mutate::python::{is_docstring, owned_exprs, parses};
-use crate::mutate::{Mutation, OperatorKind, PyModule};
+use crate::mutate::{Mutation, OperatorKind};
+use crate::python::parses;
+use crate::python::walk::{is_docstring, owned_exprs};
+use crate::python::PyModule;
 use crate::snapshot::{with_file, Snapshot};
 
 pub struct SignatureCallsite;

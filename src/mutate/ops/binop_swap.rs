@@ -4,8 +4,8 @@
 use rustpython_ast::{self as ast, Operator as BinOp, Ranged};
 
 use super::token_in_gap;
-use crate::mutate::python::owned_exprs;
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::walk::owned_exprs;
 
 pub struct BinOpSwap;
 

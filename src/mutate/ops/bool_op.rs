@@ -2,9 +2,10 @@
 
 use rustpython_ast::{self as ast, Ranged};
 
-use super::support::{all_exprs, finish};
+use super::support::finish;
 use super::token_in_gap;
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::walk::owned_exprs;
 
 pub struct BoolOpSwap;
 
@@ -18,7 +19,7 @@ impl Operator for BoolOpSwap {
     fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
-            for expr in all_exprs(site.stmt) {
+            for expr in owned_exprs(site.stmt) {
                 let ast::Expr::BoolOp(boolop) = expr else { continue };
                 let (token, replacement) = match boolop.op {
                     ast::BoolOp::And => ("and", "or"),

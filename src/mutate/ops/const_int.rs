@@ -3,8 +3,8 @@
 
 use rustpython_ast as ast;
 
-use crate::mutate::python::owned_exprs;
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::walk::owned_exprs;
 
 pub struct ConstInt;
 

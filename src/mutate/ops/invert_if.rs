@@ -5,8 +5,9 @@
 
 use rustpython_ast as ast;
 
-use super::support::{block_lines, finish, is_elif, negated, short, swapped};
+use super::support::finish;
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::text::{block_lines, is_elif, negated, short, swapped};
 
 pub struct InvertIf;
 

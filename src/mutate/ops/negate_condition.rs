@@ -5,8 +5,10 @@
 
 use rustpython_ast as ast;
 
-use super::support::{all_exprs, finish, negated, short};
+use super::support::finish;
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::text::{negated, short};
+use crate::python::walk::owned_exprs;
 
 pub struct NegateCondition;
 
@@ -36,7 +38,7 @@ impl Operator for NegateCondition {
                 ast::Stmt::While(s) => self.negate(module, &site.function, &s.test, &mut out),
                 _ => {}
             }
-            for expr in all_exprs(site.stmt) {
+            for expr in owned_exprs(site.stmt) {
                 if let ast::Expr::IfExp(ifexp) = expr {
                     self.negate(module, &site.function, &ifexp.test, &mut out);
                 }

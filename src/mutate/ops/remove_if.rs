@@ -3,8 +3,9 @@
 
 use rustpython_ast as ast;
 
-use super::support::{finish, is_elif, remove_lines};
+use super::support::{finish, remove_lines};
 use crate::mutate::{Mutation, Operator, OperatorKind, PyModule};
+use crate::python::text::is_elif;
 
 pub struct RemoveIf;
 

@@ -5,8 +5,8 @@
 
 use rustpython_ast as ast;
 
-use crate::mutate::python::is_docstring;
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::walk::is_docstring;
 
 pub struct RemoveStatement;
 

@@ -10,9 +10,9 @@ use std::ops::Range;
 
 use rustpython_ast::{self as ast, Ranged};
 
-use super::support::{defined_function, expr_children, finish, parameters, pattern_names, stmt_exprs};
-use crate::mutate::python::child_blocks;
+use super::support::{defined_function, finish};
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::walk::{arguments_exprs, child_blocks, expr_children, parameters, pattern_names, stmt_exprs};
 
 pub struct RenameParam;
 
@@ -92,7 +92,7 @@ fn stores(mut stack: Vec<&ast::Expr>, name: &str) -> bool {
             ast::Expr::Name(n) if n.id.as_str() == name && n.ctx != ast::ExprContext::Load => return true,
             ast::Expr::Lambda(l) => {
                 let mut defaults = Vec::new();
-                super::support::arguments_exprs(&l.args, &mut defaults);
+                arguments_exprs(&l.args, &mut defaults);
                 stack.extend(defaults);
             }
             // A comprehension's targets are its own; a walrus inside it still counts.
@@ -174,7 +174,7 @@ impl Renamer<'_> {
             ast::Expr::Name(n) if n.id.as_str() == self.name => self.hits.push(PyModule::span(expr)),
             ast::Expr::Lambda(l) => {
                 let mut defaults = Vec::new();
-                super::support::arguments_exprs(&l.args, &mut defaults);
+                arguments_exprs(&l.args, &mut defaults);
                 defaults.into_iter().for_each(|e| self.expr(e));
                 if !parameters(&l.args).iter().any(|a| a.arg.as_str() == self.name) {
                     self.expr(&l.body);

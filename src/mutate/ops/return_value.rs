@@ -4,8 +4,9 @@
 
 use rustpython_ast as ast;
 
-use super::support::{finish, short};
+use super::support::finish;
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::text::short;
 
 pub struct ReturnValue;
 

@@ -7,9 +7,11 @@ use std::ops::Range;
 
 use rustpython_ast::{self as ast, CmpOp, Operator as BinOp};
 
-use super::support::{all_exprs, binop_precedence, finish, precedence};
+use super::support::finish;
 use super::token_in_gap;
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::text::{binop_precedence, precedence};
+use crate::python::walk::owned_exprs;
 
 pub struct SwapOperands;
 
@@ -140,7 +142,7 @@ impl Operator for SwapOperands {
     fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
-            for expr in all_exprs(site.stmt) {
+            for expr in owned_exprs(site.stmt) {
                 let whole = PyModule::span(expr);
                 let mutation = match expr {
                     ast::Expr::BinOp(binop) => {

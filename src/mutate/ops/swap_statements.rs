@@ -5,9 +5,10 @@
 
 use rustpython_ast as ast;
 
-use super::support::{finish, short, swapped};
-use crate::mutate::python::is_docstring;
+use super::support::finish;
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::text::{short, swapped};
+use crate::python::walk::is_docstring;
 
 pub struct SwapStatements;
 

@@ -6,8 +6,10 @@
 
 use rustpython_ast as ast;
 
-use super::support::{all_exprs, block_lines, finish, walk_stmts};
+use super::support::finish;
 use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::python::text::block_lines;
+use crate::python::walk::{owned_exprs, walk_stmts};
 
 pub struct UnwrapBlock;
 
@@ -31,7 +33,7 @@ fn dedent(body: &str, indent: &str, step: usize) -> Option<String> {
 fn has_multiline_string(module: &PyModule, block: &[ast::Stmt]) -> bool {
     let mut stmts = Vec::new();
     walk_stmts(block, &mut stmts);
-    stmts.iter().flat_map(|s| all_exprs(s)).any(|e| {
+    stmts.iter().flat_map(|s| owned_exprs(s)).any(|e| {
         matches!(e, ast::Expr::JoinedStr(_))
             || matches!(e, ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_) | ast::Constant::Bytes(_)))
     } && module.source(e).contains('\n'))

@@ -16,7 +16,7 @@ pub mod merge;
 pub mod tree;
 
 use super::{FileResolution, Resolver};
-use crate::mutate::python::parses;
+use crate::python::parses;
 
 /// The structured resolver.
 pub struct Structured;

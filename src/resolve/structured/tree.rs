@@ -168,7 +168,7 @@ fn bodies(stmt: &ast::Stmt) -> Vec<&[ast::Stmt]> {
         ast::Stmt::FunctionDef(def) => vec![&def.body],
         ast::Stmt::AsyncFunctionDef(def) => vec![&def.body],
         ast::Stmt::ClassDef(def) => vec![&def.body],
-        other => crate::mutate::python::child_blocks(other),
+        other => crate::python::walk::child_blocks(other),
     };
     blocks.retain(|b| !b.is_empty());
     blocks.sort_by_key(|b| b.first().map(|s| s.range().start().to_usize()));

@@ -28,11 +28,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
-use super::confine::PidsCgroup;
-use super::{
-    append_python_path, kill_group, last_line, materialised_sandbox, read_capped, sandboxed_command, Limits, RunOutput,
-    Sandboxed,
-};
+use super::{append_python_path, last_line};
+use crate::sandbox::confine::PidsCgroup;
+use crate::sandbox::{kill_group, materialised_sandbox, read_capped, sandboxed_command, Limits, RunOutput, Sandboxed};
 use crate::snapshot::Snapshot;
 
 /// The server program (see its docstring for the protocol).

@@ -29,7 +29,7 @@ pub fn failing_test_ids(output: &str) -> Vec<String> {
 fn test_id_of(rest: &str) -> &str {
     let dash = rest.find(" - ");
     if let Some(open) = rest.find('[') {
-        if dash.map_or(true, |d| open < d) {
+        if dash.is_none_or(|d| open < d) {
             if let Some(close) = rest[open..].find("] - ") {
                 return rest[..open + close + 1].trim();
             }

@@ -5,7 +5,7 @@
 //! it writes (per test node id, the functions of the substrate's own source files the
 //! test ran; per source file, every function's line span and the module-level and
 //! class-body lines), and the rule that turns a tree into a [`Selection`]. It runs
-//! nothing itself: `sandbox::testrun` runs the plugin and the selected tests.
+//! nothing itself: `pytest::testrun` runs the plugin and the selected tests.
 //!
 //! The rule is regression test selection: a test that ran no changed function at HEAD
 //! runs exactly the same code on the changed tree, so it passes as it did at HEAD. It is

@@ -87,3 +87,16 @@ fn run_checked(command: &mut Command, what: &str) -> Result<()> {
     }
     Ok(())
 }
+
+/// A directory for caches shared across runs: `$MERGEFORGE_CACHE`, else
+/// `$XDG_CACHE_HOME/mergeforge`, else `~/.cache/mergeforge`.
+pub fn user_cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("MERGEFORGE_CACHE") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(dir).join("mergeforge");
+    }
+    let home = std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into());
+    PathBuf::from(home).join(".cache").join("mergeforge")
+}

@@ -2,7 +2,7 @@
 //! with a content-addressed cache so that no tree is tested twice with the same command.
 //!
 //! With a coverage map ([`TestRunner::with_selection`]) a tree runs only the tests
-//! [`crate::select`] picks for it; [`TestRunner::run_full`] always runs the whole suite.
+//! [`super::select`] picks for it; [`TestRunner::run_full`] always runs the whole suite.
 //! The runner counts the sandboxed runs it actually executes (cache hits excluded).
 
 use std::collections::BTreeMap;
@@ -14,12 +14,11 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::forkserver::{ChildMode, ForkServerPool, RunHooks, ServerSpec};
-use super::pytest_report;
-use super::python::PythonEnv;
-use super::{
-    append_python_path, last_line, materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest,
-};
-use crate::select::{self, CoverageIndex, CoverageMap, Selection};
+use super::report;
+use super::select::{self, CoverageIndex, CoverageMap, Selection};
+use super::venv::PythonEnv;
+use super::{append_python_path, last_line};
+use crate::sandbox::{materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest};
 use crate::snapshot::{content_id, sha256_hex, Snapshot};
 
 /// The verdict of one test run.
@@ -47,6 +46,41 @@ pub struct TestRunner {
     /// HEAD and its coverage map, when runs are selected.
     selector: Option<Selector>,
     counters: Counters,
+}
+
+/// What a runner (or a run's runners together) executed: sandboxed test runs, cache
+/// hits excluded.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Sandboxed test runs actually executed.
+    pub test_runs: usize,
+    /// Summed wall time of those runs, and of starting fork servers.
+    pub test_time: Duration,
+    /// Test cases those runs executed (pytest's summary counts).
+    pub test_cases: usize,
+    /// Of `test_runs`, those fork servers ran (see [`super::forkserver`]).
+    pub served_runs: usize,
+    /// Fork servers started.
+    pub servers_started: usize,
+}
+
+impl std::ops::Add for RunStats {
+    type Output = RunStats;
+    fn add(self, other: RunStats) -> RunStats {
+        RunStats {
+            test_runs: self.test_runs + other.test_runs,
+            test_time: self.test_time + other.test_time,
+            test_cases: self.test_cases + other.test_cases,
+            served_runs: self.served_runs + other.served_runs,
+            servers_started: self.servers_started + other.servers_started,
+        }
+    }
+}
+
+impl std::iter::Sum for RunStats {
+    fn sum<I: Iterator<Item = RunStats>>(runs: I) -> RunStats {
+        runs.fold(RunStats::default(), |a, b| a + b)
+    }
 }
 
 /// Sandboxed runs actually executed (cache hits excluded).
@@ -118,14 +152,14 @@ impl TestRunner {
                 }
             })
             .collect();
-        if pytest_report::is_pytest(&argv) {
+        if report::is_pytest(&argv) {
             argv.push("-rfE".to_string());
         }
         let identity = serde_json::json!({
             "test_command": test_command,
             "env": env,
             "python": python.version,
-            "pytest": super::python::PYTEST_REQUIREMENT,
+            "pytest": super::venv::PYTEST_REQUIREMENT,
         });
         TestRunner {
             argv,
@@ -142,7 +176,7 @@ impl TestRunner {
     /// Selected runs go to fork servers warm on `head` when the command is
     /// `python -m pytest ...` (unless `MERGEFORGE_FORK_SERVER=off`).
     pub fn with_selection(mut self, head: Snapshot, map: CoverageMap) -> Self {
-        if pytest_report::is_pytest(&self.argv) {
+        if report::is_pytest(&self.argv) {
             let servers = self.server_spec(&head).map(ForkServerPool::new);
             self.selector = Some(Selector { head, index: CoverageIndex::new(map), servers });
         }
@@ -168,34 +202,20 @@ impl TestRunner {
         })
     }
 
-    /// Sandboxed test runs executed so far (cache hits excluded).
-    pub fn test_runs(&self) -> usize {
-        self.counters.runs.load(Ordering::Relaxed)
-    }
-
-    /// Summed wall time of those runs, and of starting fork servers.
-    pub fn test_time(&self) -> Duration {
-        Duration::from_nanos(self.counters.nanos.load(Ordering::Relaxed))
-            + self.pool().map_or(Duration::ZERO, |p| p.start_time())
-    }
-
-    /// Of [`TestRunner::test_runs`], those fork servers ran.
-    pub fn served_runs(&self) -> usize {
-        self.counters.served.load(Ordering::Relaxed)
-    }
-
-    /// Fork servers started.
-    pub fn servers_started(&self) -> usize {
-        self.pool().map_or(0, |p| p.servers_started())
+    /// What this runner executed so far.
+    pub fn stats(&self) -> RunStats {
+        RunStats {
+            test_runs: self.counters.runs.load(Ordering::Relaxed),
+            test_time: Duration::from_nanos(self.counters.nanos.load(Ordering::Relaxed))
+                + self.pool().map_or(Duration::ZERO, |p| p.start_time()),
+            test_cases: self.counters.cases.load(Ordering::Relaxed),
+            served_runs: self.counters.served.load(Ordering::Relaxed),
+            servers_started: self.pool().map_or(0, |p| p.servers_started()),
+        }
     }
 
     fn pool(&self) -> Option<&ForkServerPool> {
         self.selector.as_ref().and_then(|s| s.servers.as_ref())
-    }
-
-    /// Test cases those runs executed, as pytest's summary lines count them.
-    pub fn test_cases(&self) -> usize {
-        self.counters.cases.load(Ordering::Relaxed)
     }
 
     /// The tests `tree` would run: a selection with a coverage map, else the full suite.
@@ -207,7 +227,7 @@ impl TestRunner {
     }
 
     /// Runs the selected tests on `tree` (or returns the cached outcome for it). A
-    /// selected run that passes stands for the full suite passing (see [`crate::select`]).
+    /// selected run that passes stands for the full suite passing (see [`super::select`]).
     pub fn run(&self, tree: &Snapshot) -> Result<Outcome> {
         match self.selection(tree) {
             Selection::Tests(ids) => self.run_selected(tree, &ids),
@@ -340,7 +360,7 @@ impl TestRunner {
         let output = execute()?;
         self.count(&output);
         let passed = output.exit_code == Some(0);
-        let mut failed_tests = pytest_report::failing_test_ids(&output.output);
+        let mut failed_tests = report::failing_test_ids(&output.output);
         if !passed && failed_tests.is_empty() {
             // Timeouts, crashes and "no tests ran" still need a visible reason.
             failed_tests.push(if output.timed_out {

@@ -1,11 +1,29 @@
-//! Parsed Python sources and the walks operators need: every statement with its
-//! enclosing function and block, the expressions a statement owns, and line geometry
-//! (which byte range a whole statement occupies, its indentation).
+//! The Python layer: parsed sources (rustpython-parser) and what every stage that reads
+//! or edits Python needs of them. Byte offsets in the AST index the module's text, so
+//! edits are splices that keep untouched code byte for byte.
+//!
+//! - this file: [`PyModule`] (a parsed file, line geometry: which byte range a whole
+//!   statement occupies, its indentation) and every statement with its enclosing
+//!   function and block ([`PyModule::statements`]);
+//! - [`walk`]: the AST walk (the expressions a statement owns, sub-expressions, nested
+//!   statements, parameters, match patterns);
+//! - [`text`]: source-text helpers (block lines, `elif`, negation, precedence, swaps);
+//! - [`check`]: whether a module still parses with a byte range replaced, parsing the
+//!   smallest piece of text that decides it.
+//!
+//! It knows nothing of mutations, families or tests; `mutate`, `forge`, `resolve` and
+//! `env` build on it, and nothing here imports them.
+
+pub mod check;
+pub mod text;
+pub mod walk;
 
 use std::ops::Range;
 
 use rustpython_ast::{self as ast, Ranged};
 use rustpython_parser::Parse;
+
+use walk::child_blocks;
 
 /// A parsed module; byte offsets in the AST index `text`.
 pub struct PyModule {
@@ -127,47 +145,4 @@ fn walk_block<'a>(
             }
         }
     }
-}
-
-/// The statement blocks directly inside a compound statement (not functions/classes).
-pub fn child_blocks(stmt: &ast::Stmt) -> Vec<&[ast::Stmt]> {
-    match stmt {
-        ast::Stmt::If(s) => vec![&s.body, &s.orelse],
-        ast::Stmt::For(s) => vec![&s.body, &s.orelse],
-        ast::Stmt::AsyncFor(s) => vec![&s.body, &s.orelse],
-        ast::Stmt::While(s) => vec![&s.body, &s.orelse],
-        ast::Stmt::With(s) => vec![&s.body],
-        ast::Stmt::AsyncWith(s) => vec![&s.body],
-        ast::Stmt::Try(s) => {
-            let mut blocks: Vec<&[ast::Stmt]> = vec![&s.body, &s.orelse, &s.finalbody];
-            for handler in &s.handlers {
-                let ast::ExceptHandler::ExceptHandler(h) = handler;
-                blocks.push(&h.body);
-            }
-            blocks
-        }
-        ast::Stmt::TryStar(s) => {
-            let mut blocks: Vec<&[ast::Stmt]> = vec![&s.body, &s.orelse, &s.finalbody];
-            for handler in &s.handlers {
-                let ast::ExceptHandler::ExceptHandler(h) = handler;
-                blocks.push(&h.body);
-            }
-            blocks
-        }
-        ast::Stmt::Match(s) => s.cases.iter().map(|c| c.body.as_slice()).collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// The expressions a statement owns directly (its nested statements' expressions
-/// excluded), every sub-expression included (keyword arguments, comprehensions, `with`
-/// items and defaults too), outer before inner in source order.
-pub fn owned_exprs(stmt: &ast::Stmt) -> Vec<&ast::Expr> {
-    crate::mutate::ops::support::all_exprs(stmt)
-}
-
-/// Whether a statement is a docstring (a bare string constant).
-pub fn is_docstring(stmt: &ast::Stmt) -> bool {
-    matches!(stmt, ast::Stmt::Expr(e) if matches!(e.value.as_ref(),
-        ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_))))
 }

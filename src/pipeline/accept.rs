@@ -1,0 +1,160 @@
+//! Selection: which judged candidates become tasks. [`Acceptance`] decides verdicts
+//! strictly in the global order (per-cell counts or level quotas, near-duplicates and
+//! exclusions dropped); an unsharded run and `merge-shards` both feed it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::{bail, Result};
+
+use super::order::Goal;
+use super::write::Exclusions;
+use crate::difficulty::quota::{QuotaState, Shortfall};
+use crate::difficulty::Level;
+use crate::forge::Family;
+use crate::validate::Rejection;
+
+/// A judged candidate: kept (a task, not yet selected) or rejected with a reason.
+pub(crate) enum Verdict<T> {
+    Kept(T),
+    /// The rejection's name ([`Rejection::name`]).
+    Rejected(String),
+}
+
+impl<T> Verdict<T> {
+    pub(super) fn rejected(reason: Rejection) -> Self {
+        Verdict::Rejected(reason.name().to_string())
+    }
+}
+
+/// What selection needs to know of a kept candidate.
+pub(crate) trait Keepable {
+    fn id(&self) -> &str;
+    /// The near-duplicate fingerprint of its conflict hunks.
+    fn fingerprint(&self) -> &str;
+    fn level(&self) -> Level;
+}
+
+/// The outcome of selection.
+pub(crate) struct Selection<T> {
+    /// Kept tasks in global order (before `--max-tasks`).
+    pub accepted: Vec<T>,
+    pub tried: usize,
+    pub rejected: BTreeMap<String, usize>,
+    pub shortfall: Vec<Shortfall>,
+}
+
+/// The acceptance state, updated strictly in global order. The one place that decides
+/// which verdicts become tasks: an unsharded run feeds it verdicts as workers deliver
+/// them, `merge-shards` feeds it the verdicts the shards recorded.
+pub(crate) struct Acceptance<'a, T> {
+    pub(super) goal: Goal<'a>,
+    /// Each cell's family.
+    families: Vec<Family>,
+    pub(super) per_cell: Vec<usize>,
+    pub(super) quota: QuotaState,
+    ids: BTreeSet<String>,
+    fingerprints: BTreeSet<String>,
+    pub(super) selection: Selection<T>,
+}
+
+impl<'a, T: Keepable> Acceptance<'a, T> {
+    /// Nothing decided yet; cell `c` holds candidates of `families[c]`.
+    pub(crate) fn new(goal: Goal<'a>, families: Vec<Family>, exclude: &Exclusions) -> Self {
+        Acceptance {
+            goal,
+            per_cell: vec![0; families.len()],
+            families,
+            quota: QuotaState::default(),
+            ids: exclude.ids.clone(),
+            fingerprints: exclude.fingerprints.clone(),
+            selection: Selection { accepted: Vec::new(), tried: 0, rejected: BTreeMap::new(), shortfall: Vec::new() },
+        }
+    }
+
+    /// Whether the cell could still contribute a task.
+    pub(super) fn wants_cell(&self, cell: usize) -> bool {
+        match self.goal {
+            Goal::PerCell(n) => self.per_cell[cell] < n,
+            Goal::Quotas(q) => q.wants_family(&self.quota, self.families[cell]),
+        }
+    }
+
+    fn done(&self) -> bool {
+        match self.goal {
+            Goal::PerCell(_) => false,
+            Goal::Quotas(q) => q.met(&self.quota),
+        }
+    }
+
+    /// Decides `order[cursor..]` in turn while the verdicts are at hand (`take` gives a
+    /// candidate's verdict, or `None` if it is not judged yet); candidates of cells that
+    /// cannot contribute any more are passed over undecided. Returns true when the goal
+    /// is met or the order is exhausted.
+    pub(crate) fn advance(
+        &mut self,
+        order: &[(usize, usize)],
+        cursor: &mut usize,
+        mut take: impl FnMut(usize, usize) -> Option<Verdict<T>>,
+    ) -> bool {
+        while *cursor < order.len() && !self.done() {
+            let (c, k) = order[*cursor];
+            if self.wants_cell(c) {
+                let Some(verdict) = take(c, k) else { return false };
+                self.decide(c, verdict);
+            }
+            *cursor += 1;
+        }
+        true
+    }
+
+    fn decide(&mut self, cell: usize, verdict: Verdict<T>) {
+        self.selection.tried += 1;
+        let kept = match verdict {
+            Verdict::Rejected(reason) => {
+                *self.selection.rejected.entry(reason).or_default() += 1;
+                return;
+            }
+            Verdict::Kept(kept) => kept,
+        };
+        if self.ids.contains(kept.id()) || self.fingerprints.contains(kept.fingerprint()) {
+            *self.selection.rejected.entry(Rejection::NearDuplicate.name().to_string()).or_default() += 1;
+            return;
+        }
+        let (family, level) = (self.families[cell], kept.level());
+        let wanted = match self.goal {
+            Goal::PerCell(n) => self.per_cell[cell] < n,
+            Goal::Quotas(q) => q.wants(&self.quota, family, level),
+        };
+        if !wanted {
+            return;
+        }
+        if let Goal::Quotas(q) = self.goal {
+            q.keep(&mut self.quota, family, level);
+        }
+        self.per_cell[cell] += 1;
+        self.ids.insert(kept.id().to_string());
+        self.fingerprints.insert(kept.fingerprint().to_string());
+        self.selection.accepted.push(kept);
+    }
+
+    /// The selection, with the quotas' shortfall.
+    pub(crate) fn finish(mut self) -> Selection<T> {
+        if let Goal::Quotas(q) = self.goal {
+            self.selection.shortfall = q.shortfall(&self.quota);
+        }
+        self.selection
+    }
+}
+
+/// Refuses a run that kept no task, naming what the candidates were rejected for.
+pub(crate) fn ensure_tasks(tasks: usize, tried: usize, rejected: &BTreeMap<String, usize>) -> Result<()> {
+    if tasks > 0 {
+        return Ok(());
+    }
+    let reasons: Vec<String> = rejected.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    bail!(
+        "no candidate became a task ({} tried; rejected: {}); try more --candidates-per-cell, other --families or a substrate with stricter tests",
+        tried,
+        if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") }
+    );
+}

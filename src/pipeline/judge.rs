@@ -1,0 +1,105 @@
+//! Judging one candidate: its commits written, merged (a clean or unsupported merge is
+//! rejected), validated on the substrate's runner, levelled, and given its id and
+//! near-duplicate fingerprint; a kept one is bundled into a [`GeneratedTask`].
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::accept::{Keepable, Verdict};
+use super::draft::Draft;
+use super::stage::Prepared;
+use super::write::{edits_outside_conflicts, task_record};
+use crate::bundle::task::Task;
+use crate::bundle::{gitbundle, task_id};
+use crate::difficulty::{self, near_duplicate, Features, Level};
+use crate::forge::commits::write_task_commits;
+use crate::forge::Candidate;
+use crate::merge::{self, MergeResult};
+use crate::substrate::Substrate;
+use crate::validate::{self, Rejection};
+
+/// A task made by a run, with its bundle, not yet written.
+#[derive(Debug, Clone)]
+pub struct GeneratedTask {
+    pub task: Task,
+    pub bundle: Vec<u8>,
+}
+
+/// Judges `candidate` of substrate `index` (prepared as `prepared`), writing its
+/// commits to the scratch repository at `repo_path`.
+pub(super) fn judge(
+    prepared: &Prepared,
+    index: usize,
+    candidate: &Candidate,
+    repo_path: &Path,
+) -> Result<Verdict<Box<Draft>>> {
+    let repo = git2::Repository::open_bare(repo_path)?;
+    let commits = write_task_commits(
+        &repo,
+        &candidate.base,
+        &candidate.ours,
+        &candidate.theirs,
+        &candidate.gold,
+        &candidate.summary,
+    )?;
+    let (conflicted, conflicts) = match merge::merge(&repo, commits.ours, commits.theirs)? {
+        MergeResult::Clean => return Ok(Verdict::rejected(Rejection::CleanMerge)),
+        MergeResult::Unsupported(_) => return Ok(Verdict::rejected(Rejection::UnsupportedConflict)),
+        MergeResult::Conflicted { tree, files } => (tree, files),
+    };
+    let paths: Vec<String> = conflicts.iter().map(|c| c.path.clone()).collect();
+    let validation = match validate::validate(candidate, &conflicted, &paths, &prepared.runner)? {
+        Ok(validation) => validation,
+        Err(reason) => return Ok(Verdict::rejected(reason)),
+    };
+    let outside = edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
+    let mut operators: Vec<String> = candidate.mutations.iter().map(|m| m.operator.to_string()).collect();
+    operators.sort();
+    operators.dedup();
+    let features = Features {
+        hunks: conflicts.iter().map(|c| c.hunks).sum(),
+        conflicted_lines: conflicts.iter().map(|c| c.conflicted_lines).sum(),
+        conflicted_files: conflicts.len(),
+        files_outside_conflicts: outside.len(),
+        failing_tests_ours: validation.ours.failed_tests.len(),
+        failing_tests_theirs: validation.theirs.failed_tests.len(),
+        operators,
+        family: candidate.family.name().to_string(),
+    };
+    let difficulty = difficulty::assess(&validation, features);
+    let substrate = &prepared.substrate;
+    let id = task_id(&substrate.name, &substrate.tree_id, candidate.family, &commits);
+    let fingerprint = near_duplicate::fingerprint(
+        paths.iter().filter_map(|p| crate::snapshot::text_of(&conflicted, p).map(|t| (p.as_str(), t))),
+    );
+    Ok(Verdict::Kept(Box::new(Draft {
+        id,
+        fingerprint,
+        substrate: index,
+        candidate: candidate.clone(),
+        commits,
+        conflicted,
+        conflicts,
+        validation,
+        difficulty,
+    })))
+}
+
+/// Bundles a kept candidate and makes its record.
+pub(super) fn make_task(repo: &git2::Repository, substrate: &Substrate, draft: &Draft) -> Result<GeneratedTask> {
+    let bundle = gitbundle::write_bundle(repo, &gitbundle::task_refs(&draft.commits), draft.commits.ours)?;
+    Ok(GeneratedTask { task: task_record(&draft.id, substrate, draft, &bundle), bundle })
+}
+
+impl Keepable for Box<Draft> {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+    fn level(&self) -> Level {
+        self.difficulty.level
+    }
+}

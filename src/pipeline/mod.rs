@@ -1,0 +1,140 @@
+//! `gen-tasks`: drives the stages from substrates to a written dataset version.
+//!
+//! Work is split into cells, one per (substrate, family), each holding its candidates
+//! in seeded order. The cells' candidates are laid out in one global order and judged
+//! in parallel (a rayon pool judges ahead of the decisions, [`engine`]), but kept
+//! strictly in that order, so the result never depends on `--jobs` or on timing:
+//!
+//! - by default the order is cell after cell, and each cell keeps its first `per_cell`
+//!   tasks;
+//! - with quotas ([`crate::difficulty::quota::Quotas`]) the order takes one candidate of each cell in turn, and a
+//!   task is kept while a quota wants its (family, level), until every quota is met or
+//!   the candidates run out (the shortfall is reported).
+//!
+//! A task whose conflict hunks equal a kept task's after normalising whitespace and
+//! identifiers ([`crate::difficulty::near_duplicate`]) is dropped as `near-duplicate`, as is one listed in
+//! the [`Exclusions`] a caller passes (the curriculum passes its dataset's tasks).
+//!
+//! [`shard`] splits the global order across machines (`gen-tasks --shard K/N`) and
+//! merges the shards' verdicts with the same [`accept::Acceptance`] code (`merge-shards`).
+//!
+//! A file per job: [`options`] (what a run is asked), [`stage`] (substrates prepared,
+//! cells forged), [`order`] (the global order), [`judge`] (one candidate judged),
+//! [`engine`] (judging in parallel), [`accept`] (selection), [`write`] (records, files
+//! and the manifest of a version), [`shard`] (sharded runs).
+
+mod accept;
+mod draft;
+mod engine;
+mod judge;
+mod options;
+mod order;
+pub mod shard;
+mod stage;
+mod write;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use crate::bundle::dataset::{VersionFiles, WriteResult};
+use crate::bundle::manifest::{Manifest, SubstrateEntry};
+use crate::difficulty::quota::Shortfall;
+use crate::pytest::testrun::RunStats;
+use accept::ensure_tasks;
+use engine::{progress_bar, Engine};
+use judge::make_task;
+pub use judge::GeneratedTask;
+pub use options::{embedded_substrates, GenOptions, VersionMeta};
+pub(crate) use stage::mutable_modules;
+use stage::{stage, substrate_entries};
+use write::write_generated;
+pub use write::{add_task_files, counts, task_fingerprint, Exclusions};
+
+/// What judging a run's candidates came to, whether or not it wrote a version.
+#[derive(Debug, Clone, Default)]
+pub struct GenStats {
+    pub candidates_tried: usize,
+    /// Tasks kept (before `--max-tasks`).
+    pub kept: usize,
+    /// Rejected candidates by reason.
+    pub rejected: BTreeMap<String, usize>,
+    /// Quotas that were not met (empty without quotas).
+    pub shortfall: Vec<Shortfall>,
+    /// Substrates skipped, as (path, reason).
+    pub skipped_substrates: Vec<(String, String)>,
+    /// The test runners' work over all substrates (none when merging shards: the shards
+    /// ran the tests).
+    pub runs: RunStats,
+}
+
+/// What a run did: the version it wrote, and its [`GenStats`].
+#[derive(Debug, Clone)]
+pub struct GenReport {
+    pub version_dir: PathBuf,
+    pub write: WriteResult,
+    pub manifest: Manifest,
+    pub elapsed: Duration,
+    pub stats: GenStats,
+}
+
+/// What [`generate`] made.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// In generation order, `max_tasks` applied.
+    pub tasks: Vec<GeneratedTask>,
+    /// Every usable substrate, in order (with task counts of `tasks`).
+    pub substrates: Vec<SubstrateEntry>,
+    pub stats: GenStats,
+}
+
+/// Runs the whole pipeline and writes the dataset version.
+pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
+    let started = Instant::now();
+    let generated = generate(options, &Exclusions::default())?;
+    ensure_tasks(generated.tasks.len(), generated.stats.candidates_tried, &generated.stats.rejected)?;
+    let mut files = VersionFiles::new();
+    let mut entries = Vec::new();
+    for generated_task in &generated.tasks {
+        entries.push(add_task_files(&mut files, "tasks", &generated_task.task, &generated_task.bundle)?);
+    }
+    let (write, version_dir, manifest) =
+        write_generated(&options.out, &options.meta(), generated.substrates.clone(), &files, entries)?;
+    Ok(GenReport { version_dir, write, manifest, elapsed: started.elapsed(), stats: generated.stats })
+}
+
+/// Prepares the substrates, forges and judges candidates, and returns the kept tasks
+/// (not written). Tasks in `exclude` (and their near-duplicates) are not made again.
+pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated> {
+    let staged = stage(options)?;
+    let goal = options.goal();
+    let engine = Engine::new(&staged, options.jobs);
+    let total: usize = staged.cells.iter().map(|c| c.candidates.len()).sum();
+    let bar = progress_bar(options.progress, total as u64);
+    let selection = engine.select(goal, exclude, &bar)?;
+    bar.finish_and_clear();
+
+    let kept = selection.accepted.len();
+    let mut drafts = selection.accepted;
+    if let Some(max) = options.max_tasks {
+        drafts.truncate(max);
+    }
+    let repo = git2::Repository::open_bare(staged.repo_path())?;
+    let mut tasks = Vec::with_capacity(drafts.len());
+    let mut per_substrate = vec![0usize; staged.prepared.len()];
+    for draft in &drafts {
+        tasks.push(make_task(&repo, &staged.prepared[draft.substrate].substrate, draft)?);
+        per_substrate[draft.substrate] += 1;
+    }
+    let stats = GenStats {
+        candidates_tried: selection.tried,
+        kept,
+        rejected: selection.rejected,
+        shortfall: selection.shortfall,
+        skipped_substrates: staged.skipped,
+        runs: staged.prepared.iter().map(|p| p.runner.stats()).sum(),
+    };
+    Ok(Generated { tasks, substrates: substrate_entries(&staged.prepared, &per_substrate), stats })
+}

@@ -1,0 +1,87 @@
+//! What decides what `gen-tasks` produces, plus how it runs: [`GenOptions`], the run
+//! record a manifest keeps ([`VersionMeta`]) and the default substrates
+//! ([`embedded_substrates`]).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use super::order::Goal;
+use crate::difficulty::quota::Quotas;
+use crate::forge::Family;
+use crate::pytest::select::SelectionMode;
+use crate::substrate::{self, SubstrateSpec};
+
+/// Everything that decides what `gen-tasks` produces, plus how it runs.
+#[derive(Debug, Clone)]
+pub struct GenOptions {
+    /// Substrates to use, in order.
+    pub substrates: Vec<SubstrateSpec>,
+    pub out: PathBuf,
+    /// Where test outcomes are cached (default `OUT/.mergeforge-cache`).
+    pub cache_dir: PathBuf,
+    pub dataset: String,
+    pub version: String,
+    pub seed: u64,
+    pub max_tasks: Option<usize>,
+    pub families: Vec<Family>,
+    /// Tasks kept per (substrate, family) (without quotas).
+    pub per_cell: usize,
+    /// Candidates tried per (substrate, family) at most.
+    pub candidates_per_cell: usize,
+    /// Level quotas; `None` keeps `per_cell` tasks per cell instead.
+    pub quotas: Option<Quotas>,
+    pub jobs: usize,
+    pub progress: bool,
+    /// The canonical command line recorded in the manifest.
+    pub command: Vec<String>,
+    /// Which tests run on a tree: selected by a coverage map of HEAD, or all of them.
+    pub selection: SelectionMode,
+}
+
+impl GenOptions {
+    /// What the manifest records about the run.
+    pub(crate) fn meta(&self) -> VersionMeta {
+        VersionMeta {
+            dataset: self.dataset.clone(),
+            version: self.version.clone(),
+            command: self.command.clone(),
+            seed: self.seed,
+        }
+    }
+
+    /// What decides which kept candidates become tasks.
+    pub(crate) fn goal(&self) -> Goal<'_> {
+        match &self.quotas {
+            Some(quotas) => Goal::Quotas(quotas),
+            None => Goal::PerCell(self.per_cell),
+        }
+    }
+}
+
+/// What a version's manifest records about the run that made it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct VersionMeta {
+    pub dataset: String,
+    pub version: String,
+    /// The canonical command line (no --out, --cache, --jobs or --shard).
+    pub command: Vec<String>,
+    pub seed: u64,
+}
+
+/// The embedded substrates: every folder with a `substrate.toml` under `substrates/`
+/// (found by [`substrate::embedded_root`]), sorted by name.
+pub fn embedded_substrates() -> Result<Vec<SubstrateSpec>> {
+    let root = substrate::embedded_root()?;
+    let mut specs = Vec::new();
+    let entries = std::fs::read_dir(&root)
+        .with_context(|| format!("{}: no embedded substrates; pass --substrate PATH", root.display()))?;
+    for entry in entries {
+        let path = entry?.path();
+        if path.join(substrate::config::CONFIG_FILE).is_file() {
+            specs.push(SubstrateSpec { path, config_file: None, test_command: None });
+        }
+    }
+    specs.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(specs)
+}

@@ -1,0 +1,174 @@
+//! Staging a run: every substrate prepared (loaded, its tests passing at HEAD, a runner
+//! with its outcome cache and test selection, its modules parsed and mutations listed;
+//! a failing substrate is skipped with a warning), what killed runs left swept away,
+//! and every (substrate, family) cell's candidates forged in seeded order.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+
+use super::options::GenOptions;
+use crate::bundle::manifest::SubstrateEntry;
+use crate::forge::{self, Candidate, Family, ForgeInput};
+use crate::leftovers;
+use crate::mutate::{self, Mutation};
+use crate::pytest::select::SelectionMode;
+use crate::pytest::testrun::{OutcomeCache, TestRunner};
+use crate::pytest::venv::{ensure_venv, user_cache_dir};
+use crate::python::PyModule;
+use crate::substrate::{self, Substrate, SubstrateSpec};
+
+/// A substrate ready for forging.
+pub(super) struct Prepared {
+    pub(super) substrate: Substrate,
+    pub(super) runner: TestRunner,
+    pub(super) modules: Vec<PyModule>,
+    pub(super) mutations: Vec<Vec<Mutation>>,
+}
+
+/// Substrates prepared and their candidates laid out in cells, ready to be judged.
+pub(super) struct Staged {
+    pub(super) prepared: Vec<Prepared>,
+    pub(super) skipped: Vec<(String, String)>,
+    pub(super) cells: Vec<Cell>,
+    /// A bare repository the candidates' commits are written to.
+    scratch: tempfile::TempDir,
+}
+
+impl Staged {
+    pub(super) fn repo_path(&self) -> &Path {
+        self.scratch.path()
+    }
+}
+
+/// The candidates of one (substrate, family), in seeded order.
+pub(super) struct Cell {
+    pub(super) substrate: usize,
+    pub(super) family: Family,
+    pub(super) candidates: Vec<Candidate>,
+}
+
+/// Prepares the substrates (a failing one is skipped with a warning) and forges every
+/// (substrate, family) cell's candidates in seeded order.
+pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
+    let cache = OutcomeCache::new(&options.cache_dir.join("outcomes"));
+    sweep_leftovers(&cache, &options.cache_dir);
+    let mut skipped = Vec::new();
+    let mut prepared = Vec::new();
+    for spec in &options.substrates {
+        match prepare(spec, &cache, options) {
+            Ok(p) => prepared.push(p),
+            Err(err) => {
+                let name = spec.path.display().to_string();
+                eprintln!("warning: substrate {name} skipped: {err:#}");
+                skipped.push((name, format!("{err:#}")));
+            }
+        }
+    }
+    if prepared.is_empty() {
+        bail!("no usable substrate: every substrate was skipped (see the warnings above)");
+    }
+
+    let scratch = tempfile::Builder::new().prefix(&format!("{FORGE_PREFIX}{}-", leftovers::owner_tag())).tempdir()?;
+    git2::Repository::init_bare(scratch.path()).context("creating the scratch repository")?;
+
+    let mut cells = Vec::new();
+    for (index, p) in prepared.iter().enumerate() {
+        let input =
+            ForgeInput { substrate: &p.substrate, modules: &p.modules, mutations: &p.mutations, seed: options.seed };
+        for family in &options.families {
+            let candidates = forge::ordered_candidates(*family, &input, options.candidates_per_cell);
+            cells.push(Cell { substrate: index, family: *family, candidates });
+        }
+    }
+    Ok(Staged { prepared, skipped, cells, scratch })
+}
+
+/// Prefix of a run's scratch repository in the system's temporary folder.
+const FORGE_PREFIX: &str = "mergeforge-forge-";
+
+/// Clears what killed runs on this host left: temporary outcome-cache and coverage-map
+/// entries, scratch repositories, sandbox copies (see [`leftovers`]) and pids cgroups
+/// with whatever still runs in them (fork servers included).
+fn sweep_leftovers(cache: &OutcomeCache, cache_dir: &Path) {
+    let temp = std::env::temp_dir();
+    let removed = cache.sweep_leftovers()
+        + leftovers::sweep(&cache_dir.join("coverage"), crate::pytest::testrun::CACHE_TEMP_PREFIX)
+        + leftovers::sweep(&temp, FORGE_PREFIX)
+        + leftovers::sweep(&temp, crate::sandbox::SANDBOX_PREFIX)
+        + crate::sandbox::confine::sweep_dead_cgroups();
+    if removed > 0 {
+        eprintln!("note: removed {removed} temporary files and folders left by killed runs");
+    }
+}
+
+/// The manifest's substrate entries, with `tasks[i]` tasks from substrate `i`.
+pub(super) fn substrate_entries(prepared: &[Prepared], tasks: &[usize]) -> Vec<SubstrateEntry> {
+    prepared
+        .iter()
+        .zip(tasks)
+        .map(|(p, n)| SubstrateEntry {
+            name: p.substrate.name.clone(),
+            commit: p.substrate.commit.clone(),
+            tree: p.substrate.tree_id.clone(),
+            tasks: *n,
+        })
+        .collect()
+}
+
+fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> Result<Prepared> {
+    let substrate = substrate::load(spec)?;
+    let python = ensure_venv(&user_cache_dir(), &substrate.config.python_deps)?;
+    let runner = TestRunner::new(
+        &substrate.config.test_command,
+        &substrate.config.env,
+        Duration::from_secs(substrate.config.timeout_s),
+        &python,
+        Some(cache.clone()),
+    );
+    let head = runner.run_full(&substrate.files)?;
+    if !head.passed {
+        let shown: Vec<&str> = head.failed_tests.iter().take(5).map(String::as_str).collect();
+        bail!(
+            "tests fail at HEAD ({}{}); fix them or the test command in substrate.toml",
+            shown.join(", "),
+            if head.failed_tests.len() > 5 { ", ..." } else { "" }
+        );
+    }
+    let runner = with_selection(runner, &substrate, options);
+    let (modules, mutations) = mutable_modules(&substrate)?;
+    Ok(Prepared { substrate, runner, modules, mutations })
+}
+
+/// The substrate's mutable sources, parsed (a file that does not parse is skipped with a
+/// warning), and every mutation of each, in the same order.
+pub(crate) fn mutable_modules(substrate: &Substrate) -> Result<(Vec<PyModule>, Vec<Vec<Mutation>>)> {
+    let mut modules = Vec::new();
+    for source in substrate.mutable_sources() {
+        match PyModule::parse(&source.path, &source.text) {
+            Ok(module) => modules.push(module),
+            Err(err) => eprintln!("warning: {}: {err}; file skipped", substrate.name),
+        }
+    }
+    if modules.is_empty() {
+        bail!("no Python source to mutate under source_dirs {:?}", substrate.config.source_dirs);
+    }
+    let mutations = modules.iter().map(mutate::all_mutations).collect();
+    Ok((modules, mutations))
+}
+
+/// The runner selecting tests by a coverage map of HEAD (`--selection coverage`); if the
+/// map cannot be made, a warning says so and the substrate's trees run in full.
+fn with_selection(runner: TestRunner, substrate: &Substrate, options: &GenOptions) -> TestRunner {
+    if options.selection != SelectionMode::Coverage {
+        return runner;
+    }
+    match runner.coverage_map(&substrate.files, &options.cache_dir.join("coverage")) {
+        Ok(map) => runner.with_selection(substrate.files.clone(), map),
+        Err(err) => {
+            eprintln!("warning: substrate {}: {err:#}", substrate.name);
+            runner
+        }
+    }
+}
