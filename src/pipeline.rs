@@ -40,7 +40,7 @@ use crate::forge::commits::{write_task_commits, TaskCommits};
 use crate::forge::{self, Candidate, Family, ForgeInput};
 use crate::leftovers;
 use crate::merge::{self, MergeResult};
-use crate::mutate::{self, Mutation, PyModule};
+use crate::mutate::{self, Mutation, OperatorRef, PyModule};
 use crate::sandbox::python::ensure_venv;
 use crate::sandbox::testrun::{OutcomeCache, TestRunner};
 use crate::sandbox::user_cache_dir;
@@ -114,7 +114,7 @@ pub struct GenReport {
     pub manifest: Manifest,
     pub candidates_tried: usize,
     pub kept: usize,
-    pub rejected: BTreeMap<String, usize>,
+    pub rejected: BTreeMap<Rejection, usize>,
     /// Quotas that were not met (empty without quotas).
     pub shortfall: Vec<Shortfall>,
     pub skipped_substrates: Vec<(String, String)>,
@@ -172,7 +172,7 @@ pub struct Generated {
     pub substrates: Vec<SubstrateEntry>,
     pub candidates_tried: usize,
     pub kept: usize,
-    pub rejected: BTreeMap<String, usize>,
+    pub rejected: BTreeMap<Rejection, usize>,
     pub shortfall: Vec<Shortfall>,
     pub skipped_substrates: Vec<(String, String)>,
     /// Sandboxed test runs actually executed (cache hits excluded), over all substrates.
@@ -211,13 +211,12 @@ struct Draft {
 /// A judged candidate: kept (a task, not yet selected) or rejected with a reason.
 pub(crate) enum Verdict<T> {
     Kept(T),
-    /// The rejection's name ([`Rejection::name`]).
-    Rejected(String),
+    Rejected(Rejection),
 }
 
 impl<T> Verdict<T> {
     fn rejected(reason: Rejection) -> Self {
-        Verdict::Rejected(reason.name().to_string())
+        Verdict::Rejected(reason)
     }
 }
 
@@ -290,11 +289,11 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
 }
 
 /// Refuses a run that kept no task, naming what the candidates were rejected for.
-pub(crate) fn ensure_tasks(tasks: usize, tried: usize, rejected: &BTreeMap<String, usize>) -> Result<()> {
+pub(crate) fn ensure_tasks(tasks: usize, tried: usize, rejected: &BTreeMap<Rejection, usize>) -> Result<()> {
     if tasks > 0 {
         return Ok(());
     }
-    let reasons: Vec<String> = rejected.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    let reasons: Vec<String> = rejected.iter().map(|(r, n)| format!("{} {n}", r.name())).collect();
     bail!(
         "no candidate became a task ({} tried; rejected: {}); try more --candidates-per-cell, other --families or a substrate with stricter tests",
         tried,
@@ -593,7 +592,7 @@ pub(crate) struct Selection<T> {
     /// Kept tasks in global order (before `--max-tasks`).
     pub accepted: Vec<T>,
     pub tried: usize,
-    pub rejected: BTreeMap<String, usize>,
+    pub rejected: BTreeMap<Rejection, usize>,
     pub shortfall: Vec<Shortfall>,
 }
 
@@ -671,7 +670,7 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
             Verdict::Kept(kept) => kept,
         };
         if self.ids.contains(kept.id()) || self.fingerprints.contains(kept.fingerprint()) {
-            *self.selection.rejected.entry(Rejection::NearDuplicate.name().to_string()).or_default() += 1;
+            *self.selection.rejected.entry(Rejection::NearDuplicate).or_default() += 1;
             return;
         }
         let (family, level) = (self.families[cell], kept.level());
@@ -864,7 +863,7 @@ fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &P
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };
     let outside = edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
-    let mut operators: Vec<String> = candidate.mutations.iter().map(|m| m.operator.to_string()).collect();
+    let mut operators: Vec<OperatorRef> = candidate.mutations.iter().map(|m| m.operator).collect();
     operators.sort();
     operators.dedup();
     let features = Features {
@@ -875,7 +874,7 @@ fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &P
         failing_tests_ours: validation.ours.failed_tests.len(),
         failing_tests_theirs: validation.theirs.failed_tests.len(),
         operators,
-        family: candidate.family.name().to_string(),
+        family: candidate.family,
     };
     let difficulty = difficulty::assess(&validation, features);
     let substrate = &prepared.substrate;
@@ -955,7 +954,7 @@ fn task_record(id: &str, substrate: &Substrate, draft: &Draft, bundle: &[u8]) ->
             .mutations
             .iter()
             .map(|m| MutationRecord {
-                operator: m.operator.to_string(),
+                operator: m.operator,
                 path: m.path.clone(),
                 line: m.line,
                 function: m.function.clone(),
