@@ -3,13 +3,16 @@
 //! Each resolver is one small type behind [`Resolver`], in its own file, listed once in
 //! [`ALL`] in ladder order:
 //!
-//! | name | what it does |
-//! |---|---|
-//! | `ours`, `theirs` | take one side for every hunk |
-//! | `union-ours-first`, `union-theirs-first` | keep both sides of every hunk, in one order |
-//! | `rule` | the classic rule-based resolver, hunk by hunk (see [`rule`]) |
-//! | `structured` | a Python-aware merge of both sides' statement changes (see [`structured`]) |
-//! | `mergiraf` | the `mergiraf` binary, when one is on PATH (see [`mergiraf`]) |
+//! | name | rung | record key | what it does |
+//! |---|---|---|---|
+//! | `ours`, `theirs` | easy | `ours`, `theirs` | take one side for every hunk |
+//! | `union-ours-first`, `union-theirs-first` | medium | `union` (shared) | keep both sides of every hunk, in one order |
+//! | `rule` | medium | `rule` | the classic rule-based resolver, hunk by hunk (see [`rule`]) |
+//! | `structured` | medium | `structured` | a Python-aware merge of both sides' statement changes (see [`structured`]) |
+//! | `mergiraf` | medium | `mergiraf` | the `mergiraf` binary, when one is on PATH (see [`mergiraf`]) |
+//!
+//! The rung, record key, eval agent name and availability are items of each entry
+//! ([`Resolver`]); the ladder, the record, the demo page and the eval agents read them.
 //!
 //! A resolver turns a conflicted file's text (diff3 markers, as the merge stage writes
 //! them) into a resolved text. A hunk it cannot resolve keeps its markers, so its result
