@@ -33,6 +33,7 @@ use crate::pipeline::{self, GenOptions, GenReport};
 use crate::pytest::select::SelectionMode;
 use crate::pytest::venv::{ensure_venv, user_cache_dir};
 use crate::substrate;
+use crate::validate::Rejection;
 
 /// The selection modes measured, in the order they run. Coverage goes first, so any
 /// warm-up cost (cold file caches) falls on it, not on the baseline it is compared to.
@@ -70,11 +71,11 @@ pub struct BenchReport {
 /// One gen-tasks run in one selection mode.
 #[derive(Debug, Clone, Serialize)]
 pub struct ModeRun {
-    pub selection: String,
+    pub selection: SelectionMode,
     /// Validated tasks (kept before `--max-tasks`).
     pub tasks: usize,
     pub candidates_tried: usize,
-    pub rejected: BTreeMap<String, usize>,
+    pub rejected: BTreeMap<Rejection, usize>,
     /// Written tasks by level.
     pub by_level: BTreeMap<String, usize>,
     pub wall_seconds: f64,
@@ -201,7 +202,7 @@ fn mode_run(mode: SelectionMode, report: &GenReport, wall: Duration, cpu: Durati
     let share = (jobs == 1 && wall > Duration::ZERO)
         .then(|| (1.0 - report.stats.runs.test_time.as_secs_f64() / wall.as_secs_f64()).clamp(0.0, 1.0));
     ModeRun {
-        selection: mode.name().to_string(),
+        selection: mode,
         tasks: report.stats.kept,
         candidates_tried: report.stats.candidates_tried,
         rejected: report.stats.rejected.clone(),
@@ -404,10 +405,13 @@ mod tests {
 
     fn run(selection: &str, rejected: &[(&str, usize)]) -> ModeRun {
         ModeRun {
-            selection: selection.into(),
+            selection: <SelectionMode as clap::ValueEnum>::from_str(selection, false).unwrap(),
             tasks: 1,
             candidates_tried: 2,
-            rejected: rejected.iter().map(|(r, n)| (r.to_string(), *n)).collect(),
+            rejected: rejected
+                .iter()
+                .map(|(r, n)| (serde_json::from_value(serde_json::json!(r)).unwrap(), *n))
+                .collect(),
             by_level: BTreeMap::new(),
             wall_seconds: 1.0,
             cpu_seconds: 1.0,

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::difficulty::Difficulty;
 use crate::forge::Family;
+use crate::mutate::OperatorRef;
 use crate::validate::Validation;
 
 pub const TASK_SCHEMA: &str = "mergeforge.task/1";
@@ -101,7 +102,7 @@ pub struct ConflictRecord {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MutationRecord {
-    pub operator: String,
+    pub operator: OperatorRef,
     pub path: String,
     pub line: usize,
     pub function: Option<String>,

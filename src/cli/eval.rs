@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::serve::EpisodeArgs;
 use crate::difficulty::Level;
-use crate::env::agents::AGENTS;
+use crate::env::agents;
 use crate::env::eval::{self, EpisodeResult, Latency};
 use crate::env::Environment;
 
@@ -54,8 +54,9 @@ pub struct EvalArgs {
 }
 
 pub fn run(args: EvalArgs) -> Result<ExitCode> {
-    if !AGENTS.contains(&args.agent.as_str()) {
-        bail!("unknown agent `{}`: expected one of {}", args.agent, AGENTS.join(", "));
+    let agents = agents::names();
+    if !agents.contains(&args.agent.as_str()) {
+        bail!("unknown agent `{}`: expected one of {}", args.agent, agents.join(", "));
     }
     let level = match args.level.as_deref() {
         None => None,
@@ -106,7 +107,7 @@ struct LevelTotals {
 fn totals(results: &[EpisodeResult]) -> BTreeMap<String, LevelTotals> {
     let mut by_level: BTreeMap<String, LevelTotals> = BTreeMap::new();
     for r in results {
-        for key in [r.level.clone(), "all".to_string()] {
+        for key in [r.level.name().to_string(), "all".to_string()] {
             let t = by_level.entry(key).or_default();
             t.tasks += 1;
             t.reward += r.reward;

@@ -81,10 +81,10 @@ pub struct GenTasksArgs {
     #[arg(long, value_name = "N")]
     pub max_tasks: Option<usize>,
 
-    /// Families to use, comma-separated: strip-restore, divergent-edit, compose-edits,
-    /// signature-callsite. Default: all.
-    #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    pub families: Vec<String>,
+    /// Families to use, comma-separated (the values are the family catalogue's).
+    /// Default: all.
+    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = super::CatalogueValue::<Family>::new("family"))]
+    pub families: Vec<Family>,
 
     /// Tasks kept per (substrate, family). Ignored with --quota.
     #[arg(long, value_name = "N", default_value_t = 4)]
@@ -188,13 +188,9 @@ pub(crate) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         Family::ALL.to_vec()
     } else {
         let mut families = Vec::new();
-        for name in &args.families {
-            let Some(family) = Family::parse(name.trim()) else {
-                let known: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
-                bail!("--families: unknown family `{name}`; known: {}", known.join(", "));
-            };
-            if !families.contains(&family) {
-                families.push(family);
+        for family in &args.families {
+            if !families.contains(family) {
+                families.push(*family);
             }
         }
         families

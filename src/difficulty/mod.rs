@@ -9,6 +9,8 @@
 //! | medium | a combination: union (either order), `rule`, `structured` or `mergiraf` |
 //! | hard | none of them |
 //!
+//! Each resolver's rung is an item of its catalogue entry ([`crate::resolve::Resolver::rung`]).
+//!
 //! A curriculum refresh may re-level a task by how often agents solve it; the ladder's
 //! level is then kept as `structural_level` (for a generated task both are equal).
 //!
@@ -27,10 +29,11 @@
 //! | operators: (distinct operators − 1 + mean subtlety) / 3, at most 1 | 0.06 |
 //! | family: strip-restore 0.25, divergent-edit 0, compose-edits 1, signature-callsite 0.75 | 0.06 |
 //!
-//! An operator's subtlety ([`operator_subtlety`]) is how far its change is from a
-//! visible value swap: 0 for a changed constant or default, up to 1 for reorderings and
-//! renames that keep every token. The family prior is how much reasoning beyond picking
-//! lines the family's gold merge needs.
+//! An operator's subtlety ([`crate::mutate::Operator::subtlety`], an item of its
+//! catalogue entry) is how far its change is from a visible value swap: 0 for a changed
+//! constant or default, up to 1 for reorderings and renames that keep every token. The
+//! family prior ([`crate::forge::FamilyBuilder::prior`]) is how much reasoning beyond
+//! picking lines the family's gold merge needs.
 
 pub mod near_duplicate;
 pub mod quota;
@@ -38,10 +41,27 @@ pub mod quota;
 use serde::{Deserialize, Serialize};
 
 use crate::forge::Family;
+use crate::mutate::OperatorRef;
+use crate::resolve::Rung;
 use crate::validate::Validation;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Level {
     Easy,
     Medium,
@@ -51,22 +71,28 @@ pub enum Level {
 impl Level {
     pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
 
+    /// The lowercase name, as serde writes it.
     pub fn name(self) -> &'static str {
-        match self {
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-        }
+        self.into()
     }
 
     pub fn parse(name: &str) -> Option<Level> {
-        Level::ALL.into_iter().find(|l| l.name() == name)
+        name.parse().ok()
+    }
+}
+
+impl From<Rung> for Level {
+    fn from(rung: Rung) -> Level {
+        match rung {
+            Rung::Easy => Level::Easy,
+            Rung::Medium => Level::Medium,
+        }
     }
 }
 
 impl std::fmt::Display for Level {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 
@@ -79,8 +105,8 @@ pub struct Features {
     pub files_outside_conflicts: usize,
     pub failing_tests_ours: usize,
     pub failing_tests_theirs: usize,
-    pub operators: Vec<String>,
-    pub family: String,
+    pub operators: Vec<OperatorRef>,
+    pub family: Family,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -94,39 +120,9 @@ pub struct Difficulty {
     pub features: Features,
 }
 
-/// The first rung of the ladder that solves the task.
+/// The first rung of the ladder that solves the task; hard when none does.
 pub fn level(validation: &Validation) -> Level {
-    let b = &validation.baselines;
-    if b.a_side_passes() {
-        Level::Easy
-    } else if b.a_combination_passes() {
-        Level::Medium
-    } else {
-        Level::Hard
-    }
-}
-
-/// How far an operator's change is from a visible value swap, in [0, 1].
-pub fn operator_subtlety(operator: &str) -> f64 {
-    match operator {
-        "const-int" | "change-default" => 0.0,
-        "return-value" | "remove-statement" | "remove-if" | "remove-loop" => 0.25,
-        "binop-swap" | "flip-compare" | "bool-op" | "negate-condition" | "unwrap-block" => 0.5,
-        "invert-if" | "swap-operands" => 0.75,
-        "swap-statements" | "rename-param" => 1.0,
-        _ => 0.5,
-    }
-}
-
-/// How much reasoning beyond picking lines a family's gold merge needs, in [0, 1].
-pub fn family_prior(family: &str) -> f64 {
-    match Family::parse(family) {
-        Some(Family::DivergentEdit) => 0.0,
-        Some(Family::StripRestore) => 0.25,
-        Some(Family::SignatureCallsite) => 0.75,
-        Some(Family::ComposeEdits) => 1.0,
-        None => 0.5,
-    }
+    validation.baselines.solving_rung().map_or(Level::Hard, Level::from)
 }
 
 /// The score for a level and features (formula in the module docs).
@@ -141,7 +137,7 @@ pub fn score(level: Level, f: &Features) -> f64 {
     let operators = if f.operators.is_empty() {
         0.0
     } else {
-        let mean = f.operators.iter().map(|o| operator_subtlety(o)).sum::<f64>() / f.operators.len() as f64;
+        let mean = f.operators.iter().map(|o| o.get().subtlety()).sum::<f64>() / f.operators.len() as f64;
         ((f.operators.len() - 1) as f64 + mean).min(3.0) / 3.0
     };
     let raw = base
@@ -151,7 +147,7 @@ pub fn score(level: Level, f: &Features) -> f64 {
         + 0.08 * ratio(f.files_outside_conflicts, 2)
         + 0.08 * (1.0 - ratio(weakest, 10))
         + 0.06 * operators
-        + 0.06 * family_prior(&f.family);
+        + 0.06 * f.family.prior();
     (raw.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
 }
 
@@ -165,6 +161,10 @@ pub fn assess(validation: &Validation, features: Features) -> Difficulty {
 mod tests {
     use super::*;
 
+    fn ops(names: &[&str]) -> Vec<OperatorRef> {
+        names.iter().map(|name| OperatorRef::parse(name).unwrap()).collect()
+    }
+
     fn features() -> Features {
         Features {
             hunks: 1,
@@ -173,8 +173,8 @@ mod tests {
             files_outside_conflicts: 0,
             failing_tests_ours: 3,
             failing_tests_theirs: 0,
-            operators: vec!["const-int".into()],
-            family: "divergent-edit".into(),
+            operators: ops(&["const-int"]),
+            family: Family::DivergentEdit,
         }
     }
 
@@ -184,9 +184,9 @@ mod tests {
         // 0.08 * 4/40 + 0.08 * 0.7 = 0.064
         assert_eq!(score(Level::Easy, &f), 0.064);
         assert_eq!(score(Level::Hard, &f), 0.564);
-        let subtle = Features { operators: vec!["swap-operands".into(), "rename-param".into()], ..f.clone() };
+        let subtle = Features { operators: ops(&["swap-operands", "rename-param"]), ..f.clone() };
         assert!(score(Level::Easy, &subtle) > score(Level::Easy, &f));
-        let compose = Features { family: "compose-edits".into(), ..f.clone() };
+        let compose = Features { family: Family::ComposeEdits, ..f.clone() };
         assert_eq!(score(Level::Easy, &compose), 0.124);
         let big = Features {
             hunks: 4,
@@ -194,8 +194,10 @@ mod tests {
             conflicted_files: 3,
             files_outside_conflicts: 2,
             failing_tests_ours: 1,
-            operators: vec!["a".into(), "b".into(), "swap-statements".into(), "rename-param".into()],
-            family: "compose-edits".into(),
+            // Two operators of subtlety 0.5 (any unknown name scored 0.5 before operators
+            // carried their subtlety).
+            operators: ops(&["binop-swap", "flip-compare", "swap-statements", "rename-param"]),
+            family: Family::ComposeEdits,
             ..f
         };
         assert_eq!(score(Level::Hard, &big), 0.992);

@@ -1,8 +1,9 @@
 //! Baseline agents: they play episodes through the same actions any agent sends.
 //!
-//! * `ours`, `theirs`, `union`: resolve every conflicted file hunk by hunk with the
-//!   baseline resolver of that name (`union` keeps ours first), one file per step,
-//!   seeing only the observation;
+//! * one agent per baseline resolver that names itself an agent
+//!   ([`Resolver::agent`]: `ours`, `theirs`, `union` keeping ours first): it resolves
+//!   every conflicted file with that resolver, one file per step, seeing only the
+//!   observation;
 //! * `gold`: submits the gold text of every file the gold merge changes (read from
 //!   `task.json`, so it knows the answer), files outside the conflicts first. It must
 //!   reach the maximum reward on every task; it proves the reward is attainable.
@@ -18,8 +19,14 @@ use crate::bundle::Task;
 use crate::merge::markers;
 use crate::resolve::{self, Resolver};
 
-/// The agent names `mergeforge eval --agent` accepts.
-pub const AGENTS: &[&str] = &["ours", "theirs", "union", "gold"];
+/// The agent that replays the gold merge.
+pub const GOLD: &str = "gold";
+
+/// The agent names `mergeforge eval --agent` accepts: the resolvers' agents in ladder
+/// order, then `gold`.
+pub fn names() -> Vec<&'static str> {
+    resolve::ALL.iter().filter_map(|r| r.agent()).chain([GOLD]).collect()
+}
 
 pub trait Agent: Send {
     /// The next action after `observation`, or `None` when done.
@@ -28,12 +35,11 @@ pub trait Agent: Send {
 
 /// Makes the named agent for one task.
 pub fn make(name: &str, task: &Task) -> Result<Box<dyn Agent>, String> {
-    let resolver: &'static dyn Resolver = match name {
-        "ours" => &resolve::TakeOurs,
-        "theirs" => &resolve::TakeTheirs,
-        "union" => &resolve::UnionOursFirst,
-        "gold" => return Ok(Box::new(GoldAgent::new(task))),
-        other => return Err(format!("unknown agent `{other}`: expected one of {}", AGENTS.join(", "))),
+    if name == GOLD {
+        return Ok(Box::new(GoldAgent::new(task)));
+    }
+    let Some(resolver) = resolve::ALL.iter().copied().find(|r| r.agent() == Some(name)) else {
+        return Err(format!("unknown agent `{name}`: expected one of {}", names().join(", ")));
     };
     Ok(Box::new(ResolverAgent { resolver, submitted: BTreeSet::new() }))
 }

@@ -14,13 +14,15 @@ use super::agents;
 use super::dataset::{TaskChoice, TaskEntry};
 use super::observation::TestCounts;
 use super::{Environment, ResetRequest};
+use crate::difficulty::Level;
+use crate::forge::Family;
 
 /// The outcome of one episode.
 #[derive(Debug, Clone, Serialize)]
 pub struct EpisodeResult {
     pub task_id: String,
-    pub level: String,
-    pub family: String,
+    pub level: Level,
+    pub family: Family,
     pub steps: usize,
     pub reward: f64,
     pub max_reward: f64,
@@ -63,8 +65,8 @@ pub fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> Epis
     let task = &entry.task;
     let mut result = EpisodeResult {
         task_id: task.id.clone(),
-        level: task.difficulty.level.name().to_string(),
-        family: task.family.name().to_string(),
+        level: task.difficulty.level,
+        family: task.family,
         steps: 0,
         reward: 0.0,
         max_reward: 0.0,

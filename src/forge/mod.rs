@@ -9,7 +9,6 @@ pub mod commits;
 mod families;
 pub(crate) mod splice;
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::mutate::Mutation;
@@ -17,55 +16,44 @@ use crate::python::PyModule;
 use crate::snapshot::Snapshot;
 use crate::substrate::Substrate;
 
-/// The families, in catalogue order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Family {
-    StripRestore,
-    DivergentEdit,
-    ComposeEdits,
-    SignatureCallsite,
-}
+pub use families::Family;
 
 impl Family {
-    pub const ALL: [Family; 4] =
-        [Family::StripRestore, Family::DivergentEdit, Family::ComposeEdits, Family::SignatureCallsite];
-
+    /// The family's kebab-case name, as serde writes it (`strip-restore`).
     pub fn name(self) -> &'static str {
-        match self {
-            Family::StripRestore => "strip-restore",
-            Family::DivergentEdit => "divergent-edit",
-            Family::ComposeEdits => "compose-edits",
-            Family::SignatureCallsite => "signature-callsite",
-        }
+        self.into()
+    }
+
+    /// Looks a family up by name.
+    pub fn parse(name: &str) -> Option<Family> {
+        name.parse().ok()
     }
 
     /// A short tag used in task ids.
     pub fn tag(self) -> &'static str {
-        match self {
-            Family::StripRestore => "strip",
-            Family::DivergentEdit => "diverge",
-            Family::ComposeEdits => "compose",
-            Family::SignatureCallsite => "sigcall",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|f| f.name() == name)
+        self.builder().tag()
     }
 
     /// What the tests must say about the two sides taken alone.
     pub fn side_rule(self) -> SideRule {
-        match self {
-            Family::DivergentEdit => SideRule::ExactlyOnePasses,
-            _ => SideRule::BothFail,
-        }
+        self.builder().side_rule()
+    }
+
+    /// How much reasoning beyond picking lines the family's gold merge needs, in [0, 1]
+    /// (a part of the task's score, see [`crate::difficulty`]).
+    pub fn prior(self) -> f64 {
+        self.builder().prior()
+    }
+
+    /// One sentence on how the family makes a task (the dataset card's list).
+    pub fn description(self) -> &'static str {
+        self.builder().description()
     }
 }
 
 impl std::fmt::Display for Family {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 
@@ -110,23 +98,27 @@ pub struct Recipe<'a> {
     pub build: Box<dyn Fn() -> Option<Candidate> + Send + Sync + 'a>,
 }
 
-/// A family: one small type, listed once in [`families::ALL`].
+/// A family: one small type in its own file, listed once in the catalogue of
+/// [`families`], which makes the [`Family`] enum from that list. Every item is required:
+/// a family without one does not compile.
 pub trait FamilyBuilder: Sync + Send {
-    fn family(&self) -> Family;
+    /// A short tag used in task ids (`strip`).
+    fn tag(&self) -> &'static str;
+    /// What the tests must say about the two sides taken alone.
+    fn side_rule(&self) -> SideRule;
+    /// How much reasoning beyond picking lines the family's gold merge needs, in [0, 1].
+    fn prior(&self) -> f64;
+    /// One sentence on how the family makes a task, for the dataset card.
+    fn description(&self) -> &'static str;
     /// Every candidate this family can make, as recipes, in any order (the caller orders them).
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>>;
-}
-
-/// The builder of a family.
-pub fn builder(family: Family) -> &'static dyn FamilyBuilder {
-    families::ALL.iter().copied().find(|b| b.family() == family).expect("every family has a builder")
 }
 
 /// Candidates of `family`, ordered deterministically by a hash of (seed, key): the first
 /// `cap` recipes (in that order) that build.
 pub fn ordered_candidates(family: Family, input: &ForgeInput, cap: usize) -> Vec<Candidate> {
     let mut keyed: Vec<(String, Recipe)> =
-        builder(family).recipes(input).into_iter().map(|r| (seeded_rank(input.seed, &r.key), r)).collect();
+        family.builder().recipes(input).into_iter().map(|r| (seeded_rank(input.seed, &r.key), r)).collect();
     keyed.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.key.cmp(&b.1.key)));
     keyed.dedup_by(|a, b| a.1.key == b.1.key);
     keyed.iter().filter_map(|(_, recipe)| (recipe.build)()).take(cap).collect()

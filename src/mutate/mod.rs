@@ -26,7 +26,7 @@ pub enum OperatorKind {
 /// One proposed change to one file: replace `start..end` of the text with `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Mutation {
-    pub operator: &'static str,
+    pub operator: OperatorRef,
     pub kind: OperatorKind,
     pub path: String,
     /// Qualified name of the enclosing function, if any.
@@ -57,8 +57,12 @@ pub trait Operator: Sync + Send {
     /// Kebab-case name recorded in task features (e.g. `flip-compare`).
     fn name(&self) -> &'static str;
     fn kind(&self) -> OperatorKind;
+    /// How far its change is from a visible value swap, in [0, 1]: 0 for a changed
+    /// constant or default, up to 1 for reorderings and renames that keep every token
+    /// (a part of the task's score, see [`crate::difficulty`]).
+    fn subtlety(&self) -> f64;
     /// Every mutation this operator can make in `module`, in source order.
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation>;
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation>;
 }
 
 /// Every operator, in a fixed order.
@@ -69,6 +73,89 @@ pub fn catalogue() -> &'static [&'static dyn Operator] {
 /// Looks an operator up by name.
 pub fn operator(name: &str) -> Option<&'static dyn Operator> {
     catalogue().iter().copied().find(|op| op.name() == name)
+}
+
+/// An operator of the catalogue as records hold it: written as its name, read back by
+/// looking the name up in [`catalogue`] (an unknown name is an error, never a default).
+/// Compares and orders by name.
+#[derive(Clone, Copy)]
+pub struct OperatorRef(&'static dyn Operator);
+
+impl OperatorRef {
+    pub fn new(operator: &'static dyn Operator) -> Self {
+        OperatorRef(operator)
+    }
+
+    /// The catalogue entry.
+    pub fn get(self) -> &'static dyn Operator {
+        self.0
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0.name()
+    }
+
+    /// Looks a name up in the catalogue and the operators families apply themselves.
+    pub fn parse(name: &str) -> Option<Self> {
+        catalogue().iter().chain(ops::MADE_BY_FAMILIES).copied().find(|op| op.name() == name).map(OperatorRef)
+    }
+}
+
+impl PartialEq for OperatorRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for OperatorRef {}
+
+impl PartialEq<&str> for OperatorRef {
+    fn eq(&self, other: &&str) -> bool {
+        self.name() == *other
+    }
+}
+
+impl PartialOrd for OperatorRef {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OperatorRef {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.name().cmp(other.name())
+    }
+}
+
+impl std::hash::Hash for OperatorRef {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state)
+    }
+}
+
+impl std::fmt::Debug for OperatorRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::fmt::Display for OperatorRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for OperatorRef {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for OperatorRef {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = <String as serde::Deserialize>::deserialize(deserializer)?;
+        OperatorRef::parse(&name).ok_or_else(|| serde::de::Error::custom(format!("unknown operator `{name}`")))
+    }
 }
 
 /// Applies non-overlapping mutations of one file to `text`. Returns `None` if any two
@@ -104,7 +191,7 @@ pub fn all_mutations(module: &PyModule) -> Vec<Mutation> {
 
 /// Helper for operators: a mutation of `node`'s range inside `site`.
 pub(crate) fn mutation_at(
-    op: &dyn Operator,
+    op: &'static dyn Operator,
     module: &PyModule,
     function: &Option<String>,
     range: std::ops::Range<usize>,
@@ -112,7 +199,7 @@ pub(crate) fn mutation_at(
     description: String,
 ) -> Mutation {
     Mutation {
-        operator: op.name(),
+        operator: OperatorRef(op),
         kind: op.kind(),
         path: module.path.clone(),
         function: function.clone(),

@@ -16,13 +16,12 @@ use crate::validate::Rejection;
 /// A judged candidate: kept (a task, not yet selected) or rejected with a reason.
 pub(crate) enum Verdict<T> {
     Kept(T),
-    /// The rejection's name ([`Rejection::name`]).
-    Rejected(String),
+    Rejected(Rejection),
 }
 
 impl<T> Verdict<T> {
     pub(super) fn rejected(reason: Rejection) -> Self {
-        Verdict::Rejected(reason.name().to_string())
+        Verdict::Rejected(reason)
     }
 }
 
@@ -39,7 +38,7 @@ pub(crate) struct Selection<T> {
     /// Kept tasks in global order (before `--max-tasks`).
     pub accepted: Vec<T>,
     pub tried: usize,
-    pub rejected: BTreeMap<String, usize>,
+    pub rejected: BTreeMap<Rejection, usize>,
     pub shortfall: Vec<Shortfall>,
 }
 
@@ -117,7 +116,7 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
             Verdict::Kept(kept) => kept,
         };
         if self.ids.contains(kept.id()) || self.fingerprints.contains(kept.fingerprint()) {
-            *self.selection.rejected.entry(Rejection::NearDuplicate.name().to_string()).or_default() += 1;
+            *self.selection.rejected.entry(Rejection::NearDuplicate).or_default() += 1;
             return;
         }
         let (family, level) = (self.families[cell], kept.level());
@@ -147,11 +146,11 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
 }
 
 /// Refuses a run that kept no task, naming what the candidates were rejected for.
-pub(crate) fn ensure_tasks(tasks: usize, tried: usize, rejected: &BTreeMap<String, usize>) -> Result<()> {
+pub(crate) fn ensure_tasks(tasks: usize, tried: usize, rejected: &BTreeMap<Rejection, usize>) -> Result<()> {
     if tasks > 0 {
         return Ok(());
     }
-    let reasons: Vec<String> = rejected.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    let reasons: Vec<String> = rejected.iter().map(|(r, n)| format!("{} {n}", r.name())).collect();
     bail!(
         "no candidate became a task ({} tried; rejected: {}); try more --candidates-per-cell, other --families or a substrate with stricter tests",
         tried,

@@ -16,6 +16,7 @@ use crate::difficulty::{self, near_duplicate, Features, Level};
 use crate::forge::commits::write_task_commits;
 use crate::forge::Candidate;
 use crate::merge::{self, MergeResult};
+use crate::mutate::OperatorRef;
 use crate::substrate::Substrate;
 use crate::validate::{self, Rejection};
 
@@ -54,7 +55,7 @@ pub(super) fn judge(
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };
     let outside = edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
-    let mut operators: Vec<String> = candidate.mutations.iter().map(|m| m.operator.to_string()).collect();
+    let mut operators: Vec<OperatorRef> = candidate.mutations.iter().map(|m| m.operator).collect();
     operators.sort();
     operators.dedup();
     let features = Features {
@@ -65,7 +66,7 @@ pub(super) fn judge(
         failing_tests_ours: validation.ours.failed_tests.len(),
         failing_tests_theirs: validation.theirs.failed_tests.len(),
         operators,
-        family: candidate.family.name().to_string(),
+        family: candidate.family,
     };
     let difficulty = difficulty::assess(&validation, features);
     let substrate = &prepared.substrate;

@@ -43,6 +43,7 @@ use crate::bundle::dataset::{VersionFiles, WriteResult};
 use crate::bundle::manifest::{Manifest, SubstrateEntry};
 use crate::difficulty::quota::Shortfall;
 use crate::pytest::testrun::RunStats;
+use crate::validate::Rejection;
 use accept::ensure_tasks;
 use engine::{progress_bar, Engine};
 use judge::make_task;
@@ -60,7 +61,7 @@ pub struct GenStats {
     /// Tasks kept (before `--max-tasks`).
     pub kept: usize,
     /// Rejected candidates by reason.
-    pub rejected: BTreeMap<String, usize>,
+    pub rejected: BTreeMap<Rejection, usize>,
     /// Quotas that were not met (empty without quotas).
     pub shortfall: Vec<Shortfall>,
     /// Substrates skipped, as (path, reason).

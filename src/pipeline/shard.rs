@@ -44,6 +44,7 @@ use crate::difficulty::Level;
 use crate::forge::Family;
 use crate::pytest::testrun::RunStats;
 use crate::snapshot::sha256_hex;
+use crate::validate::Rejection;
 
 /// The `schema` of `shard.json`.
 pub const SHARD_SCHEMA: &str = "mergeforge.shard/1";
@@ -159,7 +160,7 @@ pub struct PositionRecord {
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum RecordedVerdict {
     Rejected {
-        reason: String,
+        reason: Rejection,
     },
     /// A task (its files under `kept/<position>/`), not yet selected.
     Kept(KeptRecord),
@@ -188,7 +189,7 @@ pub struct ShardReport {
     pub positions: usize,
     pub judged: usize,
     pub kept: usize,
-    pub rejected: BTreeMap<String, usize>,
+    pub rejected: BTreeMap<Rejection, usize>,
     pub skipped_substrates: Vec<(String, String)>,
     pub elapsed: Duration,
 }
@@ -212,7 +213,7 @@ pub fn gen_shard(options: &GenOptions, shard: ShardSpec) -> Result<ShardReport> 
     let mut rejected = BTreeMap::new();
     for (record, kept_files) in judged {
         match &record.verdict {
-            RecordedVerdict::Rejected { reason } => *rejected.entry(reason.clone()).or_default() += 1,
+            RecordedVerdict::Rejected { reason } => *rejected.entry(*reason).or_default() += 1,
             RecordedVerdict::Kept(_) => {
                 let (json, bundle) = kept_files.context("internal error: a kept candidate without files")?;
                 files.insert(format!("kept/{}/task.json", record.position), json);
@@ -523,7 +524,7 @@ fn collect_verdicts(
                 return Err(damaged(format!("position {p} is recorded twice")));
             }
             *slot = Some(match &record.verdict {
-                RecordedVerdict::Rejected { reason } => Verdict::Rejected(reason.clone()),
+                RecordedVerdict::Rejected { reason } => Verdict::Rejected(*reason),
                 RecordedVerdict::Kept(record) => {
                     let substrate = record.substrate;
                     if substrate >= shard.run.substrates.len() {

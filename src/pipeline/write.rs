@@ -158,7 +158,7 @@ pub(super) fn task_record(id: &str, substrate: &Substrate, draft: &Draft, bundle
             .mutations
             .iter()
             .map(|m| MutationRecord {
-                operator: m.operator.to_string(),
+                operator: m.operator,
                 path: m.path.clone(),
                 line: m.line,
                 function: m.function.clone(),

@@ -16,6 +16,7 @@ use std::fmt::Write;
 use crate::bundle::Manifest;
 use crate::difficulty::Level;
 use crate::forge::Family;
+use crate::resolve::{self, RecordKey};
 
 use super::records::Split;
 
@@ -240,24 +241,7 @@ fn record_features() -> Vec<(&'static str, Feature)> {
                 ("gold", outcome_feature()),
             ]),
         ),
-        (
-            "baselines",
-            Struct(vec![
-                ("ours", outcome_feature()),
-                ("theirs", outcome_feature()),
-                (
-                    "union",
-                    Struct(vec![
-                        ("passed", Value("bool")),
-                        ("ours_first", outcome_feature()),
-                        ("theirs_first", outcome_feature()),
-                    ]),
-                ),
-                ("rule", outcome_feature()),
-                ("structured", outcome_feature()),
-                ("mergiraf", outcome_feature()),
-            ]),
-        ),
+        ("baselines", baselines_feature()),
         (
             "curriculum",
             Struct(vec![
@@ -271,6 +255,24 @@ fn record_features() -> Vec<(&'static str, Feature)> {
         ("bundle", Value("string")),
         ("bundle_sha256", Value("string")),
     ]
+}
+
+/// The baselines' columns: one per record key of the resolver catalogue, in ladder order
+/// (a shared key is a struct of `passed` and its members).
+fn baselines_feature() -> Feature {
+    let column = |(key, members): (&'static str, Vec<&'static dyn resolve::Resolver>)| match members.as_slice() {
+        [only] if matches!(only.record_key(), RecordKey::Own(_)) => (key, outcome_feature()),
+        _ => {
+            let mut fields = vec![("passed", Value("bool"))];
+            for resolver in &members {
+                if let RecordKey::Shared { member, .. } = resolver.record_key() {
+                    fields.push((member, outcome_feature()));
+                }
+            }
+            (key, Struct(fields))
+        }
+    };
+    Struct(resolve::record_keys().into_iter().map(column).collect())
 }
 
 /// Renders fields as the YAML list `datasets` reads (`Features._from_yaml_list`).
@@ -305,23 +307,6 @@ fn render_feature(out: &mut String, feature: &Feature, indent: usize) {
                 render_feature(out, inner, indent + 2);
             }
         },
-    }
-}
-
-fn family_description(family: Family) -> &'static str {
-    match family {
-        Family::StripRestore => {
-            "two nearby statements are removed to make `base`; each side restores one. Gold is the original. Each side alone fails."
-        }
-        Family::DivergentEdit => {
-            "one side restores a mutated node, the other writes a different wrong value at the same place. Exactly one side passes; the tests decide."
-        }
-        Family::ComposeEdits => {
-            "two mutations in one statement or adjacent lines; each side undoes one. Neither side, nor both concatenated, passes: only a real combination does."
-        }
-        Family::SignatureCallsite => {
-            "ours adds a parameter back to a function and updates callers; theirs edits the body and adds a caller elsewhere with the old signature. Gold also fixes that caller, in a file without conflict markers."
-        }
     }
 }
 
@@ -382,7 +367,7 @@ fn families(out: &mut String, m: &Manifest) {
     out.push_str("## Task families\n\n| family | how the conflict is made | tasks |\n|---|---|---|\n");
     for family in Family::ALL {
         let n = m.counts.by_family.get(&family).copied().unwrap_or(0);
-        let _ = writeln!(out, "| `{}` | {} | {n} |", family.name(), family_description(family));
+        let _ = writeln!(out, "| `{}` | {} | {n} |", family.name(), family.description());
     }
     out.push('\n');
 }

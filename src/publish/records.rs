@@ -20,7 +20,7 @@ use crate::bundle::task::{
 use crate::difficulty::{Difficulty, Features, Level};
 use crate::forge::Family;
 use crate::pytest::testrun::Outcome;
-use crate::validate::{Baselines, MaybeOutcome, UnionOutcome, Validation};
+use crate::validate::{Baselines, MaybeOutcome, Validation};
 
 /// One row of the published dataset. Field order is the column order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -157,17 +157,19 @@ pub fn record_from_task(task: &Task) -> FlatRecord {
             theirs: flat_outcome(&task.validation.theirs),
             gold: flat_outcome(&task.validation.gold),
         },
+        // A bridge until the flat record is derived from the catalogue (format v2):
+        // every resolver but mergiraf is always available.
         baselines: FlatBaselines {
-            ours: flat_outcome(&task.validation.baselines.ours),
-            theirs: flat_outcome(&task.validation.baselines.theirs),
+            ours: ran(&task.validation.baselines, "ours"),
+            theirs: ran(&task.validation.baselines, "theirs"),
             union: FlatUnion {
-                passed: task.validation.baselines.union.passed,
-                ours_first: flat_outcome(&task.validation.baselines.union.ours_first),
-                theirs_first: flat_outcome(&task.validation.baselines.union.theirs_first),
+                passed: task.validation.baselines.key_passes("union"),
+                ours_first: ran(&task.validation.baselines, "union-ours-first"),
+                theirs_first: ran(&task.validation.baselines, "union-theirs-first"),
             },
-            rule: flat_outcome(&task.validation.baselines.rule),
-            structured: flat_outcome(&task.validation.baselines.structured),
-            mergiraf: task.validation.baselines.mergiraf.outcome().map(flat_outcome),
+            rule: ran(&task.validation.baselines, "rule"),
+            structured: ran(&task.validation.baselines, "structured"),
+            mergiraf: task.validation.baselines.outcome("mergiraf").map(flat_outcome),
         },
         curriculum: task.curriculum.as_ref().map(|c| FlatCurriculum {
             status: c.status,
@@ -207,22 +209,20 @@ pub fn task_from_record(record: &FlatRecord) -> Task {
             ours: outcome(&record.validation.ours),
             theirs: outcome(&record.validation.theirs),
             gold: outcome(&record.validation.gold),
-            baselines: Baselines {
-                ours: outcome(&record.baselines.ours),
-                theirs: outcome(&record.baselines.theirs),
-                union: UnionOutcome {
-                    passed: record.baselines.union.passed,
-                    ours_first: outcome(&record.baselines.union.ours_first),
-                    theirs_first: outcome(&record.baselines.union.theirs_first),
-                },
-                rule: outcome(&record.baselines.rule),
-                structured: outcome(&record.baselines.structured),
-                mergiraf: record
-                    .baselines
-                    .mergiraf
-                    .as_ref()
-                    .map_or_else(MaybeOutcome::unavailable, |o| MaybeOutcome::Ran(outcome(o))),
-            },
+            baselines: Baselines::from_fn(|resolver| {
+                let b = &record.baselines;
+                let flat = match resolver.name() {
+                    "ours" => Some(&b.ours),
+                    "theirs" => Some(&b.theirs),
+                    "union-ours-first" => Some(&b.union.ours_first),
+                    "union-theirs-first" => Some(&b.union.theirs_first),
+                    "rule" => Some(&b.rule),
+                    "structured" => Some(&b.structured),
+                    "mergiraf" => b.mergiraf.as_ref(),
+                    _ => None,
+                };
+                flat.map_or_else(MaybeOutcome::unavailable, |o| MaybeOutcome::Ran(outcome(o)))
+            }),
         },
         files: record
             .files
@@ -238,6 +238,17 @@ pub fn task_from_record(record: &FlatRecord) -> Task {
             mean_reward: c.mean_reward,
         }),
     }
+}
+
+/// The flat outcome of the resolver named `name`; a resolver that did not run counts as
+/// failed with no test named.
+fn ran(baselines: &Baselines, name: &str) -> FlatOutcome {
+    baselines.outcome(name).map(flat_outcome).unwrap_or(FlatOutcome {
+        passed: false,
+        failed_tests: Vec::new(),
+        duration_ms: 0,
+        timed_out: false,
+    })
 }
 
 fn flat_outcome(outcome: &Outcome) -> FlatOutcome {

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use super::{FileResolution, Resolver};
+use super::{FileResolution, RecordKey, Resolver, Rung};
 use crate::sandbox::{run_in_dir, Limits};
 
 /// Environment variable naming the binary, or `off`.
@@ -43,11 +43,6 @@ impl Mergiraf {
             return Some(fixed);
         }
         self.binary.get_or_init(locate).as_deref()
-    }
-
-    /// Whether a binary is available.
-    pub fn available(&self) -> bool {
-        self.binary().is_some()
     }
 
     fn merge(&self, binary: &Path, path: &str, conflicted: &str) -> Option<String> {
@@ -85,6 +80,21 @@ impl Mergiraf {
 impl Resolver for Mergiraf {
     fn name(&self) -> &'static str {
         "mergiraf"
+    }
+    fn description(&self) -> &'static str {
+        "The mergiraf structured merge tool run on each conflicted file's three versions, or `{\"available\": false}` when no mergiraf binary was found."
+    }
+    fn rung(&self) -> Rung {
+        Rung::Medium
+    }
+    fn record_key(&self) -> RecordKey {
+        RecordKey::Own("mergiraf")
+    }
+    fn agent(&self) -> Option<&'static str> {
+        None
+    }
+    fn available(&self) -> bool {
+        self.binary().is_some()
     }
 
     fn resolve_file(&self, path: &str, conflicted: &str) -> FileResolution {

@@ -3,13 +3,16 @@
 //! Each resolver is one small type behind [`Resolver`], in its own file, listed once in
 //! [`ALL`] in ladder order:
 //!
-//! | name | what it does |
-//! |---|---|
-//! | `ours`, `theirs` | take one side for every hunk |
-//! | `union-ours-first`, `union-theirs-first` | keep both sides of every hunk, in one order |
-//! | `rule` | the classic rule-based resolver, hunk by hunk (see [`rule`]) |
-//! | `structured` | a Python-aware merge of both sides' statement changes (see [`structured`]) |
-//! | `mergiraf` | the `mergiraf` binary, when one is on PATH (see [`mergiraf`]) |
+//! | name | rung | record key | what it does |
+//! |---|---|---|---|
+//! | `ours`, `theirs` | easy | `ours`, `theirs` | take one side for every hunk |
+//! | `union-ours-first`, `union-theirs-first` | medium | `union` (shared) | keep both sides of every hunk, in one order |
+//! | `rule` | medium | `rule` | the classic rule-based resolver, hunk by hunk (see [`rule`]) |
+//! | `structured` | medium | `structured` | a Python-aware merge of both sides' statement changes (see [`structured`]) |
+//! | `mergiraf` | medium | `mergiraf` | the `mergiraf` binary, when one is on PATH (see [`mergiraf`]) |
+//!
+//! The rung, record key, eval agent name and availability are items of each entry
+//! ([`Resolver`]); the ladder, the record, the demo page and the eval agents read them.
 //!
 //! A resolver turns a conflicted file's text (diff3 markers, as the merge stage writes
 //! them) into a resolved text. A hunk it cannot resolve keeps its markers, so its result
@@ -51,11 +54,66 @@ impl FileResolution {
     }
 }
 
-/// A way to resolve the conflicts of a file.
+/// The rung a resolver stands on: the level a task gets when this resolver is the first
+/// that solves it. No resolver makes a task hard: hard is "none of them".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rung {
+    /// Takes one side (`ours`, `theirs`).
+    Easy,
+    /// Combines the sides mechanically.
+    Medium,
+}
+
+/// Where a resolver's outcome is recorded under `validation.baselines`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecordKey {
+    /// A key of its own: `"rule": {outcome}`.
+    Own(&'static str),
+    /// A member of a key several resolvers share, which passes if any member passes:
+    /// `"union": {"passed": …, "ours_first": {outcome}, "theirs_first": {outcome}}`.
+    Shared { key: &'static str, member: &'static str },
+}
+
+impl RecordKey {
+    /// The key under `validation.baselines`.
+    pub fn key(self) -> &'static str {
+        match self {
+            RecordKey::Own(key) | RecordKey::Shared { key, .. } => key,
+        }
+    }
+
+    /// How the demo page names the resolver: `rule`, `union (ours first)`.
+    pub fn label(self) -> String {
+        match self {
+            RecordKey::Own(key) => key.to_string(),
+            RecordKey::Shared { key, member } => format!("{key} ({})", member.replace('_', " ")),
+        }
+    }
+}
+
+/// A way to resolve the conflicts of a file: one small type in its own file, listed once
+/// in [`ALL`]. The items without a default are its catalogue metadata; the ladder
+/// ([`crate::validate::Baselines`]), the level, the record, the demo page and the eval
+/// agents are all read from them.
 pub trait Resolver: Sync + Send {
-    /// Name recorded under `validation.baselines` (the union orders are recorded together
-    /// under `union`).
+    /// The resolver's name (`union-ours-first`).
     fn name(&self) -> &'static str;
+
+    /// One sentence on what its result is (the record's schema, the demo page).
+    fn description(&self) -> &'static str;
+
+    /// The level a task gets when this is the first resolver that solves it.
+    fn rung(&self) -> Rung;
+
+    /// Where its outcome is recorded under `validation.baselines`.
+    fn record_key(&self) -> RecordKey;
+
+    /// The name `mergeforge eval --agent` plays it under, if it is an eval agent.
+    fn agent(&self) -> Option<&'static str>;
+
+    /// Whether it can run on this machine (an external tool may be missing). An
+    /// unavailable resolver is recorded as `{"available": false}`, never skipped.
+    fn available(&self) -> bool;
 
     /// The resolution of one hunk, `None` when this resolver has no answer for it.
     /// Hunk-by-hunk resolvers implement this and keep the default [`Resolver::resolve_file`].
@@ -73,6 +131,20 @@ pub trait Resolver: Sync + Send {
 /// Every baseline resolver, in ladder order.
 pub static ALL: &[&dyn Resolver] =
     &[&TakeOurs, &TakeTheirs, &UnionOursFirst, &UnionTheirsFirst, &Rule, &Structured, &mergiraf::FROM_PATH];
+
+/// The record keys of [`ALL`] in ladder order, each with its resolvers (one for an own
+/// key, the members of a shared one).
+pub fn record_keys() -> Vec<(&'static str, Vec<&'static dyn Resolver>)> {
+    let mut keys: Vec<(&'static str, Vec<&'static dyn Resolver>)> = Vec::new();
+    for resolver in ALL.iter().copied() {
+        let key = resolver.record_key().key();
+        match keys.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(resolver),
+            None => keys.push((key, vec![resolver])),
+        }
+    }
+    keys
+}
 
 /// Looks a resolver up by name.
 pub fn by_name(name: &str) -> Option<&'static dyn Resolver> {

@@ -8,7 +8,7 @@
 //!
 //! Any other hunk is left conflicted.
 
-use super::{trimmed_lines, Hunk, Resolver};
+use super::{trimmed_lines, Hunk, RecordKey, Resolver, Rung};
 
 /// The rule-based resolver.
 pub struct Rule;
@@ -16,6 +16,21 @@ pub struct Rule;
 impl Resolver for Rule {
     fn name(&self) -> &'static str {
         "rule"
+    }
+    fn description(&self) -> &'static str {
+        "The rule-based resolver, hunk by hunk: one side equal to base → the other; sides equal modulo whitespace → ours; one side's lines a superset of the other's → the superset; any other hunk left conflicted."
+    }
+    fn rung(&self) -> Rung {
+        Rung::Medium
+    }
+    fn record_key(&self) -> RecordKey {
+        RecordKey::Own("rule")
+    }
+    fn agent(&self) -> Option<&'static str> {
+        None
+    }
+    fn available(&self) -> bool {
+        true
     }
 
     fn resolve_hunk(&self, hunk: &Hunk) -> Option<String> {

@@ -1,7 +1,7 @@
 //! `union`: keeps both sides of every hunk, in one order or the other. The task records
 //! both orders under `validation.baselines.union`; the rung passes if either does.
 
-use super::{Hunk, Resolver};
+use super::{Hunk, RecordKey, Resolver, Rung};
 
 /// Keeps both sides, ours first.
 pub struct UnionOursFirst;
@@ -12,6 +12,21 @@ impl Resolver for UnionOursFirst {
     fn name(&self) -> &'static str {
         "union-ours-first"
     }
+    fn description(&self) -> &'static str {
+        "Tests with ours' lines before theirs' in every hunk."
+    }
+    fn rung(&self) -> Rung {
+        Rung::Medium
+    }
+    fn record_key(&self) -> RecordKey {
+        RecordKey::Shared { key: "union", member: "ours_first" }
+    }
+    fn agent(&self) -> Option<&'static str> {
+        Some("union")
+    }
+    fn available(&self) -> bool {
+        true
+    }
     fn resolve_hunk(&self, hunk: &Hunk) -> Option<String> {
         Some(format!("{}{}", hunk.ours, hunk.theirs))
     }
@@ -20,6 +35,21 @@ impl Resolver for UnionOursFirst {
 impl Resolver for UnionTheirsFirst {
     fn name(&self) -> &'static str {
         "union-theirs-first"
+    }
+    fn description(&self) -> &'static str {
+        "Tests with theirs' lines before ours' in every hunk."
+    }
+    fn rung(&self) -> Rung {
+        Rung::Medium
+    }
+    fn record_key(&self) -> RecordKey {
+        RecordKey::Shared { key: "union", member: "theirs_first" }
+    }
+    fn agent(&self) -> Option<&'static str> {
+        None
+    }
+    fn available(&self) -> bool {
+        true
     }
     fn resolve_hunk(&self, hunk: &Hunk) -> Option<String> {
         Some(format!("{}{}", hunk.theirs, hunk.ours))

@@ -6,11 +6,12 @@
 //! It runs tests only through the sandbox's [`TestRunner`]; it does not level tasks.
 
 use anyhow::Result;
+use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::forge::{Candidate, SideRule};
 pub use crate::pytest::testrun::{Outcome, TestRunner};
-use crate::resolve;
+use crate::resolve::{self, RecordKey, Resolver, Rung};
 use crate::snapshot::Snapshot;
 
 /// Every outcome a task records.
@@ -24,29 +25,123 @@ pub struct Validation {
 }
 
 /// Outcomes of the baseline resolvers (the ladder in [`crate::resolve::ALL`]) applied to
-/// the conflicted tree. A hunk a resolver cannot resolve keeps its markers, so each
-/// outcome is a real test run of what the resolver produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// the conflicted tree, one per resolver in ladder order. A hunk a resolver cannot
+/// resolve keeps its markers, so each outcome is a real test run of what the resolver
+/// produced; a resolver that cannot run here is recorded as unavailable.
+///
+/// Serialised as an object keyed by the resolvers' [`RecordKey`]s in ladder order: a
+/// resolver with its own key maps to its outcome (`{"available": false}` when it was not
+/// run); members of a shared key are an object `{"passed": any member passed, <member>:
+/// outcome, …}` (`union`: `ours_first`, `theirs_first`). Read back, a key the record
+/// lacks (a resolver added after the task was made) is unavailable.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Baselines {
-    pub ours: Outcome,
-    pub theirs: Outcome,
-    pub union: UnionOutcome,
-    pub rule: Outcome,
-    pub structured: Outcome,
-    /// `{"available": false}` when no mergiraf binary was found.
-    pub mergiraf: MaybeOutcome,
+    /// Parallel to [`resolve::ALL`].
+    outcomes: Vec<MaybeOutcome>,
 }
 
 impl Baselines {
-    /// Whether taking one side solves the task (the easy rung).
-    pub fn a_side_passes(&self) -> bool {
-        self.ours.passed || self.theirs.passed
+    /// The outcome of every resolver of the ladder, in ladder order.
+    pub fn from_fn(mut outcome: impl FnMut(&'static dyn Resolver) -> MaybeOutcome) -> Self {
+        Baselines { outcomes: resolve::ALL.iter().map(|r| outcome(*r)).collect() }
     }
 
-    /// Whether a combining resolver solves it (the medium rung): union, rule,
-    /// structured or mergiraf.
+    /// Every resolver of the ladder with its outcome, in ladder order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static dyn Resolver, &MaybeOutcome)> + '_ {
+        resolve::ALL.iter().copied().zip(&self.outcomes)
+    }
+
+    /// The outcome of the resolver named `name`, if it ran.
+    pub fn outcome(&self, name: &str) -> Option<&Outcome> {
+        self.iter().find(|(r, _)| r.name() == name).and_then(|(_, o)| o.outcome())
+    }
+
+    /// Whether the resolvers recorded under `key` pass (any of them, for a shared key).
+    pub fn key_passes(&self, key: &str) -> bool {
+        self.iter().any(|(r, o)| r.record_key().key() == key && o.passed())
+    }
+
+    /// The lowest rung whose resolver solves the task, if any does.
+    pub fn solving_rung(&self) -> Option<Rung> {
+        self.iter().filter(|(_, o)| o.passed()).map(|(r, _)| r.rung()).min()
+    }
+
+    /// Whether taking one side solves the task (the easy rung).
+    pub fn a_side_passes(&self) -> bool {
+        self.solving_rung() == Some(Rung::Easy)
+    }
+
+    /// Whether a combining resolver solves it (the medium rung).
     pub fn a_combination_passes(&self) -> bool {
-        self.union.passed || self.rule.passed || self.structured.passed || self.mergiraf.passed()
+        self.iter().any(|(r, o)| r.rung() == Rung::Medium && o.passed())
+    }
+
+    /// The record keys in ladder order, each with its resolvers and their outcomes.
+    fn by_key(&self) -> Vec<(&'static str, Vec<Ran<'_>>)> {
+        resolve::record_keys()
+            .into_iter()
+            .map(|(key, _)| (key, self.iter().filter(|(r, _)| r.record_key().key() == key).collect()))
+            .collect()
+    }
+}
+
+/// A resolver of the ladder and its outcome.
+type Ran<'a> = (&'static dyn Resolver, &'a MaybeOutcome);
+
+/// The object a shared key is recorded as.
+struct SharedRecord<'a>(&'a [Ran<'a>]);
+
+impl Serialize for SharedRecord<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len() + 1))?;
+        map.serialize_entry("passed", &self.0.iter().any(|(_, o)| o.passed()))?;
+        for (resolver, outcome) in self.0 {
+            if let RecordKey::Shared { member, .. } = resolver.record_key() {
+                map.serialize_entry(member, outcome)?;
+            }
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Baselines {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let keys = self.by_key();
+        let mut map = serializer.serialize_map(Some(keys.len()))?;
+        for (key, members) in &keys {
+            match members.as_slice() {
+                [(resolver, outcome)] if matches!(resolver.record_key(), RecordKey::Own(_)) => {
+                    map.serialize_entry(key, outcome)?
+                }
+                _ => map.serialize_entry(key, &SharedRecord(members))?,
+            }
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Baselines {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut record = serde_json::Map::deserialize(deserializer)?;
+        let known: Vec<&str> = resolve::ALL.iter().map(|r| r.record_key().key()).collect();
+        if let Some(unknown) = record.keys().find(|k| !known.contains(&k.as_str())) {
+            return Err(D::Error::custom(format!("unknown baseline `{unknown}`; known: {}", known.join(", "))));
+        }
+        let mut outcomes = Vec::with_capacity(resolve::ALL.len());
+        for resolver in resolve::ALL {
+            let value = match resolver.record_key() {
+                RecordKey::Own(key) => record.remove(key),
+                RecordKey::Shared { key, member } => {
+                    record.get_mut(key).and_then(|shared| shared.as_object_mut()).and_then(|s| s.remove(member))
+                }
+            };
+            outcomes.push(match value {
+                Some(value) => serde_json::from_value(value).map_err(D::Error::custom)?,
+                None => MaybeOutcome::unavailable(),
+            });
+        }
+        Ok(Baselines { outcomes })
     }
 }
 
@@ -82,17 +177,10 @@ pub struct Unavailable {
     pub available: bool,
 }
 
-/// The union resolver passes if either order passes; both orders are recorded.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct UnionOutcome {
-    pub passed: bool,
-    pub ours_first: Outcome,
-    pub theirs_first: Outcome,
-}
-
 /// Why a candidate is not a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Rejection {
     /// ours and theirs merge without conflict.
     CleanMerge,
@@ -117,18 +205,28 @@ pub enum Rejection {
 }
 
 impl Rejection {
+    /// The kebab-case name, as serde writes it.
     pub fn name(self) -> &'static str {
-        match self {
-            Rejection::CleanMerge => "clean-merge",
-            Rejection::UnsupportedConflict => "unsupported-conflict",
-            Rejection::ConflictedPasses => "conflicted-passes",
-            Rejection::SidePasses => "side-passes",
-            Rejection::BothSidesPass => "both-sides-pass",
-            Rejection::BothSidesFail => "both-sides-fail",
-            Rejection::GoldFails => "gold-fails",
-            Rejection::TimesOut => "times-out",
-            Rejection::NearDuplicate => "near-duplicate",
-        }
+        self.into()
+    }
+}
+
+impl std::fmt::Display for Rejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// Rejections order by name, so counts of them list as they always did.
+impl Ord for Rejection {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.name().cmp(other.name())
+    }
+}
+
+impl PartialOrd for Rejection {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -169,22 +267,27 @@ pub fn validate(
     Ok(Ok(Validation { conflicted: conflicted_outcome, ours, theirs, gold, baselines }))
 }
 
-/// Runs the tests on every baseline resolver's result. A resolver that leaves the tree
-/// as it was costs nothing: the runner's cache already holds that tree's outcome.
+/// Runs the tests on every baseline resolver's result, in ladder order; a resolver that
+/// cannot run here is recorded as unavailable. A resolver that leaves the tree as it was
+/// costs nothing: the runner's cache already holds that tree's outcome.
 pub fn run_baselines(conflicted: &Snapshot, conflicted_paths: &[String], runner: &TestRunner) -> Result<Baselines> {
-    let run =
-        |resolver: &dyn resolve::Resolver| runner.run(&resolve::resolve_tree(resolver, conflicted, conflicted_paths).0);
-    let ours_first = run(&resolve::UnionOursFirst)?;
-    let theirs_first = run(&resolve::UnionTheirsFirst)?;
-    let mergiraf = &resolve::mergiraf::FROM_PATH;
-    Ok(Baselines {
-        ours: run(&resolve::TakeOurs)?,
-        theirs: run(&resolve::TakeTheirs)?,
-        union: UnionOutcome { passed: ours_first.passed || theirs_first.passed, ours_first, theirs_first },
-        rule: run(&resolve::Rule)?,
-        structured: run(&resolve::Structured)?,
-        mergiraf: if mergiraf.available() { MaybeOutcome::Ran(run(mergiraf)?) } else { MaybeOutcome::unavailable() },
-    })
+    let mut error = None;
+    let baselines = Baselines::from_fn(|resolver| {
+        if !resolver.available() || error.is_some() {
+            return MaybeOutcome::unavailable();
+        }
+        match runner.run(&resolve::resolve_tree(resolver, conflicted, conflicted_paths).0) {
+            Ok(outcome) => MaybeOutcome::Ran(outcome),
+            Err(e) => {
+                error = Some(e.context(format!("baseline `{}`", resolver.name())));
+                MaybeOutcome::unavailable()
+            }
+        }
+    });
+    match error {
+        Some(error) => Err(error),
+        None => Ok(baselines),
+    }
 }
 
 fn check_sides(rule: SideRule, ours: &Outcome, theirs: &Outcome) -> Option<Rejection> {
@@ -194,5 +297,68 @@ fn check_sides(rule: SideRule, ours: &Outcome, theirs: &Outcome) -> Option<Rejec
         (SideRule::ExactlyOnePasses, true, true) => Some(Rejection::BothSidesPass),
         (SideRule::ExactlyOnePasses, false, false) => Some(Rejection::BothSidesFail),
         (SideRule::ExactlyOnePasses, _, _) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(passed: bool, ms: u64) -> Outcome {
+        Outcome { passed, failed_tests: Vec::new(), duration_ms: ms, timed_out: false, last_line: String::new() }
+    }
+
+    /// The record keeps the shape it had before the ladder came from the catalogue:
+    /// same keys, same order, `union` with both orders, mergiraf unavailable.
+    #[test]
+    fn baselines_are_recorded_by_key_in_ladder_order() {
+        let mut ms = 0;
+        let baselines = Baselines::from_fn(|resolver| {
+            ms += 1;
+            match resolver.name() {
+                "mergiraf" => MaybeOutcome::unavailable(),
+                name => MaybeOutcome::Ran(outcome(name == "union-theirs-first", ms)),
+            }
+        });
+        let json = serde_json::to_string(&baselines).unwrap();
+        let ran = |passed: bool, ms: u64| format!(r#"{{"passed":{passed},"failed_tests":[],"duration_ms":{ms}}}"#);
+        let expected = format!(
+            r#"{{"ours":{},"theirs":{},"union":{{"passed":true,"ours_first":{},"theirs_first":{}}},"rule":{},"structured":{},"mergiraf":{{"available":false}}}}"#,
+            ran(false, 1),
+            ran(false, 2),
+            ran(false, 3),
+            ran(true, 4),
+            ran(false, 5),
+            ran(false, 6)
+        );
+        assert_eq!(json, expected);
+        let back: Baselines = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, baselines);
+        assert_eq!(back.solving_rung(), Some(Rung::Medium));
+        assert!(!back.a_side_passes() && back.a_combination_passes() && back.key_passes("union"));
+    }
+
+    /// Every committed sample task reads into the typed record (typed baselines, family,
+    /// operators, levels) and writes back byte for byte.
+    #[test]
+    fn every_committed_sample_record_reads_back_to_the_same_bytes() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated/mergeforge-embedded/1.0.0/tasks");
+        let Ok(entries) = std::fs::read_dir(&dir) else { return };
+        for entry in entries {
+            let path = entry.unwrap().path().join("task.json");
+            let bytes = std::fs::read(&path).unwrap();
+            let task: crate::bundle::Task = serde_json::from_slice(&bytes).unwrap();
+            assert!(crate::bundle::task::to_json_bytes(&task).unwrap() == bytes, "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn a_missing_key_is_unavailable_and_an_unknown_one_an_error() {
+        let baselines: Baselines =
+            serde_json::from_str(r#"{"ours": {"passed": true, "failed_tests": [], "duration_ms": 1}}"#).unwrap();
+        assert!(baselines.a_side_passes());
+        assert!(baselines.outcome("rule").is_none());
+        let unknown = serde_json::from_str::<Baselines>(r#"{"telepathy": {"available": false}}"#).unwrap_err();
+        assert!(unknown.to_string().contains("unknown baseline `telepathy`"), "{unknown}");
     }
 }

@@ -16,7 +16,7 @@ use crate::difficulty::Level;
 use crate::env::dataset::{TaskEntry, TaskSet};
 use crate::env::reward::RewardWeights;
 use crate::forge::Family;
-use crate::validate::{MaybeOutcome, Outcome};
+use crate::validate::Outcome;
 
 /// The filters of `GET /api/tasks`; a missing or empty value means "any".
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -44,8 +44,8 @@ pub struct Facets {
 #[derive(Debug, Clone, Serialize)]
 pub struct TaskSummary {
     pub id: String,
-    pub level: String,
-    pub family: String,
+    pub level: Level,
+    pub family: Family,
     pub substrate: String,
     pub score: f64,
     pub summary: String,
@@ -93,7 +93,7 @@ pub struct OutcomeRow {
 pub struct LadderRow {
     pub resolver: String,
     /// The level a task gets when this resolver is the first that solves it.
-    pub rung: String,
+    pub rung: Level,
     /// `None` when the resolver was not available (mergiraf not installed).
     pub outcome: Option<OutcomeRow>,
 }
@@ -187,8 +187,8 @@ fn facet<'a>(tasks: &TaskSet, filter: &Filter, which: Facet, values: impl Iterat
 fn summary(task: &Task) -> TaskSummary {
     TaskSummary {
         id: task.id.clone(),
-        level: task.difficulty.level.name().to_string(),
-        family: task.family.name().to_string(),
+        level: task.difficulty.level,
+        family: task.family,
         substrate: task.substrate.name.clone(),
         score: task.difficulty.score,
         summary: task.summary.clone(),
@@ -234,25 +234,19 @@ fn row(tree: &str, outcome: &Outcome) -> OutcomeRow {
     }
 }
 
-/// The ladder in the order it levels a task: sides (easy), then combinations (medium).
+/// The ladder in the order it levels a task, one row per resolver of the catalogue:
+/// sides (easy), then combinations (medium).
 fn ladder(task: &Task) -> Vec<LadderRow> {
-    let b = &task.validation.baselines;
-    let rung = |resolver: &str, rung: Level, outcome: Option<&Outcome>| LadderRow {
-        resolver: resolver.to_string(),
-        rung: rung.name().to_string(),
-        outcome: outcome.map(|o| row(resolver, o)),
-    };
-    let mergiraf = match &b.mergiraf {
-        MaybeOutcome::Ran(outcome) => Some(outcome),
-        MaybeOutcome::Unavailable(_) => None,
-    };
-    vec![
-        rung("ours", Level::Easy, Some(&b.ours)),
-        rung("theirs", Level::Easy, Some(&b.theirs)),
-        rung("union (ours first)", Level::Medium, Some(&b.union.ours_first)),
-        rung("union (theirs first)", Level::Medium, Some(&b.union.theirs_first)),
-        rung("rule", Level::Medium, Some(&b.rule)),
-        rung("structured", Level::Medium, Some(&b.structured)),
-        rung("mergiraf", Level::Medium, mergiraf),
-    ]
+    task.validation
+        .baselines
+        .iter()
+        .map(|(resolver, outcome)| {
+            let label = resolver.record_key().label();
+            LadderRow {
+                rung: Level::from(resolver.rung()),
+                outcome: outcome.outcome().map(|o| row(&label, o)),
+                resolver: label,
+            }
+        })
+        .collect()
 }

@@ -82,7 +82,7 @@ async fn list_route(State(state): State<Arc<WebState>>, query: Result<Query<Filt
     if let Err(message) = filter.check() {
         return error(StatusCode::UNPROCESSABLE_ENTITY, ErrorCode::ValidationError, message);
     }
-    Json(catalog::list(&state.env.tasks, &filter, agents::AGENTS)).into_response()
+    Json(catalog::list(&state.env.tasks, &filter, &agents::names())).into_response()
 }
 
 async fn task_route(State(state): State<Arc<WebState>>, Path(id): Path<String>) -> Response {
@@ -105,7 +105,7 @@ async fn run_route(State(state): State<Arc<WebState>>, body: Bytes) -> Response 
         Err(e) => {
             let detail = format!(
                 "invalid body: {e}: send {{\"task\": TASK_ID, \"agent\": one of {}}}",
-                agents::AGENTS.join(", ")
+                agents::names().join(", ")
             );
             return error(StatusCode::BAD_REQUEST, ErrorCode::InvalidJson, detail);
         }

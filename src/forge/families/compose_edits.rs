@@ -3,15 +3,27 @@
 //! side, nor both sides' lines concatenated, passes: only a true combination does.
 
 use super::{capped_pairs, PairRecipe};
-use crate::forge::{Family, FamilyBuilder, ForgeInput, Recipe};
+use crate::forge::{Family, FamilyBuilder, SideRule, ForgeInput, Recipe};
 use crate::mutate::{Mutation, OperatorKind};
 use crate::snapshot::Snapshot;
 
 pub struct ComposeEdits;
 
 impl FamilyBuilder for ComposeEdits {
-    fn family(&self) -> Family {
-        Family::ComposeEdits
+    fn tag(&self) -> &'static str {
+        "compose"
+    }
+
+    fn side_rule(&self) -> SideRule {
+        SideRule::BothFail
+    }
+
+    fn prior(&self) -> f64 {
+        1.0
+    }
+
+    fn description(&self) -> &'static str {
+        "two mutations in one statement or adjacent lines; each side undoes one. Neither side, nor both concatenated, passes: only a real combination does."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {

@@ -5,15 +5,27 @@
 use std::collections::BTreeMap;
 
 use super::mutated;
-use crate::forge::{seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput, Recipe};
+use crate::forge::{seeded_coin, Candidate, Family, FamilyBuilder, SideRule, ForgeInput, Recipe};
 use crate::mutate::{Mutation, OperatorKind};
 use crate::snapshot::Snapshot;
 
 pub struct DivergentEdit;
 
 impl FamilyBuilder for DivergentEdit {
-    fn family(&self) -> Family {
-        Family::DivergentEdit
+    fn tag(&self) -> &'static str {
+        "diverge"
+    }
+
+    fn side_rule(&self) -> SideRule {
+        SideRule::ExactlyOnePasses
+    }
+
+    fn prior(&self) -> f64 {
+        0.0
+    }
+
+    fn description(&self) -> &'static str {
+        "one side restores a mutated node, the other writes a different wrong value at the same place. Exactly one side passes; the tests decide."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {

@@ -1,21 +1,59 @@
-//! The family catalogue: one family a file, listed once in [`ALL`].
-
-mod compose_edits;
-mod divergent_edit;
-mod signature_callsite;
-mod strip_restore;
+//! The family catalogue: one family a file, listed once in [`catalogue!`]'s invocation
+//! below, which declares the module and makes the [`Family`] enum (serde, strum and clap
+//! names are the kebab-case variant), `Family::ALL` in catalogue order and
+//! `Family::builder`, an exhaustive match: a family cannot lack a builder.
 
 use super::FamilyBuilder;
 use crate::mutate::{self, Mutation};
 use crate::python::PyModule;
 use crate::snapshot::{with_file, Snapshot};
 
-pub static ALL: &[&dyn FamilyBuilder] = &[
-    &strip_restore::StripRestore,
-    &divergent_edit::DivergentEdit,
-    &compose_edits::ComposeEdits,
-    &signature_callsite::SignatureCallsite,
-];
+/// `Variant => module::Builder`, one line a family, in catalogue order.
+macro_rules! catalogue {
+    ($($variant:ident => $module:ident :: $builder:ident,)*) => {
+        $(mod $module;)*
+
+        /// The families, in catalogue order.
+        #[derive(
+            Debug,
+            Clone,
+            Copy,
+            PartialEq,
+            Eq,
+            PartialOrd,
+            Ord,
+            Hash,
+            serde::Serialize,
+            serde::Deserialize,
+            strum::IntoStaticStr,
+            strum::EnumString,
+            clap::ValueEnum,
+        )]
+        #[serde(rename_all = "kebab-case")]
+        #[strum(serialize_all = "kebab-case")]
+        pub enum Family {
+            $($variant,)*
+        }
+
+        impl Family {
+            pub const ALL: [Family; [$(stringify!($variant)),*].len()] = [$(Family::$variant),*];
+
+            /// The family's catalogue entry.
+            pub fn builder(self) -> &'static dyn FamilyBuilder {
+                match self {
+                    $(Family::$variant => &$module::$builder,)*
+                }
+            }
+        }
+    };
+}
+
+catalogue! {
+    StripRestore => strip_restore::StripRestore,
+    DivergentEdit => divergent_edit::DivergentEdit,
+    ComposeEdits => compose_edits::ComposeEdits,
+    SignatureCallsite => signature_callsite::SignatureCallsite,
+}
 
 /// `gold` with `mutations` (all in `module`'s file) applied; `None` if the result does not parse.
 fn mutated(gold: &Snapshot, module: &PyModule, mutations: &[&Mutation]) -> Option<Snapshot> {

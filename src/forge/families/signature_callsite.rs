@@ -12,8 +12,8 @@
 use rustpython_ast as ast;
 
 use crate::forge::splice::{self, Splice};
-use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput, Recipe};
-use crate::mutate::{Mutation, OperatorKind};
+use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput, Recipe, SideRule};
+use crate::mutate::{ops, Mutation, Operator, OperatorKind, OperatorRef};
 use crate::python::parses;
 use crate::python::walk::{is_docstring, owned_exprs};
 use crate::python::PyModule;
@@ -43,8 +43,20 @@ struct Caller {
 }
 
 impl FamilyBuilder for SignatureCallsite {
-    fn family(&self) -> Family {
-        Family::SignatureCallsite
+    fn tag(&self) -> &'static str {
+        "sigcall"
+    }
+
+    fn side_rule(&self) -> SideRule {
+        SideRule::BothFail
+    }
+
+    fn prior(&self) -> f64 {
+        0.75
+    }
+
+    fn description(&self) -> &'static str {
+        "ours adds a parameter back to a function and updates callers; theirs edits the body and adds a caller elsewhere with the old signature. Gold also fixes that caller, in a file without conflict markers."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
@@ -117,12 +129,12 @@ fn build(
     let theirs = with_file(&with_file(gold, &module_a.path, &theirs_a), &module_b.path, &theirs_b);
     let fname = parameter.function.name.to_string();
     let key = recipe_key(module_a, parameter, caller, module_b);
-    let record = |operator: &'static str,
+    let record = |operator: &'static dyn Operator,
                   module: &PyModule,
                   function: Option<String>,
                   range: std::ops::Range<usize>,
                   description: String| Mutation {
-        operator,
+        operator: OperatorRef::new(operator),
         kind: OperatorKind::Restructure,
         path: module.path.clone(),
         function,
@@ -145,15 +157,15 @@ fn build(
         gold: gold.clone(),
         mutations: vec![
             record(
-                "remove-parameter",
+                &ops::RemoveParameter,
                 module_a,
                 Some(fname.clone()),
                 parameter.removal.clone(),
                 format!("drop parameter `{}`", parameter.name),
             ),
-            record("remove-statement", module_a, Some(fname), p_lines, "strip the first statement".into()),
+            record(&ops::RemoveStatement, module_a, Some(fname), p_lines, "strip the first statement".into()),
             record(
-                "remove-argument",
+                &ops::RemoveArgument,
                 module_b,
                 caller.function.clone(),
                 caller.argument_removal.clone(),

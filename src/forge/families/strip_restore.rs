@@ -4,15 +4,27 @@
 //! alone lacks a behaviour the tests check.
 
 use super::{capped_pairs, PairRecipe};
-use crate::forge::{seeded_coin, Family, FamilyBuilder, ForgeInput, Recipe};
+use crate::forge::{seeded_coin, Family, FamilyBuilder, SideRule, ForgeInput, Recipe};
 use crate::mutate::{Mutation, OperatorKind};
 use crate::snapshot::Snapshot;
 
 pub struct StripRestore;
 
 impl FamilyBuilder for StripRestore {
-    fn family(&self) -> Family {
-        Family::StripRestore
+    fn tag(&self) -> &'static str {
+        "strip"
+    }
+
+    fn side_rule(&self) -> SideRule {
+        SideRule::BothFail
+    }
+
+    fn prior(&self) -> f64 {
+        0.25
+    }
+
+    fn description(&self) -> &'static str {
+        "two nearby statements are removed to make `base`; each side restores one. Gold is the original. Each side alone fails."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {

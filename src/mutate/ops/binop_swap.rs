@@ -34,7 +34,10 @@ impl Operator for BinOpSwap {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        0.5
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
             let mut push = |range: std::ops::Range<usize>, token: &str, replacements: &[&str]| {

@@ -16,7 +16,10 @@ impl Operator for BoolOpSwap {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        0.5
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
             for expr in owned_exprs(site.stmt) {

@@ -59,7 +59,10 @@ impl Operator for ChangeDefault {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        0.0
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         let sites = module.statements();
         for (index, site) in sites.iter().enumerate() {

@@ -18,7 +18,10 @@ impl Operator for InvertIf {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        0.75
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
             let ast::Stmt::If(stmt) = site.stmt else { continue };

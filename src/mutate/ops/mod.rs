@@ -13,9 +13,10 @@ mod invert_if;
 mod negate_condition;
 mod remove_if;
 mod remove_loop;
-mod remove_statement;
+pub(crate) mod remove_statement;
 mod rename_param;
 mod return_value;
+mod signature_edits;
 pub(crate) mod support;
 mod swap_operands;
 mod swap_statements;
@@ -39,6 +40,13 @@ pub static ALL: &[&dyn Operator] = &[
     &swap_statements::SwapStatements,
     &rename_param::RenameParam,
 ];
+
+/// Operators a family applies itself (the engine never enumerates them); listed so
+/// that records naming them read back and score like any other operator.
+pub static MADE_BY_FAMILIES: &[&dyn Operator] = &[&signature_edits::RemoveParameter, &signature_edits::RemoveArgument];
+
+pub(crate) use remove_statement::RemoveStatement;
+pub(crate) use signature_edits::{RemoveArgument, RemoveParameter};
 
 /// Finds the operator token `token` in the text between two operands (`gap`), skipping
 /// whitespace, parentheses, line continuations and comments. Returns its byte range.

@@ -13,7 +13,7 @@ use crate::python::walk::owned_exprs;
 pub struct NegateCondition;
 
 impl NegateCondition {
-    fn negate(&self, module: &PyModule, function: &Option<String>, test: &ast::Expr, out: &mut Vec<Mutation>) {
+    fn negate(&'static self, module: &PyModule, function: &Option<String>, test: &ast::Expr, out: &mut Vec<Mutation>) {
         if matches!(test, ast::Expr::Constant(_)) {
             return;
         }
@@ -30,7 +30,10 @@ impl Operator for NegateCondition {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        0.5
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
             match site.stmt {

@@ -16,7 +16,10 @@ impl Operator for RemoveIf {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Remove
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        0.25
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
             let ast::Stmt::If(stmt) = site.stmt else { continue };

@@ -26,7 +26,10 @@ impl Operator for RemoveStatement {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Remove
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        0.25
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
             if site.function.is_none() || !removable(site.stmt) {

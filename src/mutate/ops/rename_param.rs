@@ -192,7 +192,10 @@ impl Operator for RenameParam {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        1.0
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         let sites = module.statements();
         for (index, site) in sites.iter().enumerate() {

@@ -17,7 +17,10 @@ impl Operator for ReturnValue {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        0.25
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
             let ast::Stmt::Return(ret) = site.stmt else { continue };

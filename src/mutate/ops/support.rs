@@ -27,7 +27,7 @@ pub(crate) fn finish(module: &PyModule, mut mutations: Vec<Mutation>) -> Vec<Mut
 
 /// Deletes a statement's whole lines; `pass` (at its indentation) when it is the only
 /// statement of its block.
-pub(crate) fn remove_lines(op: &dyn Operator, module: &PyModule, site: &StmtSite<'_>) -> Option<Mutation> {
+pub(crate) fn remove_lines(op: &'static dyn Operator, module: &PyModule, site: &StmtSite<'_>) -> Option<Mutation> {
     let lines = module.whole_lines(site.stmt)?;
     let replacement = if site.block.len() == 1 {
         let removed = &module.text[lines.clone()];

@@ -101,7 +101,7 @@ impl SwapOperands {
     /// The mutation exchanging `left` and `right` around `token` inside `whole`.
     #[allow(clippy::too_many_arguments)]
     fn swap(
-        &self,
+        &'static self,
         module: &PyModule,
         function: &Option<String>,
         whole: Range<usize>,
@@ -139,7 +139,10 @@ impl Operator for SwapOperands {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        0.75
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
             for expr in owned_exprs(site.stmt) {

@@ -46,7 +46,10 @@ impl Operator for SwapStatements {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        1.0
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
             let (first, Some(second)) = (site.stmt, site.block.get(site.index + 1)) else { continue };

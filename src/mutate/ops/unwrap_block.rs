@@ -46,7 +46,10 @@ impl Operator for UnwrapBlock {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
-    fn mutations(&self, module: &PyModule) -> Vec<Mutation> {
+    fn subtlety(&self) -> f64 {
+        0.5
+    }
+    fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {
             let (body, what) = match site.stmt {

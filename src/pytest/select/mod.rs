@@ -36,7 +36,9 @@ pub fn plugin_version() -> String {
 }
 
 /// How `gen-tasks` chooses the tests run on a tree.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, Serialize, strum::IntoStaticStr)]
+#[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum SelectionMode {
     /// Gold trees run the full suite; other trees run the tests that reach their changes.
     #[default]
@@ -46,11 +48,15 @@ pub enum SelectionMode {
 }
 
 impl SelectionMode {
+    /// The lowercase name, as serde and the CLI write it.
     pub fn name(self) -> &'static str {
-        match self {
-            SelectionMode::Coverage => "coverage",
-            SelectionMode::Full => "full",
-        }
+        self.into()
+    }
+}
+
+impl std::fmt::Display for SelectionMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
     }
 }
 

@@ -15,7 +15,7 @@ pub mod imports;
 pub mod merge;
 pub mod tree;
 
-use super::{FileResolution, Resolver};
+use super::{FileResolution, RecordKey, Resolver, Rung};
 use crate::python::parses;
 
 /// The structured resolver.
@@ -24,6 +24,21 @@ pub struct Structured;
 impl Resolver for Structured {
     fn name(&self) -> &'static str {
         "structured"
+    }
+    fn description(&self) -> &'static str {
+        "A Python-aware merge of both sides' statement changes relative to base (insertions at one place combined, edits of different statements applied, compound statements merged body by body, imports unioned); a file it cannot merge is left conflicted."
+    }
+    fn rung(&self) -> Rung {
+        Rung::Medium
+    }
+    fn record_key(&self) -> RecordKey {
+        RecordKey::Own("structured")
+    }
+    fn agent(&self) -> Option<&'static str> {
+        None
+    }
+    fn available(&self) -> bool {
+        true
     }
 
     fn resolve_file(&self, path: &str, conflicted: &str) -> FileResolution {

@@ -1,0 +1,41 @@
+//! `remove-parameter` and `remove-argument`: the edits the signature-callsite family
+//! makes itself (drop a defaulted parameter from a definition, drop that argument from a
+//! call). The engine never enumerates them (`mutations` is empty); they are catalogue
+//! entries so that the records naming them carry their metadata like any operator.
+
+use crate::mutate::{Mutation, Operator, OperatorKind, PyModule};
+
+/// Drops a parameter from a function's signature.
+pub struct RemoveParameter;
+/// Drops an argument from a call.
+pub struct RemoveArgument;
+
+impl Operator for RemoveParameter {
+    fn name(&self) -> &'static str {
+        "remove-parameter"
+    }
+    fn kind(&self) -> OperatorKind {
+        OperatorKind::Restructure
+    }
+    fn subtlety(&self) -> f64 {
+        0.5
+    }
+    fn mutations(&'static self, _: &PyModule) -> Vec<Mutation> {
+        Vec::new()
+    }
+}
+
+impl Operator for RemoveArgument {
+    fn name(&self) -> &'static str {
+        "remove-argument"
+    }
+    fn kind(&self) -> OperatorKind {
+        OperatorKind::Restructure
+    }
+    fn subtlety(&self) -> f64 {
+        0.5
+    }
+    fn mutations(&'static self, _: &PyModule) -> Vec<Mutation> {
+        Vec::new()
+    }
+}
