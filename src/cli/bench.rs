@@ -73,7 +73,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     if args.jobs == 0 {
         bail!("--jobs must be at least 1");
     }
-    let mut options = super::gen_tasks::options_from_command(&gen_tasks_command(&args))?;
+    let mut options = super::recorded::options_from_command(&gen_tasks_command(&args))?;
     options.progress = !args.no_progress && !args.json;
     let report = bench::run(&options)?;
     if args.json {

@@ -80,7 +80,7 @@ pub fn run(args: CurriculumArgs) -> Result<ExitCode> {
     };
     let plan = curriculum::plan(&options)?;
     let recipe = match plan.refill_command() {
-        Some(command) => Some(super::gen_tasks::options_from_command(command?)?),
+        Some(command) => Some(super::recorded::options_from_command(command?)?),
         None => None,
     };
     let report = plan.finish(recipe, &options)?;

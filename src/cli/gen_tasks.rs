@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use clap::{Args, Parser};
+use clap::Args;
 use serde_json::json;
 
 use crate::bundle::dataset::WriteResult;
@@ -83,7 +83,7 @@ pub struct GenTasksArgs {
 
     /// Families to use, comma-separated (the values are the family catalogue's).
     /// Default: all.
-    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = super::CatalogueValue::<Family>::new("family"))]
+    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = super::values::CatalogueValue::<Family>::new("family"))]
     pub families: Vec<Family>,
 
     /// Tasks kept per (substrate, family). Ignored with --quota.
@@ -154,24 +154,11 @@ pub fn run(args: GenTasksArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The library options for a recorded `gen-tasks` command line (argv, as in a manifest).
-pub(crate) fn options_from_command(argv: &[String]) -> Result<GenOptions> {
-    let cli = super::Cli::try_parse_from(argv).map_err(|e| {
-        let message = e.to_string();
-        let first = message.lines().next().unwrap_or("").trim_start_matches("error: ").to_string();
-        anyhow::anyhow!("recorded command `{}` does not parse: {first}", argv.join(" "))
-    })?;
-    match cli.command {
-        super::Command::GenTasks(args) => options_from(&args),
-        _ => bail!("recorded command `{}` is not a gen-tasks command", argv.join(" ")),
-    }
-}
-
 /// Default for --candidates-per-cell without --quota.
 const DEFAULT_CANDIDATES_PER_CELL: usize = 40;
 
 /// The library options for a parsed `gen-tasks` command line.
-pub(crate) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
+pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     if !is_semver(&args.dataset_version) {
         bail!("--version {}: not a semantic version; use MAJOR.MINOR.PATCH like 1.0.0", args.dataset_version);
     }

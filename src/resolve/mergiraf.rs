@@ -3,7 +3,7 @@
 //! The binary is `$MERGEFORGE_MERGIRAF` when that names a file, else `mergiraf` on PATH;
 //! `MERGEFORGE_MERGIRAF=off` disables it. When no binary is found the baseline is
 //! recorded as `{"available": false}`. Each conflicted file is split into its three
-//! versions ([`super::versions`]) and merged with
+//! versions ([`super::resolver::versions`]) and merged with
 //! `mergiraf merge BASE OURS THEIRS --path-name NAME --output OUT` in a private
 //! directory; a merge that still has conflicts (exit status 1), fails, or runs longer
 //! than a minute leaves the file conflicted.
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use super::{FileResolution, RecordKey, Resolver, Rung};
+use super::resolver::{FileResolution, RecordKey, Resolver, Rung};
 use crate::sandbox::{run_in_dir, Limits};
 
 /// Environment variable naming the binary, or `off`.
@@ -28,7 +28,7 @@ pub struct Mergiraf {
     fixed: Option<PathBuf>,
 }
 
-/// The resolver listed in [`super::ALL`]: the binary from `$MERGEFORGE_MERGIRAF` or PATH.
+/// The resolver listed in [`crate::resolve::ALL`]: the binary from `$MERGEFORGE_MERGIRAF` or PATH.
 pub static FROM_PATH: Mergiraf = Mergiraf { binary: OnceLock::new(), fixed: None };
 
 impl Mergiraf {
@@ -46,7 +46,7 @@ impl Mergiraf {
     }
 
     fn merge(&self, binary: &Path, path: &str, conflicted: &str) -> Option<String> {
-        let versions = super::versions(conflicted)?;
+        let versions = super::resolver::versions(conflicted)?;
         let dir = tempfile::Builder::new().prefix("mergeforge-mergiraf-").tempdir().ok()?;
         let work = dir.path().join("work");
         std::fs::create_dir_all(&work).ok()?;
@@ -73,7 +73,7 @@ impl Mergiraf {
             return None;
         }
         let merged = std::fs::read_to_string(work.join(output)).ok()?;
-        (super::segments(&merged).iter().all(|s| s.hunk.is_none())).then_some(merged)
+        (super::resolver::segments(&merged).iter().all(|s| s.hunk.is_none())).then_some(merged)
     }
 }
 

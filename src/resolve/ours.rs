@@ -1,6 +1,6 @@
 //! `ours`: takes the ours side of every hunk.
 
-use super::{Hunk, RecordKey, Resolver, Rung};
+use super::resolver::{Hunk, RecordKey, Resolver, Rung};
 
 /// Takes ours for every hunk.
 pub struct TakeOurs;

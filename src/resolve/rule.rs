@@ -8,7 +8,7 @@
 //!
 //! Any other hunk is left conflicted.
 
-use super::{trimmed_lines, Hunk, RecordKey, Resolver, Rung};
+use super::resolver::{trimmed_lines, Hunk, RecordKey, Resolver, Rung};
 
 /// The rule-based resolver.
 pub struct Rule;

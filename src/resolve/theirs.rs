@@ -1,6 +1,6 @@
 //! `theirs`: takes the theirs side of every hunk.
 
-use super::{Hunk, RecordKey, Resolver, Rung};
+use super::resolver::{Hunk, RecordKey, Resolver, Rung};
 
 /// Takes theirs for every hunk.
 pub struct TakeTheirs;

@@ -1,7 +1,7 @@
 //! `union`: keeps both sides of every hunk, in one order or the other. The task records
 //! both orders under `validation.baselines.union`; the rung passes if either does.
 
-use super::{Hunk, RecordKey, Resolver, Rung};
+use super::resolver::{Hunk, RecordKey, Resolver, Rung};
 
 /// Keeps both sides, ours first.
 pub struct UnionOursFirst;

@@ -57,8 +57,8 @@ impl Import {
         if base.head != ours.head || base.head != theirs.head {
             return None;
         }
-        let lead = super::merge::merge_text(&base.lead, &ours.lead, &theirs.lead)?;
-        let trail = super::merge::merge_text(&base.trail, &ours.trail, &theirs.trail)?;
+        let lead = crate::resolve::resolver::merge_text(&base.lead, &ours.lead, &theirs.lead)?;
+        let trail = crate::resolve::resolver::merge_text(&base.trail, &ours.trail, &theirs.trail)?;
         let removed_by_theirs = |n: &String| base.names.contains(n) && !theirs.names.contains(n);
         let mut names: Vec<String> = ours.names.iter().filter(|n| !removed_by_theirs(n)).cloned().collect();
         for name in &theirs.names {

@@ -13,23 +13,13 @@ use std::collections::BTreeMap;
 
 use super::imports::Import;
 use super::tree::{Block, Module, Node};
+use crate::resolve::resolver::merge_text;
 
 /// Merges three versions of a module; `None` on a conflict.
 pub fn merge_module(base: &Module, ours: &Module, theirs: &Module) -> Option<String> {
     let block = merge_block(&base.block, &ours.block, &theirs.block)?;
     let tail = merge_text(&base.tail, &ours.tail, &theirs.tail)?;
     Some(super::tree::render_block(&block) + &tail)
-}
-
-/// Three-way merge of an opaque text: equal sides, or one side unchanged.
-pub fn merge_text(base: &str, ours: &str, theirs: &str) -> Option<String> {
-    if ours == theirs || theirs == base {
-        Some(ours.to_string())
-    } else if ours == base {
-        Some(theirs.to_string())
-    } else {
-        None
-    }
 }
 
 fn merge_node(base: &Node, ours: &Node, theirs: &Node) -> Option<Node> {

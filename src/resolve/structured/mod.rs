@@ -1,7 +1,7 @@
 //! `structured`: an AST-aware merge of the two sides' changes relative to base, for
 //! Python files.
 //!
-//! The conflicted file stands for three whole versions ([`super::versions`]); each is
+//! The conflicted file stands for three whole versions ([`crate::resolve::resolver::versions`]); each is
 //! parsed (rustpython-parser) into a tree of statement texts ([`tree`]) and the trees are
 //! merged statement by statement ([`merge`]): statement insertions at the same place are
 //! combined, edits of different statements of a block (even adjacent ones) are both
@@ -15,8 +15,8 @@ pub mod imports;
 pub mod merge;
 pub mod tree;
 
-use super::{FileResolution, RecordKey, Resolver, Rung};
 use crate::python::parses;
+use crate::resolve::resolver::{FileResolution, RecordKey, Resolver, Rung};
 
 /// The structured resolver.
 pub struct Structured;
@@ -42,7 +42,7 @@ impl Resolver for Structured {
     }
 
     fn resolve_file(&self, path: &str, conflicted: &str) -> FileResolution {
-        let Some(versions) = super::versions(conflicted) else {
+        let Some(versions) = crate::resolve::resolver::versions(conflicted) else {
             return FileResolution { text: conflicted.to_string(), unresolved: 0 };
         };
         if !path.ends_with(".py") {

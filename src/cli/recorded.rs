@@ -1,0 +1,22 @@
+//! A recorded `gen-tasks` command line (as a manifest keeps it) turned back into library
+//! options, for the commands that re-run a generation (`curriculum`, `bench`).
+
+use anyhow::{bail, Result};
+use clap::Parser;
+
+use super::gen_tasks::options_from;
+use super::{Cli, Command};
+use crate::pipeline::GenOptions;
+
+/// The library options for a recorded `gen-tasks` command line (argv, as in a manifest).
+pub(crate) fn options_from_command(argv: &[String]) -> Result<GenOptions> {
+    let cli = Cli::try_parse_from(argv).map_err(|e| {
+        let message = e.to_string();
+        let first = message.lines().next().unwrap_or("").trim_start_matches("error: ").to_string();
+        anyhow::anyhow!("recorded command `{}` does not parse: {first}", argv.join(" "))
+    })?;
+    match cli.command {
+        Command::GenTasks(args) => options_from(&args),
+        _ => bail!("recorded command `{}` is not a gen-tasks command", argv.join(" ")),
+    }
+}
