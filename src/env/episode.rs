@@ -14,12 +14,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::action::Action;
+use super::config::Settings;
 use super::dataset::TaskEntry;
 use super::duplication::Twins;
 use super::observation::{pytest_counts, EpisodeState, Observation, StepReply, TaskInfo, TestCounts};
+use super::protocol::EnvError;
 use super::reward::{RewardComponents, RewardLedger, StepFacts};
 use super::workspace::{FileText, TreeScan, Workspace};
-use super::{EnvError, Settings};
 use crate::merge::markers;
 use crate::pytest::report;
 use crate::sandbox::{run_in_dir, Limits};

@@ -15,6 +15,7 @@
 
 pub mod action;
 pub mod agents;
+pub mod config;
 pub mod dataset;
 pub mod duplication;
 pub mod episode;
@@ -26,88 +27,22 @@ pub mod server;
 pub mod web;
 pub mod workspace;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{Context, Result};
-use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::Value;
 
-use crate::pytest::venv::{ensure_venv, PythonEnv};
-use dataset::{TaskChoice, TaskSet};
+use crate::pytest::venv::ensure_venv;
+pub use config::{EnvConfig, Settings};
+use dataset::TaskSet;
 use episode::Episode;
 use observation::StepReply;
-pub use protocol::{EnvError, ErrorCode};
-use reward::RewardWeights;
-
-/// Knobs shared by every episode of an environment.
-#[derive(Debug, Clone)]
-pub struct EnvConfig {
-    /// Steps per episode (every action counts, tool actions included).
-    pub max_steps: usize,
-    /// Largest `resolution` or `content` accepted, in bytes.
-    pub max_resolution_bytes: usize,
-    /// Wall-clock limit of one `run` command.
-    pub run_timeout: Duration,
-    /// Whether the `run` tool is offered.
-    pub allow_run: bool,
-    pub weights: RewardWeights,
-    /// Where episode directories are created.
-    pub work_dir: PathBuf,
-}
-
-impl Default for EnvConfig {
-    fn default() -> Self {
-        EnvConfig {
-            max_steps: 10,
-            max_resolution_bytes: 16 << 20,
-            run_timeout: Duration::from_secs(30),
-            allow_run: true,
-            weights: RewardWeights::default(),
-            work_dir: std::env::temp_dir(),
-        }
-    }
-}
-
-/// What every episode needs from its environment.
-#[derive(Debug)]
-pub struct Settings {
-    pub config: EnvConfig,
-    pub python: PythonEnv,
-}
+pub use protocol::{EnvError, ErrorCode, ResetRequest};
 
 /// A dataset served as episodes.
 pub struct Environment {
     pub tasks: TaskSet,
     pub settings: Arc<Settings>,
-}
-
-/// The parameters of a reset (the `data` of a reset frame, the body of `POST /reset`);
-/// unknown keys are ignored.
-#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
-pub struct ResetRequest {
-    #[serde(flatten)]
-    pub choice: TaskChoice,
-    /// At most 255 bytes.
-    #[serde(default)]
-    #[schemars(length(max = 255))]
-    pub episode_id: Option<String>,
-}
-
-impl ResetRequest {
-    /// Reads the `data` of a reset frame (or the body of `POST /reset`); `null` is the
-    /// default reset.
-    pub fn parse(data: Value) -> Result<ResetRequest, EnvError> {
-        let request: Option<ResetRequest> =
-            serde_json::from_value(data).map_err(|e| EnvError::from_json(e, "invalid reset data"))?;
-        let request = request.unwrap_or_default();
-        if request.episode_id.as_ref().is_some_and(|id| id.len() > 255) {
-            return Err(EnvError::validation("reset: `episode_id` is longer than 255 bytes"));
-        }
-        Ok(request)
-    }
 }
 
 impl Environment {

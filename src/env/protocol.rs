@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::action::Action;
+use super::dataset::TaskChoice;
 use super::observation::{EpisodeState, Observation, StepReply};
-use super::ResetRequest;
 
 /// Error codes of the OpenEnv WebSocket protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -303,5 +303,31 @@ mod tests {
         assert!(required.contains(&json!("reward_components")) && required.contains(&json!("tests")));
         assert!(schemas["state"]["properties"]["episode_id"].is_object());
         assert!(openapi().to_string().find("$defs").is_none(), "every subschema is inlined");
+    }
+}
+
+/// The parameters of a reset (the `data` of a reset frame, the body of `POST /reset`);
+/// unknown keys are ignored.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct ResetRequest {
+    #[serde(flatten)]
+    pub choice: TaskChoice,
+    /// At most 255 bytes.
+    #[serde(default)]
+    #[schemars(length(max = 255))]
+    pub episode_id: Option<String>,
+}
+
+impl ResetRequest {
+    /// Reads the `data` of a reset frame (or the body of `POST /reset`); `null` is the
+    /// default reset.
+    pub fn parse(data: Value) -> Result<ResetRequest, EnvError> {
+        let request: Option<ResetRequest> =
+            serde_json::from_value(data).map_err(|e| EnvError::from_json(e, "invalid reset data"))?;
+        let request = request.unwrap_or_default();
+        if request.episode_id.as_ref().is_some_and(|id| id.len() > 255) {
+            return Err(EnvError::validation("reset: `episode_id` is longer than 255 bytes"));
+        }
+        Ok(request)
     }
 }

@@ -12,6 +12,7 @@ mod env_server;
 mod forkserver;
 mod gen_tasks;
 mod hostile;
+mod layout;
 mod merge;
 mod mutate_ops;
 mod publish;

@@ -1,0 +1,44 @@
+//! What an environment is configured with ([`EnvConfig`]) and what every episode gets
+//! from it ([`Settings`]: the configuration and the tests' interpreter).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::reward::RewardWeights;
+use crate::pytest::venv::PythonEnv;
+
+/// Knobs shared by every episode of an environment.
+#[derive(Debug, Clone)]
+pub struct EnvConfig {
+    /// Steps per episode (every action counts, tool actions included).
+    pub max_steps: usize,
+    /// Largest `resolution` or `content` accepted, in bytes.
+    pub max_resolution_bytes: usize,
+    /// Wall-clock limit of one `run` command.
+    pub run_timeout: Duration,
+    /// Whether the `run` tool is offered.
+    pub allow_run: bool,
+    pub weights: RewardWeights,
+    /// Where episode directories are created.
+    pub work_dir: PathBuf,
+}
+
+impl Default for EnvConfig {
+    fn default() -> Self {
+        EnvConfig {
+            max_steps: 10,
+            max_resolution_bytes: 16 << 20,
+            run_timeout: Duration::from_secs(30),
+            allow_run: true,
+            weights: RewardWeights::default(),
+            work_dir: std::env::temp_dir(),
+        }
+    }
+}
+
+/// What every episode needs from its environment.
+#[derive(Debug)]
+pub struct Settings {
+    pub config: EnvConfig,
+    pub python: PythonEnv,
+}
