@@ -185,7 +185,7 @@ pub fn apply(text: &str, path: &str, mutations: &[&Mutation]) -> Option<String> 
 /// All mutations of every operator in `module`, sorted by position then operator order.
 pub fn all_mutations(module: &PyModule) -> Vec<Mutation> {
     let mut all: Vec<Mutation> = catalogue().iter().flat_map(|op| op.mutations(module)).collect();
-    all.sort_by(|a, b| (a.start, a.end).cmp(&(b.start, b.end)));
+    all.sort_by_key(|a| (a.start, a.end));
     all
 }
 

@@ -283,8 +283,8 @@ fn callers_passing(modules: &[PyModule], defining: usize, parameter: &Parameter)
 
 /// The bytes to delete to drop the parameter's argument from a call, if the call passes it.
 fn argument_removal(call: &ast::ExprCall, parameter: &Parameter) -> Option<std::ops::Range<usize>> {
-    let mut items: Vec<std::ops::Range<usize>> = call.args.iter().map(|a| PyModule::span(a)).collect();
-    items.extend(call.keywords.iter().map(|k| PyModule::span(k)));
+    let mut items: Vec<std::ops::Range<usize>> = call.args.iter().map(PyModule::span).collect();
+    items.extend(call.keywords.iter().map(PyModule::span));
     items.sort_by_key(|r| r.start);
     let target = if let Some(k) =
         call.keywords.iter().find(|k| k.arg.as_ref().map(|a| a.as_str()) == Some(parameter.name.as_str()))

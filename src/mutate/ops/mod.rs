@@ -60,8 +60,8 @@ pub(crate) fn token_in_gap(module: &PyModule, gap: Range<usize>, token: &str) ->
             b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b'(' | b')' => offset += 1,
             b'#' => offset += rest.find('\n').unwrap_or(rest.len()),
             _ => {
-                if rest.starts_with(token) {
-                    let after = rest[token.len()..].chars().next();
+                if let Some(tail) = rest.strip_prefix(token) {
+                    let after = tail.chars().next();
                     // `*` must not match the start of `**`, `/` of `//`, `<` of `<=`, ...
                     let glued = matches!(after, Some(c) if "*/=<>".contains(c)) && !token.ends_with('=');
                     let word = token.chars().all(|c| c.is_alphabetic())
