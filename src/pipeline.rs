@@ -23,16 +23,18 @@ pub mod shard;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::bundle::dataset::{self, VersionFiles, WriteResult};
-use crate::bundle::manifest::{self, Counts, Generator, Manifest, SubstrateEntry, TaskEntry};
-use crate::bundle::task::{self, Branches, ConflictRecord, FileRecord, MutationRecord, SubstrateRef, Task};
-use crate::bundle::{gitbundle, task_id};
+use crate::bundle::dataset::{VersionFiles, WriteResult};
+use crate::bundle::manifest::{Manifest, SubstrateEntry};
+use crate::bundle::record::{self, TaskFiles, TaskInput};
+pub use crate::bundle::version::VersionMeta;
+use crate::bundle::version::{self, write_generated};
+use crate::bundle::task_id;
 use crate::difficulty::near_duplicate;
 use crate::difficulty::quota::{QuotaState, Quotas, Shortfall};
 use crate::difficulty::{self, Difficulty, Features, Level};
@@ -45,7 +47,7 @@ use crate::sandbox::python::ensure_venv;
 use crate::sandbox::testrun::{OutcomeCache, TestRunner};
 use crate::sandbox::user_cache_dir;
 use crate::select::SelectionMode;
-use crate::snapshot::{sha256_hex, Snapshot};
+use crate::snapshot::Snapshot;
 use crate::substrate::{self, Substrate, SubstrateSpec};
 use crate::validate::{self, Rejection, Validation};
 
@@ -96,16 +98,6 @@ impl GenOptions {
     }
 }
 
-/// What a version's manifest records about the run that made it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct VersionMeta {
-    pub dataset: String,
-    pub version: String,
-    /// The canonical command line (no --out, --cache, --jobs or --shard).
-    pub command: Vec<String>,
-    pub seed: u64,
-}
-
 /// What a run did.
 #[derive(Debug, Clone)]
 pub struct GenReport {
@@ -140,34 +132,17 @@ pub struct Exclusions {
 
 impl Exclusions {
     /// Excludes `task` and its near-duplicates.
-    pub fn add(&mut self, task: &Task) {
-        self.ids.insert(task.id.clone());
-        self.fingerprints.insert(task_fingerprint(task));
+    pub fn add(&mut self, task: &TaskFiles) {
+        self.ids.insert(task.task.id.clone());
+        self.fingerprints.insert(task.fingerprint());
     }
-}
-
-/// The near-duplicate fingerprint of a recorded task.
-pub fn task_fingerprint(task: &Task) -> String {
-    near_duplicate::fingerprint(
-        task.files
-            .iter()
-            .filter(|f| task.conflicts.iter().any(|c| c.path == f.path))
-            .map(|f| (f.path.as_str(), f.conflicted.as_str())),
-    )
-}
-
-/// A task made by a run, with its bundle, not yet written.
-#[derive(Debug, Clone)]
-pub struct GeneratedTask {
-    pub task: Task,
-    pub bundle: Vec<u8>,
 }
 
 /// What [`generate`] made.
 #[derive(Debug, Clone)]
 pub struct Generated {
     /// In generation order, `max_tasks` applied.
-    pub tasks: Vec<GeneratedTask>,
+    pub tasks: Vec<TaskFiles>,
     /// Every usable substrate, in order (with task counts of `tasks`).
     pub substrates: Vec<SubstrateEntry>,
     pub candidates_tried: usize,
@@ -206,6 +181,7 @@ struct Draft {
     conflicts: Vec<merge::ConflictedFile>,
     validation: Validation,
     difficulty: Difficulty,
+    features: Features,
 }
 
 /// A judged candidate: kept (a task, not yet selected) or rejected with a reason.
@@ -265,12 +241,11 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     let generated = generate(options, &Exclusions::default())?;
     ensure_tasks(generated.tasks.len(), generated.candidates_tried, &generated.rejected)?;
     let mut files = VersionFiles::new();
-    let mut entries = Vec::new();
-    for generated_task in &generated.tasks {
-        entries.push(add_task_files(&mut files, "tasks", &generated_task.task, &generated_task.bundle)?);
-    }
+    let entries = version::add_tasks(&mut files, &generated.tasks)?;
+    let meta = options.meta();
     let (write, version_dir, manifest) =
-        write_generated(&options.out, &options.meta(), generated.substrates.clone(), &files, entries)?;
+        write_generated(&options.out, &meta, generated.substrates.clone(), &files, entries)?;
+    version::write_durations(&options.cache_dir, &meta, "", &generated.tasks.iter().collect::<Vec<_>>())?;
     Ok(GenReport {
         version_dir,
         write,
@@ -300,61 +275,6 @@ pub(crate) fn ensure_tasks(tasks: usize, tried: usize, rejected: &BTreeMap<Strin
         tried,
         if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") }
     );
-}
-
-/// Writes the version a `gen-tasks` run makes: `files` (the tasks, in order, with their
-/// manifest `entries`) and the manifest recording `options.command`.
-pub(crate) fn write_generated(
-    out: &Path,
-    meta: &VersionMeta,
-    substrates: Vec<SubstrateEntry>,
-    files: &VersionFiles,
-    entries: Vec<TaskEntry>,
-) -> Result<(WriteResult, PathBuf, Manifest)> {
-    let manifest = Manifest {
-        schema: manifest::MANIFEST_SCHEMA.to_string(),
-        dataset: meta.dataset.clone(),
-        version: meta.version.clone(),
-        generator: Generator { name: crate::GENERATOR.into(), version: crate::GENERATOR_VERSION.into() },
-        command: meta.command.clone(),
-        seed: meta.seed,
-        substrates,
-        counts: counts(&entries, 0),
-        tasks: entries,
-        retired: Vec::new(),
-        parent: None,
-        gen_command: None,
-    };
-    let manifest_bytes = task::to_json_bytes(&manifest)?;
-    let (write, version_dir) = dataset::write_version(out, &meta.dataset, &meta.version, files, &manifest_bytes)?;
-    Ok((write, version_dir, manifest))
-}
-
-/// Writes a task's `task.json` and `repo.bundle` under `<folder>/<id>/` and returns its
-/// manifest entry.
-pub fn add_task_files(files: &mut VersionFiles, folder: &str, task: &Task, bundle: &[u8]) -> Result<TaskEntry> {
-    let json = task::to_json_bytes(task)?;
-    let entry = TaskEntry {
-        id: task.id.clone(),
-        level: task.difficulty.level,
-        family: task.family,
-        substrate: task.substrate.name.clone(),
-        task_sha256: sha256_hex(&json),
-    };
-    files.insert(format!("{folder}/{}/task.json", task.id), json);
-    files.insert(format!("{folder}/{}/repo.bundle", task.id), bundle.to_vec());
-    Ok(entry)
-}
-
-/// Manifest counts of `entries` (every level listed), with `retired` tasks set aside.
-pub fn counts(entries: &[TaskEntry], retired: usize) -> Counts {
-    let mut by_level: BTreeMap<Level, usize> = Level::ALL.into_iter().map(|l| (l, 0)).collect();
-    let mut by_family: BTreeMap<Family, usize> = BTreeMap::new();
-    for entry in entries {
-        *by_level.entry(entry.level).or_default() += 1;
-        *by_family.entry(entry.family).or_default() += 1;
-    }
-    Counts { tasks: entries.len(), by_level, by_family, retired }
 }
 
 /// Prepares the substrates, forges and judges candidates, and returns the kept tasks
@@ -483,10 +403,22 @@ fn substrate_entries(prepared: &[Prepared], tasks: &[usize]) -> Vec<SubstrateEnt
         .collect()
 }
 
-/// Bundles a kept candidate and makes its record.
-fn make_task(repo: &git2::Repository, substrate: &Substrate, draft: &Draft) -> Result<GeneratedTask> {
-    let bundle = gitbundle::write_bundle(repo, &gitbundle::task_refs(&draft.commits), draft.commits.ours)?;
-    Ok(GeneratedTask { task: task_record(&draft.id, substrate, draft, &bundle), bundle })
+/// Bundles a kept candidate and makes its records.
+fn make_task(repo: &git2::Repository, substrate: &Substrate, draft: &Draft) -> Result<TaskFiles> {
+    TaskFiles::make(
+        repo,
+        &TaskInput {
+            id: &draft.id,
+            substrate,
+            candidate: &draft.candidate,
+            commits: &draft.commits,
+            conflicted: &draft.conflicted,
+            conflicts: &draft.conflicts,
+            validation: &draft.validation,
+            difficulty: &draft.difficulty,
+            features: &draft.features,
+        },
+    )
 }
 
 fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> Result<Prepared> {
@@ -845,14 +777,7 @@ struct Work {
 
 fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &Path) -> Result<Verdict<Box<Draft>>> {
     let repo = git2::Repository::open_bare(repo_path)?;
-    let commits = write_task_commits(
-        &repo,
-        &candidate.base,
-        &candidate.ours,
-        &candidate.theirs,
-        &candidate.gold,
-        &candidate.summary,
-    )?;
+    let commits = write_task_commits(&repo, candidate)?;
     let (conflicted, conflicts) = match merge::merge(&repo, commits.ours, commits.theirs)? {
         MergeResult::Clean => return Ok(Verdict::rejected(Rejection::CleanMerge)),
         MergeResult::Unsupported(_) => return Ok(Verdict::rejected(Rejection::UnsupportedConflict)),
@@ -863,7 +788,7 @@ fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &P
         Ok(validation) => validation,
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };
-    let outside = edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
+    let outside = record::edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
     let mut operators: Vec<String> = candidate.mutations.iter().map(|m| m.operator.to_string()).collect();
     operators.sort();
     operators.dedup();
@@ -877,9 +802,9 @@ fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &P
         operators,
         family: candidate.family.name().to_string(),
     };
-    let difficulty = difficulty::assess(&validation, features);
+    let difficulty = difficulty::assess(&validation, &features);
     let substrate = &prepared.substrate;
-    let id = task_id(&substrate.name, &substrate.tree_id, candidate.family, &commits);
+    let id = task_id(&substrate.name, &substrate.tree_id, &commits);
     let fingerprint = near_duplicate::fingerprint(
         paths.iter().filter_map(|p| crate::snapshot::text_of(&conflicted, p).map(|t| (p.as_str(), t))),
     );
@@ -893,79 +818,6 @@ fn judge(prepared: &Prepared, index: usize, candidate: &Candidate, repo_path: &P
         conflicts,
         validation,
         difficulty,
+        features,
     })))
-}
-
-/// Paths outside the conflicts where the merged tree and gold differ.
-fn edits_outside_conflicts(merged: &Snapshot, gold: &Snapshot, conflicted: &[String]) -> Vec<String> {
-    let mut paths: Vec<String> = merged
-        .keys()
-        .chain(gold.keys())
-        .filter(|p| !conflicted.contains(p) && merged.get(*p) != gold.get(*p))
-        .cloned()
-        .collect();
-    paths.sort();
-    paths.dedup();
-    paths
-}
-
-fn text(data: Option<&Arc<[u8]>>) -> String {
-    data.map(|d| String::from_utf8_lossy(d).into_owned()).unwrap_or_default()
-}
-
-fn task_record(id: &str, substrate: &Substrate, draft: &Draft, bundle: &[u8]) -> Task {
-    let paths: Vec<String> = draft.conflicts.iter().map(|c| c.path.clone()).collect();
-    let outside = edits_outside_conflicts(&draft.conflicted, &draft.candidate.gold, &paths);
-    let file_records = paths
-        .iter()
-        .chain(&outside)
-        .map(|path| FileRecord {
-            path: path.clone(),
-            conflicted: text(draft.conflicted.get(path)),
-            gold: text(draft.candidate.gold.get(path)),
-        })
-        .collect();
-    Task {
-        schema: task::TASK_SCHEMA.to_string(),
-        id: id.to_string(),
-        family: draft.candidate.family,
-        summary: draft.candidate.summary.clone(),
-        substrate: SubstrateRef {
-            name: substrate.name.clone(),
-            commit: substrate.commit.clone(),
-            tree: substrate.tree_id.clone(),
-        },
-        test_command: substrate.config.test_command.clone(),
-        test_env: substrate.config.env.clone(),
-        timeout_s: substrate.config.timeout_s,
-        branches: Branches {
-            base: draft.commits.base.to_string(),
-            ours: draft.commits.ours.to_string(),
-            theirs: draft.commits.theirs.to_string(),
-            gold: draft.commits.gold.to_string(),
-        },
-        conflicts: draft
-            .conflicts
-            .iter()
-            .map(|c| ConflictRecord { path: c.path.clone(), hunks: c.hunks, conflicted_lines: c.conflicted_lines })
-            .collect(),
-        edits_outside_conflicts: outside,
-        mutations: draft
-            .candidate
-            .mutations
-            .iter()
-            .map(|m| MutationRecord {
-                operator: m.operator.to_string(),
-                path: m.path.clone(),
-                line: m.line,
-                function: m.function.clone(),
-                description: m.description.clone(),
-            })
-            .collect(),
-        difficulty: draft.difficulty.clone(),
-        validation: draft.validation.clone(),
-        files: file_records,
-        bundle_sha256: sha256_hex(bundle),
-        curriculum: None,
-    }
 }

@@ -4,7 +4,7 @@
 //!   baseline resolver of that name (`union` keeps ours first), one file per step,
 //!   seeing only the observation;
 //! * `gold`: submits the gold text of every file the gold merge changes (read from
-//!   `task.json`, so it knows the answer), files outside the conflicts first. It must
+//!   `solution.json`, so it knows the answer), files outside the conflicts first. It must
 //!   reach the maximum reward on every task; it proves the reward is attainable.
 //!
 //! An agent returns `None` when it has nothing more to do; the runner then sends
@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use super::action::Action;
 use super::observation::Observation;
-use crate::bundle::Task;
+use super::dataset::TaskEntry;
 use crate::merge::markers;
 use crate::resolve::{self, Resolver};
 
@@ -27,7 +27,7 @@ pub trait Agent: Send {
 }
 
 /// Makes the named agent for one task.
-pub fn make(name: &str, task: &Task) -> Result<Box<dyn Agent>, String> {
+pub fn make(name: &str, task: &TaskEntry) -> Result<Box<dyn Agent>, String> {
     let resolver: &'static dyn Resolver = match name {
         "ours" => &resolve::TakeOurs,
         "theirs" => &resolve::TakeTheirs,
@@ -61,9 +61,11 @@ pub struct GoldAgent {
 }
 
 impl GoldAgent {
-    pub fn new(task: &Task) -> Self {
-        let conflicted: BTreeSet<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
+    /// Replays the task's gold files (from its solution): those outside the conflicts first.
+    pub fn new(task: &TaskEntry) -> Self {
+        let conflicted: BTreeSet<&str> = task.task.conflicts.iter().map(|c| c.path.as_str()).collect();
         let (mut inside, outside): (Vec<_>, Vec<_>) = task
+            .solution
             .files
             .iter()
             .map(|f| (f.path.clone(), f.gold.clone()))

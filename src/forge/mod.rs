@@ -7,6 +7,7 @@
 
 pub mod commits;
 mod families;
+pub mod messages;
 pub(crate) mod splice;
 
 use serde::{Deserialize, Serialize};
@@ -17,7 +18,7 @@ use crate::snapshot::Snapshot;
 use crate::substrate::Substrate;
 
 /// The families, in catalogue order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Family {
     StripRestore,
@@ -87,8 +88,32 @@ pub struct Candidate {
     pub gold: Snapshot,
     /// The mutations the recipe used.
     pub mutations: Vec<Mutation>,
-    /// One line on what the sides do.
+    /// One line on what the sides do and how they combine (for dataset maintainers: it
+    /// states the resolution, so it never reaches an agent).
     pub summary: String,
+    /// What `ours` changes, as its developer meant it.
+    pub ours_intent: Intent,
+    /// What `theirs` changes, as its developer meant it.
+    pub theirs_intent: Intent,
+}
+
+/// One side's own change: its commit message and the mutations it is about.
+#[derive(Debug, Clone)]
+pub struct Intent {
+    /// The side's commit message (one line): its own change, never the resolution or
+    /// the family ([`messages`]).
+    pub message: String,
+    /// The mutations the change concerns: those it undoes, or for divergent-edit's
+    /// other side, the one it makes in place of base's.
+    pub mutations: Vec<Mutation>,
+}
+
+impl Intent {
+    /// The change that undoes `mutations` (the first one names it).
+    pub fn undoing(mutations: &[&Mutation]) -> Intent {
+        let message = mutations.first().map(|m| messages::undo(m)).unwrap_or_default();
+        Intent { message, mutations: mutations.iter().map(|m| (*m).clone()).collect() }
+    }
 }
 
 /// What families see of a substrate.

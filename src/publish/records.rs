@@ -2,20 +2,21 @@
 //! `datasets` (pyarrow) infers a single schema, plus the train/test split and the
 //! sharding of records into JSONL files.
 //!
-//! A record carries everything `task.json` holds, in a shape made for tables: maps
-//! become lists of `{name, value}`, every outcome has the same keys (`timed_out` is
-//! always present), and a nullable field is `null` rather than absent. The conversion
-//! back ([`task_from_record`]) gives `task.json` byte for byte, which the tests check
-//! against the sha256 in the manifest.
+//! A record carries everything `task.json` and `solution.json` hold, in a shape made
+//! for tables: maps become lists of `{name, value}`, every outcome has the same keys
+//! (`timed_out` is always present), and a nullable field is `null` rather than absent.
+//! The conversion back ([`task_from_record`]) gives `task.json` and `solution.json`
+//! byte for byte, which the tests check against the sha256s in the manifest and
+//! `task.json`.
 //!
 //! This module does no I/O.
 
 use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::bundle::solution::{Commits, FileRecord, Intents, Solution, SOLUTION_SCHEMA};
 use crate::bundle::task::{
-    Branches, ConflictRecord, CurriculumRecord, CurriculumStatus, FileRecord, MutationRecord, SubstrateRef, Task,
-    TASK_SCHEMA,
+    ConflictKind, ConflictRecord, CurriculumRecord, CurriculumStatus, Digests, SubstrateRef, Task, TASK_SCHEMA,
 };
 use crate::difficulty::{Difficulty, Features, Level};
 use crate::forge::Family;
@@ -27,6 +28,7 @@ use crate::validate::{Baselines, MaybeOutcome, UnionOutcome, Validation};
 pub struct FlatRecord {
     pub id: String,
     pub family: Family,
+    pub conflict_kind: ConflictKind,
     pub level: Level,
     pub structural_level: Level,
     pub score: f64,
@@ -35,10 +37,10 @@ pub struct FlatRecord {
     pub test_command: Vec<String>,
     pub test_env: Vec<EnvVar>,
     pub timeout_s: u64,
-    pub branches: Branches,
+    pub commits: Commits,
     pub conflicts: Vec<ConflictRecord>,
     pub edits_outside_conflicts: Vec<String>,
-    pub mutations: Vec<MutationRecord>,
+    pub intents: Intents,
     pub features: Features,
     /// Every file the gold merge differs in, conflicted or not.
     pub files: Vec<FlatFile>,
@@ -46,9 +48,12 @@ pub struct FlatRecord {
     pub baselines: FlatBaselines,
     /// Set by a curriculum refresh, else null.
     pub curriculum: Option<FlatCurriculum>,
-    /// Path of the task's git bundle inside the dataset repository.
+    /// Path of the task's `repo.bundle` inside the dataset repository.
     pub bundle: String,
-    pub bundle_sha256: String,
+    /// Path of the task's `solution.bundle` inside the dataset repository.
+    pub solution_bundle: String,
+    /// sha256 of the task's files, as `task.json` records them.
+    pub sha256: Digests,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,7 +78,6 @@ pub struct FlatFile {
 pub struct FlatOutcome {
     pub passed: bool,
     pub failed_tests: Vec<String>,
-    pub duration_ms: u64,
     pub timed_out: bool,
 }
 
@@ -113,21 +117,28 @@ pub struct FlatUnion {
     pub theirs_first: FlatOutcome,
 }
 
-/// Where a task's bundle lives in the published folder.
+/// Where a task's `repo.bundle` lives in the published folder.
 pub fn bundle_path(task_id: &str) -> String {
     format!("bundles/{task_id}.bundle")
 }
 
-/// The flat record of a task.
-pub fn record_from_task(task: &Task) -> FlatRecord {
+/// Where a task's `solution.bundle` lives in the published folder.
+pub fn solution_bundle_path(task_id: &str) -> String {
+    format!("bundles/{task_id}.solution.bundle")
+}
+
+/// The flat record of a task and its solution.
+pub fn record_from_task(task: &Task, solution: &Solution) -> FlatRecord {
     let conflicted_paths: Vec<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
+    let v = &solution.validation;
     FlatRecord {
         id: task.id.clone(),
         family: task.family,
+        conflict_kind: task.conflict_kind,
         level: task.difficulty.level,
         structural_level: task.difficulty.structural_level,
         score: task.difficulty.score,
-        summary: task.summary.clone(),
+        summary: solution.summary.clone(),
         substrate: task.substrate.clone(),
         test_command: task.test_command.clone(),
         test_env: task
@@ -136,12 +147,12 @@ pub fn record_from_task(task: &Task) -> FlatRecord {
             .map(|(name, value)| EnvVar { name: name.clone(), value: value.clone() })
             .collect(),
         timeout_s: task.timeout_s,
-        branches: task.branches.clone(),
+        commits: solution.commits.clone(),
         conflicts: task.conflicts.clone(),
-        edits_outside_conflicts: task.edits_outside_conflicts.clone(),
-        mutations: task.mutations.clone(),
-        features: task.difficulty.features.clone(),
-        files: task
+        edits_outside_conflicts: solution.edits_outside_conflicts.clone(),
+        intents: solution.intents.clone(),
+        features: solution.features.clone(),
+        files: solution
             .files
             .iter()
             .map(|f| FlatFile {
@@ -152,22 +163,22 @@ pub fn record_from_task(task: &Task) -> FlatRecord {
             })
             .collect(),
         validation: FlatValidation {
-            conflicted: flat_outcome(&task.validation.conflicted),
-            ours: flat_outcome(&task.validation.ours),
-            theirs: flat_outcome(&task.validation.theirs),
-            gold: flat_outcome(&task.validation.gold),
+            conflicted: flat_outcome(&v.conflicted),
+            ours: flat_outcome(&v.ours),
+            theirs: flat_outcome(&v.theirs),
+            gold: flat_outcome(&v.gold),
         },
         baselines: FlatBaselines {
-            ours: flat_outcome(&task.validation.baselines.ours),
-            theirs: flat_outcome(&task.validation.baselines.theirs),
+            ours: flat_outcome(&v.baselines.ours),
+            theirs: flat_outcome(&v.baselines.theirs),
             union: FlatUnion {
-                passed: task.validation.baselines.union.passed,
-                ours_first: flat_outcome(&task.validation.baselines.union.ours_first),
-                theirs_first: flat_outcome(&task.validation.baselines.union.theirs_first),
+                passed: v.baselines.union.passed,
+                ours_first: flat_outcome(&v.baselines.union.ours_first),
+                theirs_first: flat_outcome(&v.baselines.union.theirs_first),
             },
-            rule: flat_outcome(&task.validation.baselines.rule),
-            structured: flat_outcome(&task.validation.baselines.structured),
-            mergiraf: task.validation.baselines.mergiraf.outcome().map(flat_outcome),
+            rule: flat_outcome(&v.baselines.rule),
+            structured: flat_outcome(&v.baselines.structured),
+            mergiraf: v.baselines.mergiraf.outcome().map(flat_outcome),
         },
         curriculum: task.curriculum.as_ref().map(|c| FlatCurriculum {
             status: c.status,
@@ -177,59 +188,28 @@ pub fn record_from_task(task: &Task) -> FlatRecord {
             mean_reward: c.mean_reward,
         }),
         bundle: bundle_path(&task.id),
-        bundle_sha256: task.bundle_sha256.clone(),
+        solution_bundle: solution_bundle_path(&task.id),
+        sha256: task.sha256.clone(),
     }
 }
 
-/// The task a record was made from (the inverse of [`record_from_task`]).
-pub fn task_from_record(record: &FlatRecord) -> Task {
-    Task {
+/// The task and solution a record was made from (the inverse of [`record_from_task`]).
+pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
+    let task = Task {
         schema: TASK_SCHEMA.to_string(),
         id: record.id.clone(),
         family: record.family,
-        summary: record.summary.clone(),
+        conflict_kind: record.conflict_kind,
         substrate: record.substrate.clone(),
         test_command: record.test_command.clone(),
         test_env: record.test_env.iter().map(|v| (v.name.clone(), v.value.clone())).collect(),
         timeout_s: record.timeout_s,
-        branches: record.branches.clone(),
         conflicts: record.conflicts.clone(),
-        edits_outside_conflicts: record.edits_outside_conflicts.clone(),
-        mutations: record.mutations.clone(),
         difficulty: Difficulty {
             level: record.level,
             structural_level: record.structural_level,
             score: record.score,
-            features: record.features.clone(),
         },
-        validation: Validation {
-            conflicted: outcome(&record.validation.conflicted),
-            ours: outcome(&record.validation.ours),
-            theirs: outcome(&record.validation.theirs),
-            gold: outcome(&record.validation.gold),
-            baselines: Baselines {
-                ours: outcome(&record.baselines.ours),
-                theirs: outcome(&record.baselines.theirs),
-                union: UnionOutcome {
-                    passed: record.baselines.union.passed,
-                    ours_first: outcome(&record.baselines.union.ours_first),
-                    theirs_first: outcome(&record.baselines.union.theirs_first),
-                },
-                rule: outcome(&record.baselines.rule),
-                structured: outcome(&record.baselines.structured),
-                mergiraf: record
-                    .baselines
-                    .mergiraf
-                    .as_ref()
-                    .map_or_else(MaybeOutcome::unavailable, |o| MaybeOutcome::Ran(outcome(o))),
-            },
-        },
-        files: record
-            .files
-            .iter()
-            .map(|f| FileRecord { path: f.path.clone(), conflicted: f.conflicted.clone(), gold: f.gold.clone() })
-            .collect(),
-        bundle_sha256: record.bundle_sha256.clone(),
         curriculum: record.curriculum.as_ref().map(|c| CurriculumRecord {
             status: c.status,
             attempts: c.attempts,
@@ -237,14 +217,48 @@ pub fn task_from_record(record: &FlatRecord) -> Task {
             solve_rate: c.solve_rate,
             mean_reward: c.mean_reward,
         }),
-    }
+        sha256: record.sha256.clone(),
+    };
+    let b = &record.baselines;
+    let solution = Solution {
+        schema: SOLUTION_SCHEMA.to_string(),
+        id: record.id.clone(),
+        summary: record.summary.clone(),
+        commits: record.commits.clone(),
+        files: record
+            .files
+            .iter()
+            .map(|f| FileRecord { path: f.path.clone(), conflicted: f.conflicted.clone(), gold: f.gold.clone() })
+            .collect(),
+        edits_outside_conflicts: record.edits_outside_conflicts.clone(),
+        intents: record.intents.clone(),
+        validation: Validation {
+            conflicted: outcome(&record.validation.conflicted),
+            ours: outcome(&record.validation.ours),
+            theirs: outcome(&record.validation.theirs),
+            gold: outcome(&record.validation.gold),
+            baselines: Baselines {
+                ours: outcome(&b.ours),
+                theirs: outcome(&b.theirs),
+                union: UnionOutcome {
+                    passed: b.union.passed,
+                    ours_first: outcome(&b.union.ours_first),
+                    theirs_first: outcome(&b.union.theirs_first),
+                },
+                rule: outcome(&b.rule),
+                structured: outcome(&b.structured),
+                mergiraf: b.mergiraf.as_ref().map_or_else(MaybeOutcome::unavailable, |o| MaybeOutcome::Ran(outcome(o))),
+            },
+        },
+        features: record.features.clone(),
+    };
+    (task, solution)
 }
 
 fn flat_outcome(outcome: &Outcome) -> FlatOutcome {
     FlatOutcome {
         passed: outcome.passed,
         failed_tests: outcome.failed_tests.clone(),
-        duration_ms: outcome.duration_ms,
         timed_out: outcome.timed_out,
     }
 }
@@ -253,7 +267,7 @@ fn outcome(flat: &FlatOutcome) -> Outcome {
     Outcome {
         passed: flat.passed,
         failed_tests: flat.failed_tests.clone(),
-        duration_ms: flat.duration_ms,
+        duration_ms: 0,
         timed_out: flat.timed_out,
         last_line: String::new(),
     }

@@ -50,6 +50,14 @@ impl Mergiraf {
         self.binary().is_some()
     }
 
+    /// What `mergiraf --version` prints (its first line), when a binary is available.
+    pub fn version(&self) -> Option<String> {
+        let output = std::process::Command::new(self.binary()?).arg("--version").output().ok()?;
+        let text = String::from_utf8_lossy(&output.stdout);
+        let line = text.lines().next()?.trim();
+        (output.status.success() && !line.is_empty()).then(|| line.to_string())
+    }
+
     fn merge(&self, binary: &Path, path: &str, conflicted: &str) -> Option<String> {
         let versions = super::versions(conflicted)?;
         let dir = tempfile::Builder::new().prefix("mergeforge-mergiraf-").tempdir().ok()?;

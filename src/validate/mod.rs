@@ -6,6 +6,7 @@
 //! It runs tests only through the sandbox's [`TestRunner`]; it does not level tasks.
 
 use anyhow::Result;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::forge::{Candidate, SideRule};
@@ -14,24 +15,36 @@ pub use crate::sandbox::testrun::{Outcome, TestRunner};
 use crate::snapshot::Snapshot;
 
 /// Every outcome a task records.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Validation {
+    /// The merge as git left it (markers in place).
     pub conflicted: Outcome,
+    /// The ours commit alone.
     pub ours: Outcome,
+    /// The theirs commit alone.
     pub theirs: Outcome,
+    /// The gold merge (the full suite).
     pub gold: Outcome,
+    /// Every baseline resolver's result.
     pub baselines: Baselines,
 }
 
 /// Outcomes of the baseline resolvers (the ladder in [`crate::resolve::ALL`]) applied to
 /// the conflicted tree. A hunk a resolver cannot resolve keeps its markers, so each
 /// outcome is a real test run of what the resolver produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Baselines {
+    /// Ours for every hunk.
     pub ours: Outcome,
+    /// Theirs for every hunk.
     pub theirs: Outcome,
+    /// Both sides of every hunk, in either order.
     pub union: UnionOutcome,
+    /// The rule-based resolver.
     pub rule: Outcome,
+    /// The Python-aware structured merge.
     pub structured: Outcome,
     /// `{"available": false}` when no mergiraf binary was found.
     pub mergiraf: MaybeOutcome,
@@ -51,7 +64,7 @@ impl Baselines {
 }
 
 /// The outcome of an optional baseline: a test run, or a record that it was not run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum MaybeOutcome {
     Ran(Outcome),
@@ -76,17 +89,22 @@ impl MaybeOutcome {
 }
 
 /// `{"available": false}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Unavailable {
+    /// Always false.
     pub available: bool,
 }
 
 /// The union resolver passes if either order passes; both orders are recorded.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct UnionOutcome {
+    /// Whether either order passes.
     pub passed: bool,
+    /// Ours' lines first.
     pub ours_first: Outcome,
+    /// Theirs' lines first.
     pub theirs_first: Outcome,
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Cases are data: `tests/data/selection/substrate/` is a tiny substrate and
 //! `tests/data/selection/cases/<case>/` holds `edit.json` (one passage of one of its
-//! files replaced, or a file created: see `common::edited`) and `expected.txt` (the selected node ids, one a line, or `full`). Each case's
+//! files replaced, or a file created: see `crate::common::edited`) and `expected.txt` (the selected node ids, one a line, or `full`). Each case's
 //! selection must match, and running it must give the same verdict and failing ids as the
 //! full suite. Then a real substrate is generated with both modes: the same tasks, levels
 //! and verdicts, with fewer test cases executed under selection.
@@ -24,7 +24,7 @@ fn test_command() -> Vec<String> {
 
 #[test]
 fn selection_cases_match_and_agree_with_the_full_suite() {
-    let data = common::root().join("tests/data/selection");
+    let data = crate::common::root().join("tests/data/selection");
     let head = snapshot_of(&data.join("substrate"));
     let python = ensure_venv(&user_cache_dir(), &[]).expect("venv");
     let runner = TestRunner::new(&test_command(), &BTreeMap::new(), Duration::from_secs(60), &python, None);
@@ -74,7 +74,7 @@ fn changed_head_lines_cover_replacements_deletions_and_insertions() {
 /// Runs a reduced gen-tasks on a real substrate; returns the report and, per task id,
 /// its level and every recorded outcome's (passed, failed tests).
 fn generate(mode: &str, out: &Path) -> (serde_json::Value, BTreeMap<String, serde_json::Value>) {
-    let output = common::mergeforge()
+    let output = crate::common::mergeforge()
         .env("MERGEFORGE_MERGIRAF", "off")
         .args([
             "gen-tasks",
@@ -92,7 +92,7 @@ fn generate(mode: &str, out: &Path) -> (serde_json::Value, BTreeMap<String, serd
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let mut tasks = BTreeMap::new();
     for entry in std::fs::read_dir(out.join("mergeforge/1.0.0/tasks")).unwrap() {
-        let task = common::read_json(&entry.unwrap().path().join("task.json"));
+        let task = crate::common::read_json(&entry.unwrap().path().join("task.json"));
         let verdicts = verdicts(&task["validation"]);
         tasks.insert(
             task["id"].as_str().unwrap().to_string(),
@@ -127,8 +127,8 @@ fn coverage_and_full_selection_keep_the_same_tasks_and_verdicts() {
         cases(&full_report)
     );
     assert!(full_report["test_runs"].as_u64().unwrap() > 0);
-    let manifest = common::read_json(&dir.path().join("full/mergeforge/1.0.0/manifest.json"));
+    let manifest = crate::common::read_json(&dir.path().join("full/mergeforge/1.0.0/manifest.json"));
     assert!(manifest["command"].as_array().unwrap().iter().any(|a| a == "--selection"));
-    let manifest = common::read_json(&dir.path().join("coverage/mergeforge/1.0.0/manifest.json"));
+    let manifest = crate::common::read_json(&dir.path().join("coverage/mergeforge/1.0.0/manifest.json"));
     assert!(!manifest["command"].as_array().unwrap().iter().any(|a| a == "--selection"));
 }

@@ -12,7 +12,8 @@
 use rustpython_ast as ast;
 
 use crate::forge::splice::{self, Splice};
-use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput, Recipe};
+use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput, Intent, Recipe};
+use crate::mutate::ops::support::short;
 use crate::mutate::python::{is_docstring, owned_exprs, parses};
 use crate::mutate::{Mutation, OperatorKind, PyModule};
 use crate::snapshot::{with_file, Snapshot};
@@ -130,6 +131,31 @@ fn build(
         replacement: String::new(),
         description,
     };
+    let statement = module_a.text[p_lines.clone()].lines().next().unwrap_or("").trim().to_string();
+    let remove_parameter = record(
+        "remove-parameter",
+        module_a,
+        Some(fname.clone()),
+        parameter.removal.clone(),
+        format!("drop parameter `{}`", parameter.name),
+    );
+    let remove_statement =
+        record("remove-statement", module_a, Some(fname.clone()), p_lines, "strip the first statement".into());
+    let remove_argument = record(
+        "remove-argument",
+        module_b,
+        caller.function.clone(),
+        caller.argument_removal.clone(),
+        format!("call without `{}`", parameter.name),
+    );
+    let ours_intent = Intent {
+        message: format!("`{fname}`: take `{}` as a parameter (default `{}`)", parameter.name, parameter.default_text),
+        mutations: vec![remove_parameter.clone()],
+    };
+    let theirs_intent = Intent {
+        message: format!("`{fname}`: add `{}`; call it from {}", short(&statement), module_b.path),
+        mutations: vec![remove_statement.clone(), remove_argument.clone()],
+    };
     Some(Candidate {
         family: Family::SignatureCallsite,
         summary: format!(
@@ -141,23 +167,9 @@ fn build(
         ours,
         theirs,
         gold: gold.clone(),
-        mutations: vec![
-            record(
-                "remove-parameter",
-                module_a,
-                Some(fname.clone()),
-                parameter.removal.clone(),
-                format!("drop parameter `{}`", parameter.name),
-            ),
-            record("remove-statement", module_a, Some(fname), p_lines, "strip the first statement".into()),
-            record(
-                "remove-argument",
-                module_b,
-                caller.function.clone(),
-                caller.argument_removal.clone(),
-                format!("call without `{}`", parameter.name),
-            ),
-        ],
+        mutations: vec![remove_parameter, remove_statement, remove_argument],
+        ours_intent,
+        theirs_intent,
     })
 }
 

@@ -1,0 +1,44 @@
+//! The JSON Schemas of the format's files, generated from the record types
+//! (`schemars`): `schemas/{task,solution,manifest}.schema.json` are this module's
+//! output (`mergeforge schemas --out schemas`), and a test keeps them equal.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde_json::Value;
+
+use super::{manifest::Manifest, solution::Solution, task::Task};
+
+/// Every schema: its file stem and its JSON.
+pub fn all() -> Vec<(&'static str, Value)> {
+    vec![
+        ("task", finish("task", schemars::schema_for!(Task))),
+        ("solution", finish("solution", schemars::schema_for!(Solution))),
+        ("manifest", finish("manifest", schemars::schema_for!(Manifest))),
+    ]
+}
+
+fn finish(name: &str, schema: schemars::Schema) -> Value {
+    let mut value = schema.to_value();
+    if let Some(object) = value.as_object_mut() {
+        object.insert("$id".into(), Value::String(format!("https://mergeforge.dev/schemas/{name}.schema.json")));
+    }
+    value
+}
+
+/// The bytes of `<name>.schema.json`: pretty JSON with a trailing newline.
+pub fn bytes(schema: &Value) -> Result<Vec<u8>> {
+    super::task::to_json_bytes(schema)
+}
+
+/// Writes every schema into `dir`; returns the paths written.
+pub fn write_all(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut written = Vec::new();
+    for (name, schema) in all() {
+        let path = dir.join(format!("{name}.schema.json"));
+        std::fs::write(&path, bytes(&schema)?).with_context(|| format!("writing {}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
