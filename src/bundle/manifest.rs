@@ -147,7 +147,7 @@ pub fn read(dir: &Path) -> Result<(Manifest, Vec<u8>)> {
     let schema = serde_json::from_slice::<Schema>(&bytes).ok().and_then(|s| s.schema);
     match schema.as_deref() {
         Some(MANIFEST_SCHEMA) => {}
-        Some(old) if old.starts_with("mergeforge.manifest/") && old != MANIFEST_SCHEMA => bail!(
+        Some(old) if old.starts_with("mergeforge.manifest/") => bail!(
             "{}: dataset format v{} is no longer read; regenerate it with mergeforge gen-tasks",
             dir.display(),
             old.trim_start_matches("mergeforge.manifest/")

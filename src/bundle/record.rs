@@ -9,10 +9,10 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 
 use super::dataset::VersionFiles;
+use super::gitbundle;
 use super::manifest::TaskEntry;
 use super::solution::{self, Commits, FileRecord, Intents, Solution};
 use super::task::{self, ConflictKind, ConflictRecord, Digests, SubstrateRef, Task};
-use super::gitbundle;
 use crate::difficulty::{near_duplicate, Difficulty, Features};
 use crate::forge::commits::TaskCommits;
 use crate::forge::Candidate;

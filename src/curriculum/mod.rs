@@ -264,11 +264,7 @@ impl Plan {
         Ok(generated.tasks)
     }
 
-    fn assemble(
-        &self,
-        added: &[TaskFiles],
-        options: &RefreshOptions,
-    ) -> Result<(VersionFiles, Manifest)> {
+    fn assemble(&self, added: &[TaskFiles], options: &RefreshOptions) -> Result<(VersionFiles, Manifest)> {
         let mut files = VersionFiles::new();
         let mut active = Vec::new();
         let mut retired = Vec::new();

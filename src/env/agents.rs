@@ -13,8 +13,8 @@
 use std::collections::BTreeSet;
 
 use super::action::Action;
-use super::observation::Observation;
 use super::dataset::TaskEntry;
+use super::observation::Observation;
 use crate::merge::markers;
 use crate::resolve::{self, Resolver};
 

@@ -176,13 +176,10 @@ fn feature_of(root: &serde_json::Value, node: &serde_json::Value) -> Feature {
     for key in ["anyOf", "oneOf"] {
         if let Some(options) = node.get(key).and_then(|o| o.as_array()) {
             let non_null: Vec<&serde_json::Value> = options.iter().filter(|o| o["type"] != "null").collect();
+            let all_strings = non_null.iter().all(|o| o.get("const").is_some() || o["type"] == "string");
             return match non_null.first() {
-                Some(first) if non_null.iter().all(|o| o.get("const").is_some() || o["type"] == "string") => {
-                    let _ = first;
-                    Value("string")
-                }
-                Some(first) => feature_of(root, first),
-                None => Value("string"),
+                Some(first) if !all_strings => feature_of(root, first),
+                _ => Value("string"),
             };
         }
     }
@@ -300,7 +297,9 @@ fn usage(out: &mut String, info: &CardInfo) {
     out.push_str("git checkout theirs && git checkout ours   # make both local branches\n");
     out.push_str("git merge theirs                           # the conflict\n");
     out.push_str("git merge --abort\n");
-    out.push_str("git fetch ../bundles/<task_id>.solution.bundle gold && git checkout FETCH_HEAD   # the solution\n```\n\n");
+    out.push_str(
+        "git fetch ../bundles/<task_id>.solution.bundle gold && git checkout FETCH_HEAD   # the solution\n```\n\n",
+    );
     out.push_str("### The environment server\n\n");
     out.push_str(
         "`mergeforge serve` is an RL/eval environment speaking the OpenEnv protocol (`reset`/`step`/`state` \
@@ -431,9 +430,7 @@ fn fields(out: &mut String) {
     ] {
         let _ = writeln!(out, "| `{name}` | {ty} | {meaning} |");
     }
-    out.push_str(
-        "\nAn outcome is `{passed, failed_tests, timed_out}`; `failed_tests` holds pytest node ids.\n\n",
-    );
+    out.push_str("\nAn outcome is `{passed, failed_tests, timed_out}`; `failed_tests` holds pytest node ids.\n\n");
 }
 
 fn layout(out: &mut String) {

@@ -199,7 +199,12 @@ pub fn load_version(dir: &Path) -> Result<Version> {
     if stored.tasks.is_empty() {
         bail!("{}: the version has no tasks; nothing to publish", manifest_path.display());
     }
-    Ok(Version { dir: dir.to_path_buf(), manifest: stored.manifest, manifest_bytes: stored.manifest_bytes, tasks: stored.tasks })
+    Ok(Version {
+        dir: dir.to_path_buf(),
+        manifest: stored.manifest,
+        manifest_bytes: stored.manifest_bytes,
+        tasks: stored.tasks,
+    })
 }
 
 fn missing_manifest_message(dir: &Path) -> String {

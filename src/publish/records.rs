@@ -205,11 +205,7 @@ pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
         test_env: record.test_env.iter().map(|v| (v.name.clone(), v.value.clone())).collect(),
         timeout_s: record.timeout_s,
         conflicts: record.conflicts.clone(),
-        difficulty: Difficulty {
-            level: record.level,
-            structural_level: record.structural_level,
-            score: record.score,
-        },
+        difficulty: Difficulty { level: record.level, structural_level: record.structural_level, score: record.score },
         curriculum: record.curriculum.as_ref().map(|c| CurriculumRecord {
             status: c.status,
             attempts: c.attempts,
@@ -256,11 +252,7 @@ pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
 }
 
 fn flat_outcome(outcome: &Outcome) -> FlatOutcome {
-    FlatOutcome {
-        passed: outcome.passed,
-        failed_tests: outcome.failed_tests.clone(),
-        timed_out: outcome.timed_out,
-    }
+    FlatOutcome { passed: outcome.passed, failed_tests: outcome.failed_tests.clone(), timed_out: outcome.timed_out }
 }
 
 fn outcome(flat: &FlatOutcome) -> Outcome {

@@ -219,7 +219,13 @@ pub fn view(entry: &TaskEntry, weights: &RewardWeights) -> Result<TaskView, Stri
     let validation =
         vec![row("conflicted", &v.conflicted), row("ours", &v.ours), row("theirs", &v.theirs), row("gold", &v.gold)];
     let blocks = task.conflicts.iter().map(|c| c.hunks).sum();
-    Ok(TaskView { task: record, files, validation, ladder: ladder(&v.baselines), max_reward: weights.max_reward(blocks) })
+    Ok(TaskView {
+        task: record,
+        files,
+        validation,
+        ladder: ladder(&v.baselines),
+        max_reward: weights.max_reward(blocks),
+    })
 }
 
 fn row(tree: &str, outcome: &Outcome) -> OutcomeRow {

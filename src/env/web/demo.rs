@@ -172,7 +172,8 @@ fn files(
         let resolved = last.files.get(path).cloned().unwrap_or_default();
         out.push(resolved_file(path, true, conflicted, resolved)?);
     }
-    let merged: BTreeMap<&str, &str> = solution.files.iter().map(|f| (f.path.as_str(), f.conflicted.as_str())).collect();
+    let merged: BTreeMap<&str, &str> =
+        solution.files.iter().map(|f| (f.path.as_str(), f.conflicted.as_str())).collect();
     for path in solution.edits_outside_conflicts.iter().filter(|p| !at_reset.files.contains_key(*p)) {
         let (Some(conflicted), Some(resolved)) = (merged.get(path.as_str()), read_in_repo(episode.repo(), path)) else {
             continue;
