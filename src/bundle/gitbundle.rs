@@ -45,7 +45,8 @@ pub fn write_bundle(
 ) -> Result<Vec<u8>> {
     let mut out = b"# v2 git bundle\n".to_vec();
     for oid in prerequisites {
-        let summary = repo.find_commit(*oid)?.summary().unwrap_or_default().to_string();
+        let commit = repo.find_commit(*oid).with_context(|| format!("reading commit {oid}"))?;
+        let summary = String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default()).into_owned();
         out.extend_from_slice(format!("-{oid} {summary}\n").as_bytes());
     }
     if let Some(head) = head {

@@ -21,7 +21,7 @@ pub mod records;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use crate::bundle::record::{TaskFiles, REPO_BUNDLE, SOLUTION_BUNDLE};
 use crate::bundle::{Manifest, StoredVersion};

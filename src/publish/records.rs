@@ -12,6 +12,7 @@
 //! This module does no I/O.
 
 use anyhow::{bail, Result};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::bundle::solution::{Commits, FileRecord, Intents, Solution, SOLUTION_SCHEMA};
@@ -24,7 +25,7 @@ use crate::sandbox::testrun::Outcome;
 use crate::validate::{Baselines, MaybeOutcome, UnionOutcome, Validation};
 
 /// One row of the published dataset. Field order is the column order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatRecord {
     pub id: String,
     pub family: Family,
@@ -56,14 +57,14 @@ pub struct FlatRecord {
     pub sha256: Digests,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct EnvVar {
     pub name: String,
     pub value: String,
 }
 
 /// A file as merged (`conflicted`, with diff3 markers when `has_conflict`) and as gold.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatFile {
     pub path: String,
     /// True if git left conflict markers in this file; false for a file gold edits
@@ -74,14 +75,14 @@ pub struct FlatFile {
 }
 
 /// An outcome with every key always present.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatOutcome {
     pub passed: bool,
     pub failed_tests: Vec<String>,
     pub timed_out: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatValidation {
     pub conflicted: FlatOutcome,
     pub ours: FlatOutcome,
@@ -89,7 +90,7 @@ pub struct FlatValidation {
     pub gold: FlatOutcome,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatBaselines {
     pub ours: FlatOutcome,
     pub theirs: FlatOutcome,
@@ -101,7 +102,7 @@ pub struct FlatBaselines {
 }
 
 /// A task's curriculum record, every key present.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatCurriculum {
     pub status: CurriculumStatus,
     pub attempts: usize,
@@ -110,7 +111,7 @@ pub struct FlatCurriculum {
     pub mean_reward: Option<f64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatUnion {
     pub passed: bool,
     pub ours_first: FlatOutcome,
