@@ -23,14 +23,18 @@ pub const MANIFEST_SCHEMA: &str = "mergeforge.manifest/2";
 #[schemars(title = "mergeforge dataset version (manifest.json)")]
 pub struct Manifest {
     /// Always `mergeforge.manifest/2`.
+    #[schemars(extend("const" = MANIFEST_SCHEMA))]
     pub schema: String,
     /// The dataset's name.
+    #[schemars(pattern(crate::bundle::schemas::DATASET))]
     pub dataset: String,
     /// The version (semver).
+    #[schemars(pattern(crate::bundle::schemas::SEMVER))]
     pub version: String,
     /// The program that wrote the version.
     pub generator: Generator,
     /// The canonical command line that reproduces this version.
+    #[schemars(length(min = 1))]
     pub command: Vec<String>,
     /// The seed that ordered the candidates.
     pub seed: u64,
@@ -44,6 +48,7 @@ pub struct Manifest {
     pub tasks: Vec<TaskEntry>,
     /// Tasks a curriculum refresh retired (files under `retired/tasks/<id>/`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 1))]
     pub retired: Vec<TaskEntry>,
     /// The version a curriculum refresh made this one from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,6 +56,7 @@ pub struct Manifest {
     /// For a curriculum version: the gen-tasks command line whose substrates, families
     /// and limits refill under-supplied cells (with `seed` instead of its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 2))]
     pub gen_command: Option<Vec<String>>,
 }
 
@@ -59,8 +65,10 @@ pub struct Manifest {
 #[serde(deny_unknown_fields)]
 pub struct ParentVersion {
     /// The parent's version.
+    #[schemars(pattern(crate::bundle::schemas::SEMVER))]
     pub version: String,
     /// sha256 of the parent's `manifest.json` bytes.
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
     pub manifest_sha256: String,
 }
 
@@ -69,8 +77,10 @@ pub struct ParentVersion {
 #[serde(deny_unknown_fields)]
 pub struct Generator {
     /// Its name.
+    #[schemars(length(min = 1))]
     pub name: String,
     /// Its version.
+    #[schemars(pattern(crate::bundle::schemas::SEMVER))]
     pub version: String,
 }
 
@@ -79,10 +89,13 @@ pub struct Generator {
 #[serde(deny_unknown_fields)]
 pub struct SubstrateEntry {
     /// The substrate's name.
+    #[schemars(length(min = 1))]
     pub name: String,
     /// HEAD commit when the substrate is a git repository, else null.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
     pub commit: Option<String>,
     /// sha256 over the substrate's files (paths and bytes).
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
     pub tree: String,
     /// Tasks of this version made from it.
     pub tasks: usize,
@@ -93,6 +106,7 @@ pub struct SubstrateEntry {
 #[serde(deny_unknown_fields)]
 pub struct ToolEntry {
     /// The resolver the tool serves.
+    #[schemars(length(min = 1))]
     pub name: String,
     /// Whether the run found it (an unavailable rung is recorded as such in every task).
     pub available: bool,
@@ -108,11 +122,13 @@ pub struct Counts {
     /// Tasks in the training split.
     pub tasks: usize,
     /// Of those, by level (every level listed).
+    #[schemars(extend("required" = ["easy", "medium", "hard"]))]
     pub by_level: BTreeMap<Level, usize>,
     /// Of those, by family.
     pub by_family: BTreeMap<Family, usize>,
     /// Tasks in the retired split (absent when none).
     #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
     pub retired: usize,
 }
 
@@ -125,14 +141,17 @@ fn is_zero(n: &usize) -> bool {
 #[serde(deny_unknown_fields)]
 pub struct TaskEntry {
     /// The task's id (its folder name).
+    #[schemars(pattern(crate::bundle::schemas::TASK_ID))]
     pub id: String,
     /// Its level.
     pub level: Level,
     /// Its family.
     pub family: Family,
     /// The substrate it was made from.
+    #[schemars(length(min = 1))]
     pub substrate: String,
     /// sha256 of the task's `task.json` bytes.
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
     pub sha256: String,
 }
 

@@ -15,8 +15,10 @@ pub const SOLUTION_SCHEMA: &str = "mergeforge.solution/2";
 #[schemars(title = "mergeforge solution (solution.json)")]
 pub struct Solution {
     /// Always `mergeforge.solution/2`.
+    #[schemars(extend("const" = SOLUTION_SCHEMA))]
     pub schema: String,
     /// The task's id (as in `task.json`).
+    #[schemars(pattern(crate::bundle::schemas::TASK_ID))]
     pub id: String,
     /// One line on what the sides do and how the gold merge combines them.
     pub summary: String,
@@ -39,12 +41,16 @@ pub struct Solution {
 #[serde(deny_unknown_fields)]
 pub struct Commits {
     /// The branch point, a root commit.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
     pub base: String,
     /// One side.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
     pub ours: String,
     /// The other side.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
     pub theirs: String,
     /// The verified merge of ours and theirs.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
     pub gold: String,
 }
 
@@ -53,6 +59,7 @@ pub struct Commits {
 #[serde(deny_unknown_fields)]
 pub struct FileRecord {
     /// Repository-relative path.
+    #[schemars(pattern(crate::bundle::schemas::PATH))]
     pub path: String,
     /// The merged text (diff3 markers when it conflicted).
     pub conflicted: String,
@@ -86,10 +93,13 @@ pub struct IntentRecord {
 #[serde(deny_unknown_fields)]
 pub struct MutationRecord {
     /// The operator's name.
+    #[schemars(length(min = 1))]
     pub operator: String,
     /// Repository-relative path.
+    #[schemars(pattern(crate::bundle::schemas::PATH))]
     pub path: String,
     /// 1-based line where the edit starts.
+    #[schemars(range(min = 1))]
     pub line: usize,
     /// Qualified name of the enclosing function, if any.
     pub function: Option<String>,

@@ -19,8 +19,10 @@ pub const TASK_SCHEMA: &str = "mergeforge.task/2";
 #[schemars(title = "mergeforge task (task.json)")]
 pub struct Task {
     /// Always `mergeforge.task/2`.
+    #[schemars(extend("const" = TASK_SCHEMA))]
     pub schema: String,
     /// `<substrate>-<10 hex>`: the substrate's name and a digest of the task's commits.
+    #[schemars(pattern(crate::bundle::schemas::TASK_ID))]
     pub id: String,
     /// The task family that made the task.
     pub family: Family,
@@ -29,12 +31,15 @@ pub struct Task {
     /// The project the task was made from.
     pub substrate: SubstrateRef,
     /// argv run from the repository root; `python` means the substrate's interpreter.
+    #[schemars(length(min = 1))]
     pub test_command: Vec<String>,
     /// Environment variables the test command runs with.
     pub test_env: BTreeMap<String, String>,
     /// Seconds the test command may run.
+    #[schemars(range(min = 1))]
     pub timeout_s: u64,
     /// Every file `git merge` leaves conflicted.
+    #[schemars(length(min = 1))]
     pub conflicts: Vec<ConflictRecord>,
     /// Level and score.
     pub difficulty: Difficulty,
@@ -64,12 +69,15 @@ pub enum ConflictKind {
 pub struct Digests {
     /// Of `repo.bundle` (branches base, ours, theirs).
     #[serde(rename = "repo.bundle")]
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
     pub repo_bundle: String,
     /// Of `solution.bundle` (branch gold).
     #[serde(rename = "solution.bundle")]
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
     pub solution_bundle: String,
     /// Of `solution.json`.
     #[serde(rename = "solution.json")]
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
     pub solution_json: String,
 }
 
@@ -84,6 +92,7 @@ pub struct CurriculumRecord {
     /// Successful attempts among them.
     pub successes: usize,
     /// successes / attempts, rounded to 4 decimals; null without attempts.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub solve_rate: Option<f64>,
     /// Mean of the attempts' rewards, rounded to 4 decimals; null when none had one.
     pub mean_reward: Option<f64>,
@@ -119,8 +128,10 @@ impl CurriculumStatus {
 #[serde(deny_unknown_fields)]
 pub struct SubstrateRef {
     /// The substrate's name.
+    #[schemars(length(min = 1))]
     pub name: String,
     /// HEAD commit when the substrate is a git repository, else null.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
     pub commit: Option<String>,
 }
 
@@ -129,8 +140,10 @@ pub struct SubstrateRef {
 #[serde(deny_unknown_fields)]
 pub struct ConflictRecord {
     /// Repository-relative path.
+    #[schemars(pattern(crate::bundle::schemas::PATH))]
     pub path: String,
     /// Conflict hunks in the file.
+    #[schemars(range(min = 1))]
     pub hunks: usize,
     /// Lines between the hunks' markers.
     pub conflicted_lines: usize,

@@ -105,6 +105,7 @@ pub struct Difficulty {
     /// The first rung of the baseline ladder that solves the task.
     pub structural_level: Level,
     /// In [0, 1], 3 decimals: the level's base plus weighted features.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub score: f64,
 }
 

@@ -36,6 +36,7 @@ pub struct Outcome {
     pub duration_ms: u64,
     /// Present (true) only when the run hit the time limit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(extend("const" = true))]
     pub timed_out: bool,
     /// The last line of the output, for error messages; not part of any record.
     #[serde(skip)]

@@ -93,6 +93,7 @@ impl MaybeOutcome {
 #[serde(deny_unknown_fields)]
 pub struct Unavailable {
     /// Always false.
+    #[schemars(extend("const" = false))]
     pub available: bool,
 }
 
