@@ -20,10 +20,32 @@ pub fn all() -> Vec<(&'static str, Value)> {
 
 fn finish(name: &str, schema: schemars::Schema) -> Value {
     let mut value = schema.to_value();
+    describe_map_entries(&mut value);
     if let Some(object) = value.as_object_mut() {
         object.insert("$id".into(), Value::String(format!("https://mergeforge.dev/schemas/{name}.schema.json")));
     }
     value
+}
+
+/// Gives every property without a description one: those are the entries of a map keyed
+/// by an enum (`counts.by_level.easy`), whose keys have no doc comment of their own.
+fn describe_map_entries(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                for (key, property) in properties.iter_mut() {
+                    if let Value::Object(property) = property {
+                        property
+                            .entry("description")
+                            .or_insert_with(|| Value::String(format!("The entry for `{key}`.")));
+                    }
+                }
+            }
+            map.values_mut().for_each(describe_map_entries);
+        }
+        Value::Array(items) => items.iter_mut().for_each(describe_map_entries),
+        _ => {}
+    }
 }
 
 /// The bytes of `<name>.schema.json`: pretty JSON with a trailing newline.

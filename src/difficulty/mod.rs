@@ -91,6 +91,7 @@ pub struct Features {
     /// The distinct mutation operators, sorted.
     pub operators: Vec<String>,
     /// The task's family.
+    #[schemars(with = "crate::forge::Family")]
     pub family: String,
 }
 

@@ -13,7 +13,7 @@ use mergeforge::env::{EnvConfig, Environment, ErrorCode, ResetRequest};
 
 const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
 /// A divergent-edit task: `return abs(a * b)` (ours, right) against `abs(a / b)`.
-const DIVERGE: &str = "calculator-diverge-1e4fb966b6";
+const DIVERGE: &str = "calculator-17faa6f83c";
 
 fn environment(work: &Path, max_steps: usize) -> Environment {
     let config = EnvConfig { max_steps, work_dir: work.to_path_buf(), ..EnvConfig::default() };
