@@ -584,6 +584,11 @@ fn collect_verdicts(
 /// returns its manifest entry and substrate index.
 fn add_shard_task(files: &mut VersionFiles, task: &ShardTask) -> Result<(TaskEntry, usize)> {
     let ShardTask { record, dir } = task;
+    let json_path = dir.join(crate::bundle::record::TASK_JSON);
+    let json = std::fs::read(&json_path).with_context(|| format!("reading {}", json_path.display()))?;
+    if sha256_hex(&json) != record.task_sha256 {
+        bail!("{}: its sha256 differs from the shard's record; generate the shard again", json_path.display());
+    }
     let made = TaskFiles::load(dir, &record.task_sha256)
         .with_context(|| format!("{}: generate the shard again", dir.display()))?;
     if made.task.id != record.id {

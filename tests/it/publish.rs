@@ -326,7 +326,9 @@ fn push_to_a_bare_repository_twice_makes_one_commit_and_a_changed_version_is_ref
     assert_eq!(git(&remote, &["show", "main:README.md"]), std::fs::read_to_string(out.join("README.md")).unwrap());
     let files = git(&remote, &["ls-tree", "-r", "--name-only", "main"]);
     assert_eq!(files.lines().count(), read_tree(&out).len());
-    assert_eq!(files.lines().filter(|f| f.starts_with("bundles/")).count(), 92);
+    let bundles: Vec<&str> = files.lines().filter(|f| f.starts_with("bundles/")).collect();
+    assert_eq!(bundles.iter().filter(|f| !f.ends_with(".solution.bundle")).count(), 92);
+    assert_eq!(bundles.iter().filter(|f| f.ends_with(".solution.bundle")).count(), 92);
 
     // Different content under the same version: refused, nothing pushed.
     let other = work.path().join("hf-other");
