@@ -29,8 +29,9 @@ def load_tasks(dataset):
 def gold_steps(dataset, task_id):
     """The gold agent's actions: files outside the conflicts first, then conflicted ones."""
     task = json.loads((dataset / "tasks" / task_id / "task.json").read_text())
+    solution = json.loads((dataset / "tasks" / task_id / "solution.json").read_text())
     conflicted = {c["path"] for c in task["conflicts"]}
-    files = sorted(task["files"], key=lambda f: f["path"] in conflicted)
+    files = sorted(solution["files"], key=lambda f: f["path"] in conflicted)
     return [{"file": f["path"], "resolution": f["gold"], "metadata": {"agent": "gold"}} for f in files]
 
 
