@@ -340,6 +340,32 @@ pub fn shard_name(split: Split, index: usize) -> String {
 mod tests {
     use super::*;
 
+    /// The property names of a type's JSON Schema, sorted.
+    fn fields(schema: schemars::Schema) -> Vec<String> {
+        let mut names: Vec<String> = schema
+            .as_value()
+            .get("properties")
+            .and_then(|p| p.as_object())
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    /// The flat shapes keep every rung and outcome key of the record types (until the
+    /// flat record is derived from them): a new resolver in `Baselines` fails here.
+    #[test]
+    fn flat_shapes_have_every_field_of_the_record_types() {
+        use schemars::schema_for;
+        assert_eq!(fields(schema_for!(FlatBaselines)), fields(schema_for!(Baselines)));
+        assert_eq!(fields(schema_for!(FlatUnion)), fields(schema_for!(UnionOutcome)));
+        assert_eq!(fields(schema_for!(FlatOutcome)), fields(schema_for!(Outcome)));
+        let mut validation = fields(schema_for!(FlatValidation));
+        validation.push("baselines".into());
+        validation.sort();
+        assert_eq!(validation, fields(schema_for!(Validation)));
+    }
+
     #[test]
     fn shards_close_before_the_limit() {
         let lines: Vec<(String, Vec<u8>)> = (0..5).map(|i| (format!("t{i}"), vec![b'x'; 40])).collect();
