@@ -156,10 +156,16 @@ pub enum Feature {
 
 use Feature::{List, Struct, Value};
 
+/// The JSON Schema of [`super::records::FlatRecord`]: the card's features and its table
+/// of fields (names, types, the fields' doc comments) come from it.
+fn record_schema() -> serde_json::Value {
+    schemars::schema_for!(super::records::FlatRecord).to_value()
+}
+
 /// The features of [`super::records::FlatRecord`], field for field, derived from its
 /// JSON Schema (so the card cannot drift from the type).
 pub fn record_features() -> Vec<(String, Feature)> {
-    let schema = serde_json::to_value(schemars::schema_for!(super::records::FlatRecord)).unwrap_or_default();
+    let schema = record_schema();
     match feature_of(&schema, &schema) {
         Struct(fields) => fields,
         _ => Vec::new(),
@@ -199,6 +205,20 @@ fn feature_of(root: &serde_json::Value, node: &serde_json::Value) -> Feature {
         "number" => Value("float64"),
         "boolean" => Value("bool"),
         _ => Value("string"),
+    }
+}
+
+/// A feature as the card's table of fields names its type.
+fn type_name(feature: &Feature) -> String {
+    match feature {
+        Value(dtype) => dtype.to_string(),
+        Struct(_) => "struct".to_string(),
+        List(inner) => match inner.as_ref() {
+            Struct(fields) => {
+                format!("list of {{{}}}", fields.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", "))
+            }
+            other => format!("list of {}", type_name(other)),
+        },
     }
 }
 
@@ -403,32 +423,10 @@ fn counts(out: &mut String, info: &CardInfo) {
 fn fields(out: &mut String) {
     out.push_str("## Record fields\n\nOne JSON object per task; every row has every field, with the same types.\n\n");
     out.push_str("| field | type | meaning |\n|---|---|---|\n");
-    for (name, ty, meaning) in [
-        ("id", "string", "task id: `<substrate>-<10 hex>`, content-derived (it names no family)"),
-        ("family", "string", "how the conflict was made (table above)"),
-        ("conflict_kind", "string", "`textual` (git stops with markers), `semantic` (clean merge, failing tests) or `mixed`"),
-        ("level", "string", "`easy`, `medium` or `hard`"),
-        ("structural_level", "string", "the level the baseline ladder gave (equal to `level` unless a curriculum refresh re-levelled the task)"),
-        ("score", "float64", "difficulty in [0, 1]"),
-        ("summary", "string", "one line on what the two sides did and how gold combines them (a grader's field: it states the resolution)"),
-        ("substrate", "struct", "`name`, `commit` (null when the substrate is a folder)"),
-        ("test_command", "list of string", "argv run from the repository root; `python` means an interpreter with pytest"),
-        ("test_env", "list of {name, value}", "extra environment for the test command"),
-        ("timeout_s", "int64", "time limit of one test run"),
-        ("commits", "struct", "commit ids of `base`, `ours`, `theirs` (in `bundle`) and `gold` (in `solution_bundle`)"),
-        ("conflicts", "list of {path, hunks, conflicted_lines}", "the files git left conflicted"),
-        ("edits_outside_conflicts", "list of string", "files gold changes although git merged them cleanly"),
-        ("intents", "struct", "`ours` and `theirs`: each side's commit `message` and the `mutations` (AST edits) its change concerns"),
-        ("features", "struct", "what the score is computed from"),
-        ("files", "list of {path, has_conflict, conflicted, gold}", "every file the gold merge differs in: merged text (with diff3 markers when `has_conflict`) and gold text"),
-        ("validation", "struct of outcomes", "tests on `conflicted`, `ours`, `theirs`, `gold`"),
-        ("baselines", "struct of outcomes", "tests after the baseline resolvers: `ours`, `theirs`, `union` (`passed`, `ours_first`, `theirs_first`), `rule`, `structured`, `mergiraf` (null when it was not available)"),
-        ("curriculum", "struct", "`status`, `attempts`, `successes`, `solve_rate`, `mean_reward` from a curriculum refresh; null otherwise"),
-        ("bundle", "string", "path of the task's `repo.bundle` (branches base, ours, theirs) in this repository"),
-        ("solution_bundle", "string", "path of the task's `solution.bundle` (branch gold) in this repository"),
-        ("sha256", "struct", "sha256 of `repo.bundle`, `solution.bundle` and `solution.json`, as `task.json` records them"),
-    ] {
-        let _ = writeln!(out, "| `{name}` | {ty} | {meaning} |");
+    let schema = record_schema();
+    for (name, feature) in record_features() {
+        let meaning = schema["properties"][&name]["description"].as_str().unwrap_or_default().replace('\n', " ");
+        let _ = writeln!(out, "| `{name}` | {} | {meaning} |", type_name(&feature));
     }
     out.push_str("\nAn outcome is `{passed, failed_tests, timed_out}`; `failed_tests` holds pytest node ids.\n\n");
 }

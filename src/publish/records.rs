@@ -27,33 +27,52 @@ use crate::validate::{Baselines, MaybeOutcome, UnionOutcome, Validation};
 /// One row of the published dataset. Field order is the column order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatRecord {
+    /// task id: `<substrate>-<10 hex>`, content-derived (it names no family)
     pub id: String,
+    /// how the conflict was made (table above)
     pub family: Family,
+    /// `textual` (git stops with markers), `semantic` (clean merge, failing tests) or `mixed`
     pub conflict_kind: ConflictKind,
+    /// `easy`, `medium` or `hard`
     pub level: Level,
+    /// the level the baseline ladder gave (equal to `level` unless a curriculum refresh re-levelled the task)
     pub structural_level: Level,
+    /// difficulty in [0, 1]
     pub score: f64,
+    /// one line on what the two sides did and how gold combines them (a grader's field: it states the resolution)
     pub summary: String,
+    /// `name`, `commit` (null when the substrate is a folder)
     pub substrate: SubstrateRef,
+    /// argv run from the repository root; `python` means an interpreter with pytest
     pub test_command: Vec<String>,
+    /// extra environment for the test command
     pub test_env: Vec<EnvVar>,
+    /// time limit of one test run
     pub timeout_s: u64,
+    /// commit ids of `base`, `ours`, `theirs` (in `bundle`) and `gold` (in `solution_bundle`)
     pub commits: Commits,
+    /// the files git left conflicted
     pub conflicts: Vec<ConflictRecord>,
+    /// files gold changes although git merged them cleanly
     pub edits_outside_conflicts: Vec<String>,
+    /// `ours` and `theirs`: each side's commit `message` and the `mutations` (AST edits) its change concerns
     pub intents: Intents,
+    /// what the score is computed from
     pub features: Features,
-    /// Every file the gold merge differs in, conflicted or not.
+    /// every file the gold merge differs in: merged text (with diff3 markers when `has_conflict`) and gold text
     pub files: Vec<FlatFile>,
+    /// tests on `conflicted`, `ours`, `theirs`, `gold`
     pub validation: FlatValidation,
+    /// tests after each baseline resolver of the ladder (`union` records both orders; a resolver whose tool was
+    /// not available is null)
     pub baselines: FlatBaselines,
-    /// Set by a curriculum refresh, else null.
+    /// `status`, `attempts`, `successes`, `solve_rate`, `mean_reward` from a curriculum refresh; null otherwise
     pub curriculum: Option<FlatCurriculum>,
-    /// Path of the task's `repo.bundle` inside the dataset repository.
+    /// path of the task's `repo.bundle` (branches base, ours, theirs) in this repository
     pub bundle: String,
-    /// Path of the task's `solution.bundle` inside the dataset repository.
+    /// path of the task's `solution.bundle` (branch gold) in this repository
     pub solution_bundle: String,
-    /// sha256 of the task's files, as `task.json` records them.
+    /// sha256 of `repo.bundle`, `solution.bundle` and `solution.json`, as `task.json` records them
     pub sha256: Digests,
 }
 

@@ -117,7 +117,8 @@ async def sixteen_sessions(url, dataset, tasks):
 def main():
     url, dataset = sys.argv[1], pathlib.Path(sys.argv[2])
     tasks = load_tasks(dataset)
-    sigcall = next((t for t in tasks if "-sigcall-" in t), tasks[0])
+    manifest = json.loads((dataset / "manifest.json").read_text())
+    sigcall = next((e["id"] for e in manifest["tasks"] if e["family"] == "signature-callsite"), tasks[0])
     gold_episode(url, dataset, sigcall)
     errors_keep_the_episode(url, dataset, tasks[0])
     asyncio.run(sixteen_sessions(url, dataset, tasks))
