@@ -44,8 +44,8 @@ use crate::difficulty::Level;
 use crate::forge::Family;
 use crate::snapshot::sha256_hex;
 
-/// The `schema` of `shard.json`.
-pub const SHARD_SCHEMA: &str = "mergeforge.shard/1";
+/// The `schema` of `shard.json` (2: kept tasks carry the four files of format v2).
+pub const SHARD_SCHEMA: &str = "mergeforge.shard/2";
 /// The file that marks a shard folder finished (written last).
 pub const SHARD_FILE: &str = "shard.json";
 
