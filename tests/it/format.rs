@@ -70,9 +70,21 @@ fn a_v1_version_is_refused_with_one_line() {
     std::fs::create_dir_all(&version).unwrap();
     std::fs::write(version.join("manifest.json"), r#"{"schema": "mergeforge.manifest/1", "tasks": []}"#).unwrap();
     let dir = version.to_str().unwrap();
+    let results = work.path().join("results.jsonl");
+    std::fs::write(&results, "{\"task_id\": \"x\", \"success\": true}\n").unwrap();
     for args in [
         vec!["eval", "--dataset", dir, "--agent", "gold"],
         vec!["publish", "--dataset", dir, "--out", work.path().join("hf").to_str().unwrap()],
+        vec!["serve", "--dataset", dir, "--addr", "127.0.0.1:0"],
+        vec![
+            "curriculum",
+            "--dataset",
+            dir,
+            "--results",
+            results.to_str().unwrap(),
+            "--out",
+            work.path().join("next").to_str().unwrap(),
+        ],
     ] {
         let output = run_mergeforge(&args);
         assert!(!output.status.success(), "{args:?} accepted a v1 version");
