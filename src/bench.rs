@@ -329,14 +329,7 @@ fn commit_pairs(options: &GenOptions, repo: &git2::Repository) -> Result<Vec<(gi
         let input = ForgeInput { substrate: &loaded, modules: &modules, mutations: &mutations, seed: options.seed };
         for family in &options.families {
             for candidate in forge::ordered_candidates(*family, &input, options.candidates_per_cell) {
-                let commits = write_task_commits(
-                    repo,
-                    &candidate.base,
-                    &candidate.ours,
-                    &candidate.theirs,
-                    &candidate.gold,
-                    &candidate.summary,
-                )?;
+                let commits = write_task_commits(repo, &candidate)?;
                 pairs.push((commits.ours, commits.theirs));
             }
         }

@@ -1,5 +1,8 @@
-//! Writes a plain `git bundle` (v2) holding a task's four branches, byte for byte
-//! reproducible: objects are packed whole (no deltas) in object-id order.
+//! Writes plain `git bundle`s (v2), byte for byte reproducible: objects are packed
+//! whole (no deltas) in object-id order. A task has two: `repo.bundle` with base, ours
+//! and theirs (nothing of gold), and `solution.bundle` with gold alone, whose
+//! prerequisites are ours and theirs (`git fetch ../solution.bundle gold` in a clone of
+//! `repo.bundle`).
 //!
 //! libgit2 cannot write bundles, and `git bundle create` output depends on the installed
 //! git's delta search; writing the documented format directly keeps bundles identical
@@ -14,25 +17,48 @@ use flate2::Compression;
 use git2::{ObjectType, Oid, Repository};
 use sha1::{Digest, Sha1};
 
-/// Branches written into every task bundle, in order.
-pub fn task_refs(commits: &crate::forge::commits::TaskCommits) -> Vec<(&'static str, Oid)> {
-    vec![
-        ("refs/heads/base", commits.base),
-        ("refs/heads/gold", commits.gold),
-        ("refs/heads/ours", commits.ours),
-        ("refs/heads/theirs", commits.theirs),
-    ]
+use crate::forge::commits::TaskCommits;
+
+/// The branches of `repo.bundle`, in order: the task as an agent gets it.
+pub fn repo_refs(commits: &TaskCommits) -> Vec<(&'static str, Oid)> {
+    vec![("refs/heads/base", commits.base), ("refs/heads/ours", commits.ours), ("refs/heads/theirs", commits.theirs)]
 }
 
-/// The bundle bytes for `refs` (HEAD points at the first `head` ref).
-pub fn write_bundle(repo: &Repository, refs: &[(&str, Oid)], head: Oid) -> Result<Vec<u8>> {
+/// `repo.bundle`: branches base, ours and theirs, HEAD at ours.
+pub fn repo_bundle(repo: &Repository, commits: &TaskCommits) -> Result<Vec<u8>> {
+    write_bundle(repo, &[], &repo_refs(commits), Some(commits.ours))
+}
+
+/// `solution.bundle`: branch gold, with ours and theirs as prerequisites (only the
+/// objects they do not reach are packed).
+pub fn solution_bundle(repo: &Repository, commits: &TaskCommits) -> Result<Vec<u8>> {
+    write_bundle(repo, &[commits.ours, commits.theirs], &[("refs/heads/gold", commits.gold)], None)
+}
+
+/// The bundle bytes for `refs` (HEAD points at `head` when given), packing what the
+/// refs reach and the `prerequisites` do not.
+pub fn write_bundle(
+    repo: &Repository,
+    prerequisites: &[Oid],
+    refs: &[(&str, Oid)],
+    head: Option<Oid>,
+) -> Result<Vec<u8>> {
     let mut out = b"# v2 git bundle\n".to_vec();
-    out.extend_from_slice(format!("{head} HEAD\n").as_bytes());
+    for oid in prerequisites {
+        let commit = repo.find_commit(*oid).with_context(|| format!("reading commit {oid}"))?;
+        let summary = String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default()).into_owned();
+        out.extend_from_slice(format!("-{oid} {summary}\n").as_bytes());
+    }
+    if let Some(head) = head {
+        out.extend_from_slice(format!("{head} HEAD\n").as_bytes());
+    }
     for (name, oid) in refs {
         out.extend_from_slice(format!("{oid} {name}\n").as_bytes());
     }
     out.push(b'\n');
-    let objects = reachable_objects(repo, refs.iter().map(|(_, oid)| *oid))?;
+    let known = reachable_objects(repo, prerequisites.iter().copied())?;
+    let mut objects = reachable_objects(repo, refs.iter().map(|(_, oid)| *oid))?;
+    objects.retain(|oid| !known.contains(oid));
     out.extend_from_slice(&write_pack(repo, &objects)?);
     Ok(out)
 }

@@ -1,30 +1,54 @@
 //! `manifest.json`: what a dataset version holds and how it was made
-//! (schema `schemas/manifest.schema.json`). Written last: a version directory without
-//! a manifest is unfinished.
+//! (schema `schemas/manifest.schema.json`, generated from these types). Written last: a
+//! version directory without a manifest is unfinished.
+//!
+//! Every reader goes through [`read`], which refuses a version of an older format with
+//! one line naming the fix.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
+use anyhow::{bail, Context, Result};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::difficulty::Level;
 use crate::forge::Family;
 
-pub const MANIFEST_SCHEMA: &str = "mergeforge.manifest/1";
+pub const MANIFEST_SCHEMA: &str = "mergeforge.manifest/2";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A dataset version's table of contents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "mergeforge dataset version (manifest.json)")]
 pub struct Manifest {
+    /// Always `mergeforge.manifest/2`.
+    #[schemars(extend("const" = MANIFEST_SCHEMA))]
     pub schema: String,
+    /// The dataset's name.
+    #[schemars(pattern(crate::bundle::schemas::DATASET))]
     pub dataset: String,
+    /// The version (semver).
+    #[schemars(pattern(crate::bundle::schemas::SEMVER))]
     pub version: String,
+    /// The program that wrote the version.
     pub generator: Generator,
     /// The canonical command line that reproduces this version.
+    #[schemars(length(min = 1))]
     pub command: Vec<String>,
+    /// The seed that ordered the candidates.
     pub seed: u64,
+    /// The substrates the tasks come from, in order.
     pub substrates: Vec<SubstrateEntry>,
+    /// The baseline ladder's external tools, as the run found them.
+    pub tools: Vec<ToolEntry>,
+    /// Tasks by level and family.
     pub counts: Counts,
+    /// Every task of the training split.
     pub tasks: Vec<TaskEntry>,
     /// Tasks a curriculum refresh retired (files under `retired/tasks/<id>/`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 1))]
     pub retired: Vec<TaskEntry>,
     /// The version a curriculum refresh made this one from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -32,37 +56,79 @@ pub struct Manifest {
     /// For a curriculum version: the gen-tasks command line whose substrates, families
     /// and limits refill under-supplied cells (with `seed` instead of its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 2))]
     pub gen_command: Option<Vec<String>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The version a curriculum refresh started from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ParentVersion {
+    /// The parent's version.
+    #[schemars(pattern(crate::bundle::schemas::SEMVER))]
     pub version: String,
     /// sha256 of the parent's `manifest.json` bytes.
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
     pub manifest_sha256: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A program and its version.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Generator {
+    /// Its name.
+    #[schemars(length(min = 1))]
     pub name: String,
+    /// Its version.
+    #[schemars(pattern(crate::bundle::schemas::SEMVER))]
     pub version: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A substrate the run used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SubstrateEntry {
+    /// The substrate's name.
+    #[schemars(length(min = 1))]
     pub name: String,
+    /// HEAD commit when the substrate is a git repository, else null.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
     pub commit: Option<String>,
+    /// sha256 over the substrate's files (paths and bytes).
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
     pub tree: String,
+    /// Tasks of this version made from it.
     pub tasks: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// An external tool of the baseline ladder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolEntry {
+    /// The resolver the tool serves.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// Whether the run found it (an unavailable rung is recorded as such in every task).
+    pub available: bool,
+    /// What `<tool> --version` printed, when available.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// Task counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Counts {
+    /// Tasks in the training split.
     pub tasks: usize,
+    /// Of those, by level (every level listed).
+    #[schemars(extend("required" = ["easy", "medium", "hard"]))]
     pub by_level: BTreeMap<Level, usize>,
+    /// Of those, by family.
     pub by_family: BTreeMap<Family, usize>,
     /// Tasks in the retired split (absent when none).
     #[serde(default, skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
     pub retired: usize,
 }
 
@@ -70,12 +136,44 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A task of the version.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TaskEntry {
+    /// The task's id (its folder name).
+    #[schemars(pattern(crate::bundle::schemas::TASK_ID))]
     pub id: String,
+    /// Its level.
     pub level: Level,
+    /// Its family.
     pub family: Family,
+    /// The substrate it was made from.
+    #[schemars(length(min = 1))]
     pub substrate: String,
     /// sha256 of the task's `task.json` bytes.
-    pub task_sha256: String,
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
+    pub sha256: String,
+}
+
+/// Reads `<dir>/manifest.json` (and its bytes), refusing older formats with one line.
+pub fn read(dir: &Path) -> Result<(Manifest, Vec<u8>)> {
+    let path = dir.join("manifest.json");
+    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    #[derive(Deserialize)]
+    struct Schema {
+        schema: Option<String>,
+    }
+    let schema = serde_json::from_slice::<Schema>(&bytes).ok().and_then(|s| s.schema);
+    match schema.as_deref() {
+        Some(MANIFEST_SCHEMA) => {}
+        Some(old) if old.starts_with("mergeforge.manifest/") => bail!(
+            "{}: dataset format v{} is no longer read; regenerate it with mergeforge gen-tasks",
+            dir.display(),
+            old.trim_start_matches("mergeforge.manifest/")
+        ),
+        _ => bail!("{}: not a mergeforge manifest (no schema {MANIFEST_SCHEMA:?})", path.display()),
+    }
+    let manifest =
+        serde_json::from_slice(&bytes).with_context(|| format!("{}: not a mergeforge manifest", path.display()))?;
+    Ok((manifest, bytes))
 }

@@ -1,57 +1,105 @@
-//! `task.json`: the record of one task (schema `schemas/task.schema.json`).
+//! `task.json`: what a trainer or an agent-facing consumer may see of one task (schema
+//! `schemas/task.schema.json`, generated from these types by `mergeforge schemas`).
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::difficulty::Difficulty;
 use crate::forge::Family;
-use crate::mutate::OperatorRef;
-use crate::validate::Validation;
 
-pub const TASK_SCHEMA: &str = "mergeforge.task/1";
+pub const TASK_SCHEMA: &str = "mergeforge.task/2";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `task.json`: what a trainer or an agent-facing consumer may see of a task. Nothing
+/// here tells the answer: gold text, the summary, the mutations and the validation
+/// details are in `solution.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "mergeforge task (task.json)")]
 pub struct Task {
+    /// Always `mergeforge.task/2`.
+    #[schemars(extend("const" = TASK_SCHEMA))]
     pub schema: String,
+    /// `<substrate>-<10 hex>`: the substrate's name and a digest of the task's commits.
+    #[schemars(pattern(crate::bundle::schemas::TASK_ID))]
     pub id: String,
+    /// The task family that made the task.
     pub family: Family,
-    pub summary: String,
+    /// How the task shows up when the sides are merged.
+    pub conflict_kind: ConflictKind,
+    /// The project the task was made from.
     pub substrate: SubstrateRef,
     /// argv run from the repository root; `python` means the substrate's interpreter.
+    #[schemars(length(min = 1))]
     pub test_command: Vec<String>,
+    /// Environment variables the test command runs with.
     pub test_env: BTreeMap<String, String>,
+    /// Seconds the test command may run.
+    #[schemars(range(min = 1))]
     pub timeout_s: u64,
-    pub branches: Branches,
+    /// Every file `git merge` leaves conflicted.
+    #[schemars(length(min = 1))]
     pub conflicts: Vec<ConflictRecord>,
-    /// Files the gold merge changes although git merged them without conflict.
-    pub edits_outside_conflicts: Vec<String>,
-    pub mutations: Vec<MutationRecord>,
+    /// Level and score.
     pub difficulty: Difficulty,
-    pub validation: Validation,
-    /// Conflicted (as merged) and gold text of every file where they differ.
-    pub files: Vec<FileRecord>,
-    pub bundle_sha256: String,
     /// How agents fared on the task, set by a curriculum refresh (absent in a version
     /// made by gen-tasks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curriculum: Option<CurriculumRecord>,
+    /// sha256 (lowercase hex) of the task's other files.
+    pub sha256: Digests,
+}
+
+/// How the task shows up when the sides are merged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConflictKind {
+    /// `git merge` stops with conflict markers.
+    Textual,
+    /// A clean merge whose tests fail.
+    Semantic,
+    /// Markers plus a break outside them.
+    Mixed,
+}
+
+/// sha256 of the task's files next to `task.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Digests {
+    /// Of `repo.bundle` (branches base, ours, theirs).
+    #[serde(rename = "repo.bundle")]
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
+    pub repo_bundle: String,
+    /// Of `solution.bundle` (branch gold).
+    #[serde(rename = "solution.bundle")]
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
+    pub solution_bundle: String,
+    /// Of `solution.json`.
+    #[serde(rename = "solution.json")]
+    #[schemars(pattern(crate::bundle::schemas::SHA256))]
+    pub solution_json: String,
 }
 
 /// A task's standing after a curriculum refresh.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CurriculumRecord {
+    /// Where the refresh put the task.
     pub status: CurriculumStatus,
-    /// Attempts and successes in the results the refresh read (0 when it had none).
+    /// Attempts in the results the refresh read (0 when it had none).
     pub attempts: usize,
+    /// Successful attempts among them.
     pub successes: usize,
     /// successes / attempts, rounded to 4 decimals; null without attempts.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub solve_rate: Option<f64>,
     /// Mean of the attempts' rewards, rounded to 4 decimals; null when none had one.
     pub mean_reward: Option<f64>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// Where a curriculum refresh put a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum CurriculumStatus {
     /// In the training split.
@@ -75,45 +123,30 @@ impl CurriculumStatus {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The project a task was made from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SubstrateRef {
+    /// The substrate's name.
+    #[schemars(length(min = 1))]
     pub name: String,
     /// HEAD commit when the substrate is a git repository, else null.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
     pub commit: Option<String>,
-    /// sha256 over the substrate's files (paths and bytes).
-    pub tree: String,
 }
 
-/// Commit ids of the bundle's branches.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Branches {
-    pub base: String,
-    pub ours: String,
-    pub theirs: String,
-    pub gold: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One conflicted file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ConflictRecord {
+    /// Repository-relative path.
+    #[schemars(pattern(crate::bundle::schemas::PATH))]
     pub path: String,
+    /// Conflict hunks in the file.
+    #[schemars(range(min = 1))]
     pub hunks: usize,
+    /// Lines between the hunks' markers.
     pub conflicted_lines: usize,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MutationRecord {
-    pub operator: OperatorRef,
-    pub path: String,
-    pub line: usize,
-    pub function: Option<String>,
-    pub description: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FileRecord {
-    pub path: String,
-    pub conflicted: String,
-    pub gold: String,
 }
 
 /// Pretty JSON with a trailing newline: the exact bytes written to disk.

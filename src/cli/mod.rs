@@ -9,6 +9,7 @@ mod gen_tasks;
 mod merge_shards;
 mod publish;
 mod recorded;
+mod schemas;
 mod serve;
 mod values;
 
@@ -22,6 +23,7 @@ pub use eval::EvalArgs;
 pub use gen_tasks::GenTasksArgs;
 pub use merge_shards::MergeShardsArgs;
 pub use publish::PublishArgs;
+pub use schemas::SchemasArgs;
 pub use serve::{EpisodeArgs, ServeArgs};
 
 /// mergeforge manufactures verified merge-conflict tasks for training and evaluating
@@ -50,6 +52,8 @@ pub enum Command {
     MergeShards(MergeShardsArgs),
     // About and long help come from `BenchArgs`'s doc comment.
     Bench(BenchArgs),
+    // About and long help come from `SchemasArgs`'s doc comment.
+    Schemas(SchemasArgs),
 }
 
 /// Runs a parsed command line; errors are returned for `main` to print.
@@ -62,5 +66,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Curriculum(args) => curriculum::run(args),
         Command::MergeShards(args) => merge_shards::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Schemas(args) => schemas::run(args),
     }
 }

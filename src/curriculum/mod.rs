@@ -34,8 +34,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::bundle::dataset::{self, VersionFiles, WriteResult};
-use crate::bundle::manifest::{Generator, Manifest, ParentVersion, TaskEntry, MANIFEST_SCHEMA};
-use crate::bundle::task::{self, CurriculumRecord, CurriculumStatus, Task};
+use crate::bundle::manifest::{Manifest, ParentVersion, TaskEntry, MANIFEST_SCHEMA};
+use crate::bundle::record::TaskFiles;
+use crate::bundle::task::{self, CurriculumRecord, CurriculumStatus};
+use crate::bundle::version::{self as bundle_version, StoredVersion};
 use crate::difficulty::quota::{Cell, Quotas, Shortfall};
 use crate::difficulty::Level;
 use crate::forge::Family;
@@ -62,13 +64,8 @@ pub struct RefreshOptions {
     pub command: Vec<String>,
 }
 
-/// One task as stored in a version.
-#[derive(Debug, Clone)]
-pub struct StoredTask {
-    pub task: Task,
-    pub json: Vec<u8>,
-    pub bundle: Vec<u8>,
-}
+/// A stored task: its records and files, checked against the manifest.
+pub type StoredTask = TaskFiles;
 
 /// The parent version, read and checked.
 #[derive(Debug, Clone)]
@@ -227,7 +224,7 @@ impl Plan {
     }
 
     /// Generates new tasks for the deficits.
-    fn refill(&mut self, mut recipe: GenOptions, options: &RefreshOptions) -> Result<Vec<pipeline::GeneratedTask>> {
+    fn refill(&mut self, mut recipe: GenOptions, options: &RefreshOptions) -> Result<Vec<TaskFiles>> {
         check_substrates(&recipe, &self.parent)?;
         let quotas = Quotas {
             targets: self
@@ -246,7 +243,7 @@ impl Plan {
         recipe.progress = options.progress;
         let mut exclusions = Exclusions::default();
         for stored in self.parent.active.iter().chain(&self.parent.retired) {
-            exclusions.add(&stored.task);
+            exclusions.add(stored);
         }
         let generated = pipeline::generate(&recipe, &exclusions)?;
         self.changes.shortfall = generated.stats.shortfall.clone();
@@ -267,35 +264,33 @@ impl Plan {
         Ok(generated.tasks)
     }
 
-    fn assemble(
-        &self,
-        added: &[pipeline::GeneratedTask],
-        options: &RefreshOptions,
-    ) -> Result<(VersionFiles, Manifest)> {
+    fn assemble(&self, added: &[TaskFiles], options: &RefreshOptions) -> Result<(VersionFiles, Manifest)> {
         let mut files = VersionFiles::new();
         let mut active = Vec::new();
         let mut retired = Vec::new();
         for stored in &self.parent.retired {
             let entry = self.parent.manifest.retired.iter().find(|e| e.id == stored.task.id).cloned();
             let entry = entry.context("a retired task without a manifest entry")?;
-            files.insert(format!("retired/tasks/{}/task.json", entry.id), stored.json.clone());
-            files.insert(format!("retired/tasks/{}/repo.bundle", entry.id), stored.bundle.clone());
+            // Unchanged: the same task.json bytes as in the parent.
+            if stored.add_to(&mut files, "retired/tasks")? != entry {
+                bail!("retired task {}: its task.json no longer matches its manifest entry", entry.id);
+            }
             retired.push(entry);
         }
         for (stored, (decision, stats)) in self.parent.active.iter().zip(&self.decisions) {
-            let mut task = stored.task.clone();
-            task.difficulty.level = decision.level;
-            task.curriculum = Some(record(decision.status, stats));
+            let mut task = stored.clone();
+            task.task.difficulty.level = decision.level;
+            task.task.curriculum = Some(record(decision.status, stats));
             if decision.status == CurriculumStatus::Retired {
-                retired.push(pipeline::add_task_files(&mut files, "retired/tasks", &task, &stored.bundle)?);
+                retired.push(task.add_to(&mut files, "retired/tasks")?);
             } else {
-                active.push(pipeline::add_task_files(&mut files, "tasks", &task, &stored.bundle)?);
+                active.push(task.add_to(&mut files, "tasks")?);
             }
         }
         for new in added {
-            let mut task = new.task.clone();
-            task.curriculum = Some(record(CurriculumStatus::New, &Stats::default()));
-            active.push(pipeline::add_task_files(&mut files, "tasks", &task, &new.bundle)?);
+            let mut task = new.clone();
+            task.task.curriculum = Some(record(CurriculumStatus::New, &Stats::default()));
+            active.push(task.add_to(&mut files, "tasks")?);
         }
         files.insert("CHANGELOG.md".into(), changelog::render(self, options).into_bytes());
         let parent = &self.parent.manifest;
@@ -312,11 +307,12 @@ impl Plan {
             schema: MANIFEST_SCHEMA.to_string(),
             dataset: parent.dataset.clone(),
             version: self.version.clone(),
-            generator: Generator { name: crate::GENERATOR.into(), version: crate::GENERATOR_VERSION.into() },
+            generator: bundle_version::generator(),
             command: options.command.clone(),
             seed: self.seed,
             substrates,
-            counts: pipeline::counts(&active, retired.len()),
+            tools: bundle_version::tools(),
+            counts: bundle_version::counts(&active, retired.len()),
             tasks: active,
             retired,
             parent: Some(ParentVersion {
@@ -384,30 +380,16 @@ pub fn version_dir(dir: &Path) -> Result<PathBuf> {
 /// Reads a version and checks every file against the manifest's digests.
 pub fn read_parent(dir: &Path) -> Result<Parent> {
     let dir = version_dir(dir)?;
-    let manifest_path = dir.join("manifest.json");
-    let bytes = std::fs::read(&manifest_path).with_context(|| format!("reading {}", manifest_path.display()))?;
-    let manifest: Manifest = serde_json::from_slice(&bytes)
-        .with_context(|| format!("{}: not a mergeforge manifest", manifest_path.display()))?;
-    let load = |folder: &str, entry: &TaskEntry| -> Result<StoredTask> {
-        let task_dir = dir.join(folder).join(&entry.id);
-        let json_path = task_dir.join("task.json");
-        let json = std::fs::read(&json_path).with_context(|| format!("reading {}", json_path.display()))?;
-        if sha256_hex(&json) != entry.task_sha256 {
-            bail!("{}: does not match the manifest's task_sha256; the version was modified", json_path.display());
-        }
-        let task: Task =
-            serde_json::from_slice(&json).with_context(|| format!("{}: not a task record", json_path.display()))?;
-        let bundle_path = task_dir.join("repo.bundle");
-        let bundle = std::fs::read(&bundle_path).with_context(|| format!("reading {}", bundle_path.display()))?;
-        if sha256_hex(&bundle) != task.bundle_sha256 {
-            bail!("{}: does not match bundle_sha256 in task.json; the version was modified", bundle_path.display());
-        }
-        Ok(StoredTask { task, json, bundle })
-    };
-    let active = manifest.tasks.iter().map(|e| load("tasks", e)).collect::<Result<Vec<_>>>()?;
-    let retired = manifest.retired.iter().map(|e| load("retired/tasks", e)).collect::<Result<Vec<_>>>()?;
+    let version = StoredVersion::load(&dir)?;
     let changelog = std::fs::read_to_string(dir.join("CHANGELOG.md")).ok();
-    Ok(Parent { dir, manifest_sha256: sha256_hex(&bytes), manifest, active, retired, changelog })
+    Ok(Parent {
+        dir,
+        manifest_sha256: sha256_hex(&version.manifest_bytes),
+        manifest: version.manifest,
+        active: version.tasks,
+        retired: version.retired,
+        changelog,
+    })
 }
 
 /// Every substrate the recipe uses must be the one the parent was made from.

@@ -45,6 +45,7 @@ use crate::mutate::OperatorRef;
 use crate::resolve::Rung;
 use crate::validate::Validation;
 
+/// A rung of the difficulty ladder.
 #[derive(
     Debug,
     Clone,
@@ -96,28 +97,42 @@ impl std::fmt::Display for Level {
     }
 }
 
-/// What the score is computed from; recorded in `task.json`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What the score is computed from; recorded in `solution.json` (not in `task.json`:
+/// it names the operators).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Features {
+    /// Conflict hunks over all files.
     pub hunks: usize,
+    /// Lines between the hunks' markers.
     pub conflicted_lines: usize,
+    /// Files with conflicts.
     pub conflicted_files: usize,
+    /// Files the gold merge changes outside the conflicts.
     pub files_outside_conflicts: usize,
+    /// Failing tests on ours alone.
     pub failing_tests_ours: usize,
+    /// Failing tests on theirs alone.
     pub failing_tests_theirs: usize,
+    /// The distinct mutation operators, sorted.
     pub operators: Vec<OperatorRef>,
+    /// The task's family.
     pub family: Family,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A task's level and score, as `task.json` records them (the features behind the score
+/// are in `solution.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Difficulty {
     /// The level consumers use: the ladder's, or the empirical one after a curriculum
     /// refresh re-levelled the task.
     pub level: Level,
     /// The first rung of the baseline ladder that solves the task.
     pub structural_level: Level,
+    /// In [0, 1], 3 decimals: the level's base plus weighted features.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub score: f64,
-    pub features: Features,
 }
 
 /// The first rung of the ladder that solves the task; hard when none does.
@@ -152,9 +167,9 @@ pub fn score(level: Level, f: &Features) -> f64 {
 }
 
 /// Levels and scores a task.
-pub fn assess(validation: &Validation, features: Features) -> Difficulty {
+pub fn assess(validation: &Validation, features: &Features) -> Difficulty {
     let level = level(validation);
-    Difficulty { level, structural_level: level, score: score(level, &features), features }
+    Difficulty { level, structural_level: level, score: score(level, features) }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //!   every conflicted file with that resolver, one file per step, seeing only the
 //!   observation;
 //! * `gold`: submits the gold text of every file the gold merge changes (read from
-//!   `task.json`, so it knows the answer), files outside the conflicts first. It must
+//!   `solution.json`, so it knows the answer), files outside the conflicts first. It must
 //!   reach the maximum reward on every task; it proves the reward is attainable.
 //!
 //! An agent returns `None` when it has nothing more to do; the runner then sends
@@ -14,8 +14,8 @@
 use std::collections::BTreeSet;
 
 use super::action::Action;
+use super::dataset::TaskEntry;
 use super::observation::Observation;
-use crate::bundle::Task;
 use crate::merge::markers;
 use crate::resolve::{self, Resolver};
 
@@ -34,7 +34,7 @@ pub trait Agent: Send {
 }
 
 /// Makes the named agent for one task.
-pub fn make(name: &str, task: &Task) -> Result<Box<dyn Agent>, String> {
+pub fn make(name: &str, task: &TaskEntry) -> Result<Box<dyn Agent>, String> {
     if name == GOLD {
         return Ok(Box::new(GoldAgent::new(task)));
     }
@@ -67,9 +67,11 @@ pub struct GoldAgent {
 }
 
 impl GoldAgent {
-    pub fn new(task: &Task) -> Self {
-        let conflicted: BTreeSet<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
+    /// Replays the task's gold files (from its solution): those outside the conflicts first.
+    pub fn new(task: &TaskEntry) -> Self {
+        let conflicted: BTreeSet<&str> = task.task.conflicts.iter().map(|c| c.path.as_str()).collect();
         let (mut inside, outside): (Vec<_>, Vec<_>) = task
+            .solution
             .files
             .iter()
             .map(|f| (f.path.clone(), f.gold.clone()))

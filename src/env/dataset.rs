@@ -1,22 +1,27 @@
 //! The tasks an environment serves: a dataset version directory read once (manifest,
-//! every `task.json`, the path of every `repo.bundle`), and the choice of a task for a
-//! reset (by id, by level, by seed, or in rotation).
+//! every `task.json` and `solution.json`, the path of every `repo.bundle`), and the
+//! choice of a task for a reset (by id, by level, by seed, or in rotation). The episode
+//! repository is built from `repo.bundle`; the solution serves the server side only
+//! (reward references, the gold agent, the demo page).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::bundle::{Manifest, Task};
+use crate::bundle::{Manifest, Solution, StoredVersion, Task};
 use crate::difficulty::Level;
 
 /// One task of the dataset.
 #[derive(Debug)]
 pub struct TaskEntry {
     pub task: Task,
+    /// Never shown to an agent.
+    pub solution: Solution,
+    /// The task's `repo.bundle`.
     pub bundle: PathBuf,
 }
 
@@ -43,33 +48,26 @@ pub struct TaskChoice {
 impl TaskSet {
     /// Reads `<dir>/manifest.json` and every task it lists.
     pub fn load(dir: &Path) -> Result<TaskSet> {
-        let manifest_path = dir.join("manifest.json");
-        let bytes = std::fs::read(&manifest_path).with_context(|| {
-            format!(
+        if !dir.join("manifest.json").is_file() {
+            bail!(
                 "{}: no manifest.json (pass a dataset version directory, e.g. generated/mergeforge-embedded/1.0.0)",
                 dir.display()
-            )
-        })?;
-        let manifest: Manifest = serde_json::from_slice(&bytes)
-            .with_context(|| format!("{}: not a mergeforge manifest", manifest_path.display()))?;
-        let mut tasks = Vec::with_capacity(manifest.tasks.len());
-        for entry in &manifest.tasks {
-            let task_dir = dir.join("tasks").join(&entry.id);
-            let task_path = task_dir.join("task.json");
-            let bytes = std::fs::read(&task_path).with_context(|| format!("{}: cannot read", task_path.display()))?;
-            let task: Task = serde_json::from_slice(&bytes)
-                .with_context(|| format!("{}: not a mergeforge task", task_path.display()))?;
-            let bundle = task_dir.join("repo.bundle");
-            if !bundle.is_file() {
-                bail!("{}: missing; the dataset is incomplete", bundle.display());
-            }
-            tasks.push(Arc::new(TaskEntry { task, bundle }));
+            );
         }
+        let version = StoredVersion::load(dir)?;
+        let mut tasks: Vec<Arc<TaskEntry>> = version
+            .tasks
+            .into_iter()
+            .map(|files| {
+                let bundle = dir.join("tasks").join(&files.task.id).join(crate::bundle::record::REPO_BUNDLE);
+                Arc::new(TaskEntry { task: files.task, solution: files.solution, bundle })
+            })
+            .collect();
         if tasks.is_empty() {
-            bail!("{}: the manifest lists no tasks", manifest_path.display());
+            bail!("{}: the manifest lists no tasks", dir.join("manifest.json").display());
         }
         tasks.sort_by(|a, b| a.task.id.cmp(&b.task.id));
-        Ok(TaskSet { root: dir.to_path_buf(), manifest, tasks, rotation: AtomicU64::new(0) })
+        Ok(TaskSet { root: dir.to_path_buf(), manifest: version.manifest, tasks, rotation: AtomicU64::new(0) })
     }
 
     /// The task a reset asks for. Without an id: the tasks of the level (all if none),

@@ -408,7 +408,7 @@ impl Episode {
 fn reference_twins(workspace: &Workspace, entry: &TaskEntry, conflicted: &[String]) -> BTreeMap<String, Twins> {
     let mut twins = BTreeMap::new();
     for path in conflicted.iter().filter(|p| p.ends_with(".py")) {
-        let Some(gold) = entry.task.files.iter().find(|f| &f.path == path) else { continue };
+        let Some(gold) = entry.solution.files.iter().find(|f| &f.path == path) else { continue };
         let (Some(ours), Some(theirs)) = (workspace.show("ours", path), workspace.show("theirs", path)) else {
             continue;
         };

@@ -79,7 +79,7 @@ pub fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> Epis
         reset_time: Duration::ZERO,
         step_overheads: Vec::new(),
     };
-    let mut agent = match agents::make(agent_name, task) {
+    let mut agent = match agents::make(agent_name, entry) {
         Ok(agent) => agent,
         Err(e) => {
             result.error = Some(e);

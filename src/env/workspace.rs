@@ -1,8 +1,9 @@
 //! An episode's working copy: a real git repository in the middle of the task's merge,
 //! materialised from `repo.bundle` with the git CLI, and the only door to its files.
 //!
-//! Materialising fetches **only `ours` and `theirs`** from the bundle, repacks so that
-//! the gold commit's objects are gone, checks out `ours` and runs `git merge theirs`:
+//! Materialising fetches `ours` and `theirs` from the bundle (which holds base, ours
+//! and theirs only: gold is in `solution.bundle`, never read here), checks out `ours`
+//! and runs `git merge theirs`:
 //! MERGE_HEAD is set, `git status` shows the unmerged paths, the files carry diff3
 //! conflict markers. Every path an agent names goes through [`Workspace::resolve`]:
 //! relative, no `..`, nothing under `.git`, and, after following symlinks, still inside
@@ -54,8 +55,6 @@ impl Workspace {
                 "refs/heads/theirs:refs/heads/theirs",
             ],
         )?;
-        // The bundle's pack holds gold too: keep only what ours and theirs reach.
-        git(&repo, &["repack", "-a", "-d", "-q"])?;
         let _ = std::fs::remove_file(repo.join(".git/FETCH_HEAD"));
         // Identity for the agent's own commits, diff3 markers for the merge below.
         let mut config = std::fs::OpenOptions::new().append(true).open(repo.join(".git/config"))?;

@@ -6,6 +6,7 @@
 use anyhow::Result;
 use git2::{Oid, Repository, Signature, Time};
 
+use crate::forge::Candidate;
 use crate::snapshot::Snapshot;
 
 /// The four commits of a task. `base` is a root commit; `gold` is a merge of ours and theirs.
@@ -56,15 +57,22 @@ fn write_dir(repo: &Repository, entries: &[(&str, &[u8])]) -> Result<Oid> {
     Ok(builder.write()?)
 }
 
-/// Writes base, ours and theirs (children of base) and gold (merge of ours and theirs).
-pub fn write_task_commits(
-    repo: &Repository,
-    base: &Snapshot,
-    ours: &Snapshot,
-    theirs: &Snapshot,
-    gold: &Snapshot,
-    summary: &str,
-) -> Result<TaskCommits> {
+/// base's message: neutral, it is the project as the task starts.
+pub const BASE_MESSAGE: &str = "Initial import\n";
+/// gold's message: the merge it is (gold lives in `solution.bundle` only).
+pub const GOLD_MESSAGE: &str = "Merge branch 'theirs' into ours\n";
+
+/// Writes base, ours and theirs (children of base, each with its own intent's message)
+/// and gold (merge of ours and theirs).
+pub fn write_task_commits(repo: &Repository, candidate: &Candidate) -> Result<TaskCommits> {
+    let c = candidate;
+    write_commits(repo, [&c.base, &c.ours, &c.theirs, &c.gold], [&c.ours_intent.message, &c.theirs_intent.message])
+}
+
+/// Writes the commits of `[base, ours, theirs, gold]` trees with ours' and theirs'
+/// one-line messages.
+pub fn write_commits(repo: &Repository, trees: [&Snapshot; 4], messages: [&str; 2]) -> Result<TaskCommits> {
+    let [base, ours, theirs, gold] = trees;
     let sig = signature()?;
     let commit = |snapshot: &Snapshot, message: &str, parents: &[Oid]| -> Result<Oid> {
         let tree = repo.find_tree(write_tree(repo, snapshot)?)?;
@@ -72,9 +80,9 @@ pub fn write_task_commits(
         let parent_refs: Vec<&git2::Commit> = parents.iter().collect();
         Ok(repo.commit(None, &sig, &sig, message, &tree, &parent_refs)?)
     };
-    let base_id = commit(base, "base\n", &[])?;
-    let ours_id = commit(ours, &format!("ours: {summary}\n"), &[base_id])?;
-    let theirs_id = commit(theirs, &format!("theirs: {summary}\n"), &[base_id])?;
-    let gold_id = commit(gold, "gold: merge theirs into ours\n", &[ours_id, theirs_id])?;
+    let base_id = commit(base, BASE_MESSAGE, &[])?;
+    let ours_id = commit(ours, &format!("{}\n", messages[0]), &[base_id])?;
+    let theirs_id = commit(theirs, &format!("{}\n", messages[1]), &[base_id])?;
+    let gold_id = commit(gold, GOLD_MESSAGE, &[ours_id, theirs_id])?;
     Ok(TaskCommits { base: base_id, ours: ours_id, theirs: theirs_id, gold: gold_id })
 }

@@ -7,6 +7,7 @@
 
 pub mod commits;
 mod families;
+pub mod messages;
 pub(crate) mod splice;
 
 use sha2::{Digest, Sha256};
@@ -27,11 +28,6 @@ impl Family {
     /// Looks a family up by name.
     pub fn parse(name: &str) -> Option<Family> {
         name.parse().ok()
-    }
-
-    /// A short tag used in task ids.
-    pub fn tag(self) -> &'static str {
-        self.builder().tag()
     }
 
     /// What the tests must say about the two sides taken alone.
@@ -76,8 +72,32 @@ pub struct Candidate {
     pub gold: Snapshot,
     /// The mutations the recipe used.
     pub mutations: Vec<Mutation>,
-    /// One line on what the sides do.
+    /// One line on what the sides do and how they combine (for dataset maintainers: it
+    /// states the resolution, so it never reaches an agent).
     pub summary: String,
+    /// What `ours` changes, as its developer meant it.
+    pub ours_intent: Intent,
+    /// What `theirs` changes, as its developer meant it.
+    pub theirs_intent: Intent,
+}
+
+/// One side's own change: its commit message and the mutations it is about.
+#[derive(Debug, Clone)]
+pub struct Intent {
+    /// The side's commit message (one line): its own change, never the resolution or
+    /// the family ([`messages`]).
+    pub message: String,
+    /// The mutations the change concerns: those it undoes, or for divergent-edit's
+    /// other side, the one it makes in place of base's.
+    pub mutations: Vec<Mutation>,
+}
+
+impl Intent {
+    /// The change that undoes `mutations` (the first one names it).
+    pub fn undoing(mutations: &[&Mutation]) -> Intent {
+        let message = mutations.first().map(|m| messages::undo(m)).unwrap_or_default();
+        Intent { message, mutations: mutations.iter().map(|m| (*m).clone()).collect() }
+    }
 }
 
 /// What families see of a substrate.
@@ -102,8 +122,6 @@ pub struct Recipe<'a> {
 /// [`families`], which makes the [`Family`] enum from that list. Every item is required:
 /// a family without one does not compile.
 pub trait FamilyBuilder: Sync + Send {
-    /// A short tag used in task ids (`strip`).
-    fn tag(&self) -> &'static str;
     /// What the tests must say about the two sides taken alone.
     fn side_rule(&self) -> SideRule;
     /// How much reasoning beyond picking lines the family's gold merge needs, in [0, 1].

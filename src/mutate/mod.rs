@@ -145,6 +145,22 @@ impl std::fmt::Display for OperatorRef {
     }
 }
 
+/// A string naming an operator of the catalogue or one a family applies itself.
+impl schemars::JsonSchema for OperatorRef {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Operator".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = catalogue().iter().chain(ops::MADE_BY_FAMILIES).map(|op| op.name()).collect();
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A mutation operator, by name.",
+            "enum": names,
+        })
+    }
+}
+
 impl Serialize for OperatorRef {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.name())

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::{bail, Result};
 
 use super::order::Goal;
-use super::write::Exclusions;
+use crate::bundle::record::TaskFiles;
 use crate::difficulty::quota::{QuotaState, Shortfall};
 use crate::difficulty::Level;
 use crate::forge::Family;
@@ -156,4 +156,19 @@ pub(crate) fn ensure_tasks(tasks: usize, tried: usize, rejected: &BTreeMap<Rejec
         tried,
         if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") }
     );
+}
+
+/// Tasks new ones must not repeat: by id, or by near-duplicate fingerprint.
+#[derive(Debug, Clone, Default)]
+pub struct Exclusions {
+    pub ids: BTreeSet<String>,
+    pub fingerprints: BTreeSet<String>,
+}
+
+impl Exclusions {
+    /// Excludes `task` and its near-duplicates.
+    pub fn add(&mut self, task: &TaskFiles) {
+        self.ids.insert(task.task.id.clone());
+        self.fingerprints.insert(task.fingerprint());
+    }
 }

@@ -1,7 +1,7 @@
 //! A kept candidate before it is bundled: its commits, conflicted tree, validation and
 //! difficulty, id and near-duplicate fingerprint.
 
-use crate::difficulty::Difficulty;
+use crate::difficulty::{Difficulty, Features};
 use crate::forge::commits::TaskCommits;
 use crate::forge::Candidate;
 use crate::merge;
@@ -19,4 +19,5 @@ pub(crate) struct Draft {
     pub(super) conflicts: Vec<merge::ConflictedFile>,
     pub(super) validation: Validation,
     pub(super) difficulty: Difficulty,
+    pub(super) features: Features,
 }

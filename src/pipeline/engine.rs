@@ -13,12 +13,12 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::accept::Exclusions;
 use super::accept::{Acceptance, Selection, Verdict};
 use super::draft::Draft;
 use super::judge::judge;
 use super::order::{global_order, Goal};
 use super::stage::{Cell, Prepared, Staged};
-use super::write::Exclusions;
 use crate::forge::Family;
 
 /// A judged candidate, (cell, index in cell), as the pool hands it back.

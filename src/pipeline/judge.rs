@@ -1,6 +1,6 @@
 //! Judging one candidate: its commits written, merged (a clean or unsupported merge is
 //! rejected), validated on the substrate's runner, levelled, and given its id and
-//! near-duplicate fingerprint; a kept one is bundled into a [`GeneratedTask`].
+//! near-duplicate fingerprint; a kept one is bundled into its [`TaskFiles`].
 
 use std::path::Path;
 
@@ -9,9 +9,8 @@ use anyhow::Result;
 use super::accept::{Keepable, Verdict};
 use super::draft::Draft;
 use super::stage::Prepared;
-use super::write::{edits_outside_conflicts, task_record};
-use crate::bundle::task::Task;
-use crate::bundle::{gitbundle, task_id};
+use crate::bundle::record::{self, TaskFiles, TaskInput};
+use crate::bundle::task_id;
 use crate::difficulty::{self, near_duplicate, Features, Level};
 use crate::forge::commits::write_task_commits;
 use crate::forge::Candidate;
@@ -19,13 +18,6 @@ use crate::merge::{self, MergeResult};
 use crate::mutate::OperatorRef;
 use crate::substrate::Substrate;
 use crate::validate::{self, Rejection};
-
-/// A task made by a run, with its bundle, not yet written.
-#[derive(Debug, Clone)]
-pub struct GeneratedTask {
-    pub task: Task,
-    pub bundle: Vec<u8>,
-}
 
 /// Judges `candidate` of substrate `index` (prepared as `prepared`), writing its
 /// commits to the scratch repository at `repo_path`.
@@ -36,14 +28,7 @@ pub(super) fn judge(
     repo_path: &Path,
 ) -> Result<Verdict<Box<Draft>>> {
     let repo = git2::Repository::open_bare(repo_path)?;
-    let commits = write_task_commits(
-        &repo,
-        &candidate.base,
-        &candidate.ours,
-        &candidate.theirs,
-        &candidate.gold,
-        &candidate.summary,
-    )?;
+    let commits = write_task_commits(&repo, candidate)?;
     let (conflicted, conflicts) = match merge::merge(&repo, commits.ours, commits.theirs)? {
         MergeResult::Clean => return Ok(Verdict::rejected(Rejection::CleanMerge)),
         MergeResult::Unsupported(_) => return Ok(Verdict::rejected(Rejection::UnsupportedConflict)),
@@ -54,7 +39,7 @@ pub(super) fn judge(
         Ok(validation) => validation,
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };
-    let outside = edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
+    let outside = record::edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
     let mut operators: Vec<OperatorRef> = candidate.mutations.iter().map(|m| m.operator).collect();
     operators.sort();
     operators.dedup();
@@ -68,9 +53,9 @@ pub(super) fn judge(
         operators,
         family: candidate.family,
     };
-    let difficulty = difficulty::assess(&validation, features);
+    let difficulty = difficulty::assess(&validation, &features);
     let substrate = &prepared.substrate;
-    let id = task_id(&substrate.name, &substrate.tree_id, candidate.family, &commits);
+    let id = task_id(&substrate.name, &substrate.tree_id, &commits);
     let fingerprint = near_duplicate::fingerprint(
         paths.iter().filter_map(|p| crate::snapshot::text_of(&conflicted, p).map(|t| (p.as_str(), t))),
     );
@@ -84,13 +69,26 @@ pub(super) fn judge(
         conflicts,
         validation,
         difficulty,
+        features,
     })))
 }
 
-/// Bundles a kept candidate and makes its record.
-pub(super) fn make_task(repo: &git2::Repository, substrate: &Substrate, draft: &Draft) -> Result<GeneratedTask> {
-    let bundle = gitbundle::write_bundle(repo, &gitbundle::task_refs(&draft.commits), draft.commits.ours)?;
-    Ok(GeneratedTask { task: task_record(&draft.id, substrate, draft, &bundle), bundle })
+/// Bundles a kept candidate and makes its records.
+pub(super) fn make_task(repo: &git2::Repository, substrate: &Substrate, draft: &Draft) -> Result<TaskFiles> {
+    TaskFiles::make(
+        repo,
+        &TaskInput {
+            id: &draft.id,
+            substrate,
+            candidate: &draft.candidate,
+            commits: &draft.commits,
+            conflicted: &draft.conflicted,
+            conflicts: &draft.conflicts,
+            validation: &draft.validation,
+            difficulty: &draft.difficulty,
+            features: &draft.features,
+        },
+    )
 }
 
 impl Keepable for Box<Draft> {

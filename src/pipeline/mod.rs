@@ -31,7 +31,6 @@ mod options;
 mod order;
 pub mod shard;
 mod stage;
-mod write;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -41,18 +40,19 @@ use anyhow::Result;
 
 use crate::bundle::dataset::{VersionFiles, WriteResult};
 use crate::bundle::manifest::{Manifest, SubstrateEntry};
+use crate::bundle::record::TaskFiles;
+pub use crate::bundle::version::VersionMeta;
+use crate::bundle::version::{self, write_generated};
 use crate::difficulty::quota::Shortfall;
 use crate::pytest::testrun::RunStats;
 use crate::validate::Rejection;
 use accept::ensure_tasks;
+pub use accept::Exclusions;
 use engine::{progress_bar, Engine};
 use judge::make_task;
-pub use judge::GeneratedTask;
-pub use options::{embedded_substrates, GenOptions, VersionMeta};
+pub use options::{embedded_substrates, GenOptions};
 pub(crate) use stage::mutable_modules;
 use stage::{stage, substrate_entries};
-use write::write_generated;
-pub use write::{add_task_files, counts, task_fingerprint, Exclusions};
 
 /// What judging a run's candidates came to, whether or not it wrote a version.
 #[derive(Debug, Clone, Default)]
@@ -85,7 +85,7 @@ pub struct GenReport {
 #[derive(Debug, Clone)]
 pub struct Generated {
     /// In generation order, `max_tasks` applied.
-    pub tasks: Vec<GeneratedTask>,
+    pub tasks: Vec<TaskFiles>,
     /// Every usable substrate, in order (with task counts of `tasks`).
     pub substrates: Vec<SubstrateEntry>,
     pub stats: GenStats,
@@ -97,12 +97,11 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     let generated = generate(options, &Exclusions::default())?;
     ensure_tasks(generated.tasks.len(), generated.stats.candidates_tried, &generated.stats.rejected)?;
     let mut files = VersionFiles::new();
-    let mut entries = Vec::new();
-    for generated_task in &generated.tasks {
-        entries.push(add_task_files(&mut files, "tasks", &generated_task.task, &generated_task.bundle)?);
-    }
+    let entries = version::add_tasks(&mut files, &generated.tasks)?;
+    let meta = options.meta();
     let (write, version_dir, manifest) =
-        write_generated(&options.out, &options.meta(), generated.substrates.clone(), &files, entries)?;
+        write_generated(&options.out, &meta, generated.substrates.clone(), &files, entries)?;
+    version::write_durations(&options.cache_dir, &meta, "", &generated.tasks.iter().collect::<Vec<_>>())?;
     Ok(GenReport { version_dir, write, manifest, elapsed: started.elapsed(), stats: generated.stats })
 }
 

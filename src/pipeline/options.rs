@@ -1,5 +1,5 @@
 //! What decides what `gen-tasks` produces, plus how it runs: [`GenOptions`], the run
-//! record a manifest keeps ([`VersionMeta`]) and the default substrates
+//! record a manifest keeps ([`crate::bundle::version::VersionMeta`]) and the default substrates
 //! ([`embedded_substrates`]).
 
 use std::path::PathBuf;
@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use super::order::Goal;
+use crate::bundle::version::VersionMeta;
 use crate::difficulty::quota::Quotas;
 use crate::forge::Family;
 use crate::pytest::select::SelectionMode;
@@ -57,16 +58,6 @@ impl GenOptions {
             None => Goal::PerCell(self.per_cell),
         }
     }
-}
-
-/// What a version's manifest records about the run that made it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct VersionMeta {
-    pub dataset: String,
-    pub version: String,
-    /// The canonical command line (no --out, --cache, --jobs or --shard).
-    pub command: Vec<String>,
-    pub seed: u64,
 }
 
 /// The embedded substrates: every folder with a `substrate.toml` under `substrates/`

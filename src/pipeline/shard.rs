@@ -9,15 +9,17 @@
 //! shard.json                     format, K, N, the run's fingerprint, one record per
 //!                                judged position (rejection reason, or the kept task's
 //!                                id, near-duplicate fingerprint, level, family)
-//! kept/<position>/task.json      every kept candidate's record and bundle
+//! kept/<position>/task.json      every kept candidate's four task files
+//! kept/<position>/solution.json
 //! kept/<position>/repo.bundle
+//! kept/<position>/solution.bundle
 //! ```
 //!
 //! `merge-shards` checks that exactly shards 0..N-1 of one run are present, replays
 //! the verdicts in global order through the same [`Acceptance`] an unsharded run
 //! uses, applies `--max-tasks`, and writes the version with the manifest an unsharded
-//! run writes: the result is byte-identical to the unsharded run (given the same
-//! outcome cache, since test durations are recorded measurements).
+//! run writes: the result is byte-identical to the unsharded run. Each shard records
+//! its measured durations in its own outcome cache (`runs/<dataset>/<version>.shard-K-of-N.json`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,17 +30,20 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::accept::Exclusions;
 use super::accept::{ensure_tasks, Acceptance, Keepable, Verdict};
 use super::engine::{progress_bar, Engine};
 use super::judge::make_task;
-use super::options::{GenOptions, VersionMeta};
+use super::options::GenOptions;
 use super::order::{global_order, Goal};
 use super::stage::{stage, substrate_entries, Staged};
-use super::write::{write_generated, Exclusions};
 use super::{GenReport, GenStats};
 use crate::bundle::dataset::{self, VersionFiles, WriteResult};
 use crate::bundle::manifest::{Generator, SubstrateEntry, TaskEntry};
-use crate::bundle::task;
+use crate::bundle::record::TaskFiles;
+use crate::bundle::version::write_generated;
+use crate::bundle::version::VersionMeta;
+use crate::bundle::{task, version};
 use crate::difficulty::quota::Quotas;
 use crate::difficulty::Level;
 use crate::forge::Family;
@@ -46,8 +51,8 @@ use crate::pytest::testrun::RunStats;
 use crate::snapshot::sha256_hex;
 use crate::validate::Rejection;
 
-/// The `schema` of `shard.json`.
-pub const SHARD_SCHEMA: &str = "mergeforge.shard/1";
+/// The `schema` of `shard.json` (2: kept tasks carry the four files of format v2).
+pub const SHARD_SCHEMA: &str = "mergeforge.shard/2";
 /// The file that marks a shard folder finished (written last).
 pub const SHARD_FILE: &str = "shard.json";
 
@@ -211,13 +216,20 @@ pub fn gen_shard(options: &GenOptions, shard: ShardSpec) -> Result<ShardReport> 
     let mut files = VersionFiles::new();
     let mut records = Vec::with_capacity(judged.len());
     let mut rejected = BTreeMap::new();
+    let mut made_tasks = Vec::new();
     for (record, kept_files) in judged {
         match &record.verdict {
             RecordedVerdict::Rejected { reason } => *rejected.entry(*reason).or_default() += 1,
             RecordedVerdict::Kept(_) => {
-                let (json, bundle) = kept_files.context("internal error: a kept candidate without files")?;
-                files.insert(format!("kept/{}/task.json", record.position), json);
-                files.insert(format!("kept/{}/repo.bundle", record.position), bundle);
+                let made = kept_files.context("internal error: a kept candidate without files")?;
+                let mut kept = VersionFiles::new();
+                made.add_to(&mut kept, "kept")?;
+                let prefix = format!("kept/{}/", made.task.id);
+                for (name, bytes) in kept {
+                    let name = name.strip_prefix(&prefix).unwrap_or(&name).to_string();
+                    files.insert(format!("kept/{}/{name}", record.position), bytes);
+                }
+                made_tasks.push(made);
             }
         }
         records.push(record);
@@ -233,6 +245,8 @@ pub fn gen_shard(options: &GenOptions, shard: ShardSpec) -> Result<ShardReport> 
         records,
     };
     let bytes = task::to_json_bytes(&file)?;
+    let suffix = format!(".shard-{}-of-{}", shard.index, shard.count);
+    version::write_durations(&options.cache_dir, &options.meta(), &suffix, &made_tasks.iter().collect::<Vec<_>>())?;
     let parent = options.out.join(&options.dataset);
     let (write, dir) = dataset::write_folder(
         &parent,
@@ -248,7 +262,7 @@ pub fn gen_shard(options: &GenOptions, shard: ShardSpec) -> Result<ShardReport> 
         fingerprint,
         positions: order.len(),
         judged: file.records.len(),
-        kept: files.len() / 2,
+        kept: made_tasks.len(),
         rejected,
         skipped_substrates: staged.skipped,
         elapsed: started.elapsed(),
@@ -273,8 +287,8 @@ fn shard_run(options: &GenOptions, staged: &Staged) -> ShardRun {
     }
 }
 
-/// A judged position's record, with `(task.json, repo.bundle)` if it was kept.
-type Judged = (PositionRecord, Option<(Vec<u8>, Vec<u8>)>);
+/// A judged position's record, with the task's files if it was kept.
+type Judged = (PositionRecord, Option<TaskFiles>);
 
 /// Judges the candidates at `positions` of `order` on a pool of `engine.jobs` threads;
 /// the result is in the order of `positions`, and the first error stops the rest.
@@ -323,7 +337,7 @@ fn judge_position(
                 substrate: draft.substrate,
                 task_sha256: sha256_hex(&json),
             });
-            (verdict, Some((json, made.bundle)))
+            (verdict, Some(made))
         }
     };
     Ok((PositionRecord { position, cell, index, verdict }, files))
@@ -389,7 +403,7 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
     let mut entries = Vec::with_capacity(accepted.len());
     let mut per_substrate = vec![0usize; run.substrates.len()];
     for task in &accepted {
-        let (entry, substrate) = add_shard_task(&mut files, run, task)?;
+        let (entry, substrate) = add_shard_task(&mut files, task)?;
         per_substrate[substrate] += 1;
         entries.push(entry);
     }
@@ -538,25 +552,20 @@ fn collect_verdicts(
     Ok(verdicts)
 }
 
-/// Adds a shard's kept task to the version files (checking its recorded digest) and
+/// Adds a shard's kept task to the version files (checking its recorded digests) and
 /// returns its manifest entry and substrate index.
-fn add_shard_task(files: &mut VersionFiles, run: &ShardRun, task: &ShardTask) -> Result<(TaskEntry, usize)> {
-    let ShardTask { record: task, dir } = task;
-    let json_path = dir.join("task.json");
+fn add_shard_task(files: &mut VersionFiles, task: &ShardTask) -> Result<(TaskEntry, usize)> {
+    let ShardTask { record, dir } = task;
+    let json_path = dir.join(crate::bundle::record::TASK_JSON);
     let json = std::fs::read(&json_path).with_context(|| format!("reading {}", json_path.display()))?;
-    if sha256_hex(&json) != task.task_sha256 {
+    if sha256_hex(&json) != record.task_sha256 {
         bail!("{}: its sha256 differs from the shard's record; generate the shard again", json_path.display());
     }
-    let bundle_path = dir.join("repo.bundle");
-    let bundle = std::fs::read(&bundle_path).with_context(|| format!("reading {}", bundle_path.display()))?;
-    files.insert(format!("tasks/{}/task.json", task.id), json);
-    files.insert(format!("tasks/{}/repo.bundle", task.id), bundle);
-    let entry = TaskEntry {
-        id: task.id.clone(),
-        level: task.level,
-        family: task.family,
-        substrate: run.substrates[task.substrate].name.clone(),
-        task_sha256: task.task_sha256.clone(),
-    };
-    Ok((entry, task.substrate))
+    let made = TaskFiles::load(dir, &record.task_sha256)
+        .with_context(|| format!("{}: generate the shard again", dir.display()))?;
+    if made.task.id != record.id {
+        bail!("{}: holds task {}, not {}; generate the shard again", dir.display(), made.task.id, record.id);
+    }
+    let entry = made.add_to(files, "tasks")?;
+    Ok((entry, record.substrate))
 }

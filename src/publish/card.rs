@@ -16,7 +16,6 @@ use std::fmt::Write;
 use crate::bundle::Manifest;
 use crate::difficulty::Level;
 use crate::forge::Family;
-use crate::resolve::{self, RecordKey};
 
 use super::records::Split;
 
@@ -148,135 +147,83 @@ fn front_matter(out: &mut String, info: &CardInfo) {
 }
 
 /// A feature of the flat record, as the card's `dataset_info` declares it.
-enum Feature {
+#[derive(Debug, Clone, PartialEq)]
+pub enum Feature {
     Value(&'static str),
     List(Box<Feature>),
-    Struct(Vec<(&'static str, Feature)>),
+    Struct(Vec<(String, Feature)>),
 }
 
 use Feature::{List, Struct, Value};
 
-fn list(inner: Feature) -> Feature {
-    List(Box::new(inner))
+/// The JSON Schema of [`super::records::FlatRecord`]: the card's features and its table
+/// of fields (names, types, the fields' doc comments) come from it.
+fn record_schema() -> serde_json::Value {
+    schemars::schema_for!(super::records::FlatRecord).to_value()
 }
 
-fn outcome_feature() -> Feature {
-    Struct(vec![
-        ("passed", Value("bool")),
-        ("failed_tests", list(Value("string"))),
-        ("duration_ms", Value("int64")),
-        ("timed_out", Value("bool")),
-    ])
+/// The features of [`super::records::FlatRecord`], field for field, derived from its
+/// JSON Schema (so the card cannot drift from the type).
+pub fn record_features() -> Vec<(String, Feature)> {
+    let schema = record_schema();
+    match feature_of(&schema, &schema) {
+        Struct(fields) => fields,
+        _ => Vec::new(),
+    }
 }
 
-/// The schema of [`super::records::FlatRecord`], field for field.
-fn record_features() -> Vec<(&'static str, Feature)> {
-    vec![
-        ("id", Value("string")),
-        ("family", Value("string")),
-        ("level", Value("string")),
-        ("structural_level", Value("string")),
-        ("score", Value("float64")),
-        ("summary", Value("string")),
-        ("substrate", Struct(vec![("name", Value("string")), ("commit", Value("string")), ("tree", Value("string"))])),
-        ("test_command", list(Value("string"))),
-        ("test_env", list(Struct(vec![("name", Value("string")), ("value", Value("string"))]))),
-        ("timeout_s", Value("int64")),
-        (
-            "branches",
-            Struct(vec![
-                ("base", Value("string")),
-                ("ours", Value("string")),
-                ("theirs", Value("string")),
-                ("gold", Value("string")),
-            ]),
-        ),
-        (
-            "conflicts",
-            list(Struct(vec![
-                ("path", Value("string")),
-                ("hunks", Value("int64")),
-                ("conflicted_lines", Value("int64")),
-            ])),
-        ),
-        ("edits_outside_conflicts", list(Value("string"))),
-        (
-            "mutations",
-            list(Struct(vec![
-                ("operator", Value("string")),
-                ("path", Value("string")),
-                ("line", Value("int64")),
-                ("function", Value("string")),
-                ("description", Value("string")),
-            ])),
-        ),
-        (
-            "features",
-            Struct(vec![
-                ("hunks", Value("int64")),
-                ("conflicted_lines", Value("int64")),
-                ("conflicted_files", Value("int64")),
-                ("files_outside_conflicts", Value("int64")),
-                ("failing_tests_ours", Value("int64")),
-                ("failing_tests_theirs", Value("int64")),
-                ("operators", list(Value("string"))),
-                ("family", Value("string")),
-            ]),
-        ),
-        (
-            "files",
-            list(Struct(vec![
-                ("path", Value("string")),
-                ("has_conflict", Value("bool")),
-                ("conflicted", Value("string")),
-                ("gold", Value("string")),
-            ])),
-        ),
-        (
-            "validation",
-            Struct(vec![
-                ("conflicted", outcome_feature()),
-                ("ours", outcome_feature()),
-                ("theirs", outcome_feature()),
-                ("gold", outcome_feature()),
-            ]),
-        ),
-        ("baselines", baselines_feature()),
-        (
-            "curriculum",
-            Struct(vec![
-                ("status", Value("string")),
-                ("attempts", Value("int64")),
-                ("successes", Value("int64")),
-                ("solve_rate", Value("float64")),
-                ("mean_reward", Value("float64")),
-            ]),
-        ),
-        ("bundle", Value("string")),
-        ("bundle_sha256", Value("string")),
-    ]
-}
-
-/// The baselines' columns: one per record key of the resolver catalogue, in ladder order
-/// (a shared key is a struct of `passed` and its members).
-fn baselines_feature() -> Feature {
-    let column = |(key, members): (&'static str, Vec<&'static dyn resolve::Resolver>)| match members.as_slice() {
-        [only] if matches!(only.record_key(), RecordKey::Own(_)) => (key, outcome_feature()),
-        _ => {
-            let mut fields = vec![("passed", Value("bool"))];
-            for resolver in &members {
-                if let RecordKey::Shared { member, .. } = resolver.record_key() {
-                    fields.push((member, outcome_feature()));
-                }
-            }
-            (key, Struct(fields))
+/// The feature of `node` (a subschema of `root`): objects are structs (properties in
+/// order), arrays lists, nullable types their non-null type, enums strings.
+fn feature_of(root: &serde_json::Value, node: &serde_json::Value) -> Feature {
+    if let Some(reference) = node.get("$ref").and_then(|r| r.as_str()) {
+        let target = reference.strip_prefix("#").and_then(|pointer| root.pointer(pointer));
+        return target.map_or(Value("string"), |t| feature_of(root, t));
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(options) = node.get(key).and_then(|o| o.as_array()) {
+            let non_null: Vec<&serde_json::Value> = options.iter().filter(|o| o["type"] != "null").collect();
+            let all_strings = non_null.iter().all(|o| o.get("const").is_some() || o["type"] == "string");
+            return match non_null.first() {
+                Some(first) if !all_strings => feature_of(root, first),
+                _ => Value("string"),
+            };
         }
+    }
+    let kind = match &node["type"] {
+        serde_json::Value::Array(types) => types.iter().find(|t| *t != "null").cloned().unwrap_or_default(),
+        other => other.clone(),
     };
-    Struct(resolve::record_keys().into_iter().map(column).collect())
+    match kind.as_str().unwrap_or("string") {
+        "object" => Struct(
+            node["properties"]
+                .as_object()
+                .map(|properties| properties.iter().map(|(name, p)| (name.clone(), feature_of(root, p))).collect())
+                .unwrap_or_default(),
+        ),
+        "array" => List(Box::new(feature_of(root, &node["items"]))),
+        "integer" => Value("int64"),
+        "number" => Value("float64"),
+        "boolean" => Value("bool"),
+        _ => Value("string"),
+    }
+}
+
+/// A feature as the card's table of fields names its type.
+fn type_name(feature: &Feature) -> String {
+    match feature {
+        Value(dtype) => dtype.to_string(),
+        Struct(_) => "struct".to_string(),
+        List(inner) => match inner.as_ref() {
+            Struct(fields) => {
+                format!("list of {{{}}}", fields.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", "))
+            }
+            other => format!("list of {}", type_name(other)),
+        },
+    }
 }
 
 /// Renders fields as the YAML list `datasets` reads (`Features._from_yaml_list`).
-fn render_fields(out: &mut String, fields: &[(&'static str, Feature)], indent: usize) {
+fn render_fields(out: &mut String, fields: &[(String, Feature)], indent: usize) {
     let pad = " ".repeat(indent);
     for (name, feature) in fields {
         let _ = writeln!(out, "{pad}- name: {name}");
@@ -323,8 +270,9 @@ Dataset `{}`, version {}, made by {} {}.\n",
     out.push_str(
         "A task is a repository in the middle of a conflicted merge: branch `ours` checked out, `theirs` merged, \
 diff3 conflict markers in the files. The agent must produce the merged files; the task's test command \
-decides. Every task ships as a plain git bundle with branches `base`, `ours`, `theirs` and `gold` \
-(`gold` is the verified merge), so it can be reproduced with git alone.\n\n",
+decides. Every task ships as two plain git bundles: `bundles/<id>.bundle` with branches `base`, `ours` and \
+`theirs` (nothing of the answer), and `bundles/<id>.solution.bundle` with branch `gold` (the verified merge \
+of ours and theirs), so it can be reproduced with git alone.\n\n",
     );
     usage(out, info);
     families(out, m);
@@ -351,7 +299,10 @@ fn usage(out: &mut String, info: &CardInfo) {
     out.push_str("git clone bundles/<task_id>.bundle w && cd w\n");
     out.push_str("git checkout theirs && git checkout ours   # make both local branches\n");
     out.push_str("git merge theirs                           # the conflict\n");
-    out.push_str("git merge --abort && git checkout gold     # the solution\n```\n\n");
+    out.push_str("git merge --abort\n");
+    out.push_str(
+        "git fetch ../bundles/<task_id>.solution.bundle gold && git checkout FETCH_HEAD   # the solution\n```\n\n",
+    );
     out.push_str("### The environment server\n\n");
     out.push_str(
         "`mergeforge serve` is an RL/eval environment speaking the OpenEnv protocol (`reset`/`step`/`state` \
@@ -455,34 +406,12 @@ fn counts(out: &mut String, info: &CardInfo) {
 fn fields(out: &mut String) {
     out.push_str("## Record fields\n\nOne JSON object per task; every row has every field, with the same types.\n\n");
     out.push_str("| field | type | meaning |\n|---|---|---|\n");
-    for (name, ty, meaning) in [
-        ("id", "string", "task id: `<substrate>-<family tag>-<10 hex>`, content-derived"),
-        ("family", "string", "how the conflict was made (table above)"),
-        ("level", "string", "`easy`, `medium` or `hard`"),
-        ("structural_level", "string", "the level the baseline ladder gave (equal to `level` unless a curriculum refresh re-levelled the task)"),
-        ("score", "float64", "difficulty in [0, 1]"),
-        ("summary", "string", "one line on what the two sides did"),
-        ("substrate", "struct", "`name`, `commit` (null when the substrate is a folder), `tree` (sha256 of its files)"),
-        ("test_command", "list of string", "argv run from the repository root; `python` means an interpreter with pytest"),
-        ("test_env", "list of {name, value}", "extra environment for the test command"),
-        ("timeout_s", "int64", "time limit of one test run"),
-        ("branches", "struct", "commit ids of `base`, `ours`, `theirs`, `gold` in the bundle"),
-        ("conflicts", "list of {path, hunks, conflicted_lines}", "the files git left conflicted"),
-        ("edits_outside_conflicts", "list of string", "files gold changes although git merged them cleanly"),
-        ("mutations", "list of {operator, path, line, function, description}", "the AST edits behind the task"),
-        ("features", "struct", "what the score is computed from"),
-        ("files", "list of {path, has_conflict, conflicted, gold}", "every file the gold merge differs in: merged text (with diff3 markers when `has_conflict`) and gold text"),
-        ("validation", "struct of outcomes", "tests on `conflicted`, `ours`, `theirs`, `gold`"),
-        ("baselines", "struct of outcomes", "tests after the baseline resolvers: `ours`, `theirs`, `union` (`passed`, `ours_first`, `theirs_first`), `rule`, `structured`, `mergiraf` (null when it was not available)"),
-        ("curriculum", "struct", "`status`, `attempts`, `successes`, `solve_rate`, `mean_reward` from a curriculum refresh; null otherwise"),
-        ("bundle", "string", "path of the task's git bundle in this repository"),
-        ("bundle_sha256", "string", "sha256 of the bundle file"),
-    ] {
-        let _ = writeln!(out, "| `{name}` | {ty} | {meaning} |");
+    let schema = record_schema();
+    for (name, feature) in record_features() {
+        let meaning = schema["properties"][&name]["description"].as_str().unwrap_or_default().replace('\n', " ");
+        let _ = writeln!(out, "| `{name}` | {} | {meaning} |", type_name(&feature));
     }
-    out.push_str(
-        "\nAn outcome is `{passed, failed_tests, duration_ms, timed_out}`; `failed_tests` holds pytest node ids.\n\n",
-    );
+    out.push_str("\nAn outcome is `{passed, failed_tests, timed_out}`; `failed_tests` holds pytest node ids.\n\n");
 }
 
 fn layout(out: &mut String) {

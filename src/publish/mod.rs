@@ -21,12 +21,11 @@ pub mod records;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
-use crate::bundle::manifest::MANIFEST_SCHEMA;
-use crate::bundle::{Manifest, Task};
+use crate::bundle::record::{TaskFiles, REPO_BUNDLE, SOLUTION_BUNDLE};
+use crate::bundle::{Manifest, StoredVersion};
 use crate::difficulty::Level;
-use crate::snapshot::sha256_hex;
 
 pub use folder::FolderWrite;
 use folder::{Content, Plan};
@@ -81,8 +80,8 @@ pub struct Version {
     pub dir: PathBuf,
     pub manifest: Manifest,
     pub manifest_bytes: Vec<u8>,
-    /// Tasks in manifest order, each with its bundle file.
-    pub tasks: Vec<(Task, PathBuf)>,
+    /// Tasks in manifest order, with their files.
+    pub tasks: Vec<TaskFiles>,
 }
 
 /// Publishes `options.dataset_dir` to `options.out` (and pushes it if asked).
@@ -196,21 +195,16 @@ pub fn load_version(dir: &Path) -> Result<Version> {
     if !manifest_path.exists() {
         bail!("{}", missing_manifest_message(dir));
     }
-    let manifest_bytes =
-        std::fs::read(&manifest_path).with_context(|| format!("reading {}", manifest_path.display()))?;
-    let manifest: Manifest = serde_json::from_slice(&manifest_bytes)
-        .with_context(|| format!("{}: not a mergeforge manifest", manifest_path.display()))?;
-    if manifest.schema != MANIFEST_SCHEMA {
-        bail!("{}: schema {:?}, expected {MANIFEST_SCHEMA:?}", manifest_path.display(), manifest.schema);
-    }
-    if manifest.tasks.is_empty() {
+    let stored = StoredVersion::load(dir)?;
+    if stored.tasks.is_empty() {
         bail!("{}: the version has no tasks; nothing to publish", manifest_path.display());
     }
-    let mut tasks = Vec::with_capacity(manifest.tasks.len());
-    for entry in &manifest.tasks {
-        tasks.push(load_task(dir, entry)?);
-    }
-    Ok(Version { dir: dir.to_path_buf(), manifest, manifest_bytes, tasks })
+    Ok(Version {
+        dir: dir.to_path_buf(),
+        manifest: stored.manifest,
+        manifest_bytes: stored.manifest_bytes,
+        tasks: stored.tasks,
+    })
 }
 
 fn missing_manifest_message(dir: &Path) -> String {
@@ -237,35 +231,6 @@ fn missing_manifest_message(dir: &Path) -> String {
     )
 }
 
-fn load_task(dir: &Path, entry: &crate::bundle::manifest::TaskEntry) -> Result<(Task, PathBuf)> {
-    let id = &entry.id;
-    if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_')) {
-        bail!("{}: task id {id:?} is not a plain name", dir.join("manifest.json").display());
-    }
-    let task_dir = dir.join("tasks").join(id);
-    let task_path = task_dir.join("task.json");
-    let bytes = std::fs::read(&task_path)
-        .with_context(|| format!("{}: missing; the version is incomplete, regenerate it", task_path.display()))?;
-    if sha256_hex(&bytes) != entry.task_sha256 {
-        bail!(
-            "{}: does not match its sha256 in manifest.json; the version was changed after it was written, regenerate it",
-            task_path.display()
-        );
-    }
-    let task: Task =
-        serde_json::from_slice(&bytes).with_context(|| format!("{}: not a mergeforge task", task_path.display()))?;
-    if task.id != *id || task.family != entry.family || task.difficulty.level != entry.level {
-        bail!("{}: id, family or level differ from its manifest entry", task_path.display());
-    }
-    let bundle = task_dir.join("repo.bundle");
-    let digest = folder::hash_file(&bundle)
-        .with_context(|| format!("{}: missing or unreadable; the version is incomplete", bundle.display()))?;
-    if digest != task.bundle_sha256 {
-        bail!("{}: does not match bundle_sha256 in its task.json; regenerate the version", bundle.display());
-    }
-    Ok((task, bundle))
-}
-
 /// A task id and its JSONL line.
 type IdLine = (String, Vec<u8>);
 
@@ -280,16 +245,24 @@ struct Built {
 fn build_plan(version: &Version, options: &PublishOptions) -> Result<Built> {
     let mut plan = Plan::new();
     let mut by_cell: BTreeMap<(Level, Split), Vec<IdLine>> = BTreeMap::new();
-    for (task, bundle) in &version.tasks {
-        let record = records::record_from_task(task);
+    for files in &version.tasks {
+        let task = &files.task;
+        let record = records::record_from_task(task, &files.solution);
         let line = records::jsonl_line(&record)?;
         let split = records::split_of(&task.id, options.test_ratio);
         by_cell.entry((task.difficulty.level, split)).or_default().push((task.id.clone(), line));
-        let len = std::fs::metadata(bundle).with_context(|| format!("reading {}", bundle.display()))?.len();
-        plan.insert(
-            records::bundle_path(&task.id),
-            Content::Copy { from: bundle.clone(), sha256: task.bundle_sha256.clone(), len },
-        );
+        let dir = version.dir.join("tasks").join(&task.id);
+        for (path, name, sha256, len) in [
+            (records::bundle_path(&task.id), REPO_BUNDLE, &task.sha256.repo_bundle, files.repo_bundle.len()),
+            (
+                records::solution_bundle_path(&task.id),
+                SOLUTION_BUNDLE,
+                &task.sha256.solution_bundle,
+                files.solution_bundle.len(),
+            ),
+        ] {
+            plan.insert(path, Content::Copy { from: dir.join(name), sha256: sha256.clone(), len: len as u64 });
+        }
     }
     let mut rows = BTreeMap::new();
     let mut level_rows = BTreeMap::new();

@@ -2,20 +2,22 @@
 //! `datasets` (pyarrow) infers a single schema, plus the train/test split and the
 //! sharding of records into JSONL files.
 //!
-//! A record carries everything `task.json` holds, in a shape made for tables: maps
-//! become lists of `{name, value}`, every outcome has the same keys (`timed_out` is
-//! always present), and a nullable field is `null` rather than absent. The conversion
-//! back ([`task_from_record`]) gives `task.json` byte for byte, which the tests check
-//! against the sha256 in the manifest.
+//! A record carries everything `task.json` and `solution.json` hold, in a shape made
+//! for tables: maps become lists of `{name, value}`, every outcome has the same keys
+//! (`timed_out` is always present), and a nullable field is `null` rather than absent.
+//! The conversion back ([`task_from_record`]) gives `task.json` and `solution.json`
+//! byte for byte, which the tests check against the sha256s in the manifest and
+//! `task.json`.
 //!
 //! This module does no I/O.
 
 use anyhow::{bail, Result};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::bundle::solution::{Commits, FileRecord, Intents, Solution, SOLUTION_SCHEMA};
 use crate::bundle::task::{
-    Branches, ConflictRecord, CurriculumRecord, CurriculumStatus, FileRecord, MutationRecord, SubstrateRef, Task,
-    TASK_SCHEMA,
+    ConflictKind, ConflictRecord, CurriculumRecord, CurriculumStatus, Digests, SubstrateRef, Task, TASK_SCHEMA,
 };
 use crate::difficulty::{Difficulty, Features, Level};
 use crate::forge::Family;
@@ -23,42 +25,65 @@ use crate::pytest::testrun::Outcome;
 use crate::validate::{Baselines, MaybeOutcome, Validation};
 
 /// One row of the published dataset. Field order is the column order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatRecord {
+    /// task id: `<substrate>-<10 hex>`, content-derived (it names no family)
     pub id: String,
+    /// how the conflict was made (table above)
     pub family: Family,
+    /// `textual` (git stops with markers), `semantic` (clean merge, failing tests) or `mixed`
+    pub conflict_kind: ConflictKind,
+    /// `easy`, `medium` or `hard`
     pub level: Level,
+    /// the level the baseline ladder gave (equal to `level` unless a curriculum refresh re-levelled the task)
     pub structural_level: Level,
+    /// difficulty in [0, 1]
     pub score: f64,
+    /// one line on what the two sides did and how gold combines them (a grader's field: it states the resolution)
     pub summary: String,
+    /// `name`, `commit` (null when the substrate is a folder)
     pub substrate: SubstrateRef,
+    /// argv run from the repository root; `python` means an interpreter with pytest
     pub test_command: Vec<String>,
+    /// extra environment for the test command
     pub test_env: Vec<EnvVar>,
+    /// time limit of one test run
     pub timeout_s: u64,
-    pub branches: Branches,
+    /// commit ids of `base`, `ours`, `theirs` (in `bundle`) and `gold` (in `solution_bundle`)
+    pub commits: Commits,
+    /// the files git left conflicted
     pub conflicts: Vec<ConflictRecord>,
+    /// files gold changes although git merged them cleanly
     pub edits_outside_conflicts: Vec<String>,
-    pub mutations: Vec<MutationRecord>,
+    /// `ours` and `theirs`: each side's commit `message` and the `mutations` (AST edits) its change concerns
+    pub intents: Intents,
+    /// what the score is computed from
     pub features: Features,
-    /// Every file the gold merge differs in, conflicted or not.
+    /// every file the gold merge differs in: merged text (with diff3 markers when `has_conflict`) and gold text
     pub files: Vec<FlatFile>,
+    /// tests on `conflicted`, `ours`, `theirs`, `gold`
     pub validation: FlatValidation,
+    /// tests after each baseline resolver of the ladder (`union` records both orders; a resolver whose tool was
+    /// not available is null)
     pub baselines: FlatBaselines,
-    /// Set by a curriculum refresh, else null.
+    /// `status`, `attempts`, `successes`, `solve_rate`, `mean_reward` from a curriculum refresh; null otherwise
     pub curriculum: Option<FlatCurriculum>,
-    /// Path of the task's git bundle inside the dataset repository.
+    /// path of the task's `repo.bundle` (branches base, ours, theirs) in this repository
     pub bundle: String,
-    pub bundle_sha256: String,
+    /// path of the task's `solution.bundle` (branch gold) in this repository
+    pub solution_bundle: String,
+    /// sha256 of `repo.bundle`, `solution.bundle` and `solution.json`, as `task.json` records them
+    pub sha256: Digests,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct EnvVar {
     pub name: String,
     pub value: String,
 }
 
 /// A file as merged (`conflicted`, with diff3 markers when `has_conflict`) and as gold.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatFile {
     pub path: String,
     /// True if git left conflict markers in this file; false for a file gold edits
@@ -69,15 +94,14 @@ pub struct FlatFile {
 }
 
 /// An outcome with every key always present.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatOutcome {
     pub passed: bool,
     pub failed_tests: Vec<String>,
-    pub duration_ms: u64,
     pub timed_out: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatValidation {
     pub conflicted: FlatOutcome,
     pub ours: FlatOutcome,
@@ -85,7 +109,7 @@ pub struct FlatValidation {
     pub gold: FlatOutcome,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatBaselines {
     pub ours: FlatOutcome,
     pub theirs: FlatOutcome,
@@ -97,7 +121,7 @@ pub struct FlatBaselines {
 }
 
 /// A task's curriculum record, every key present.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatCurriculum {
     pub status: CurriculumStatus,
     pub attempts: usize,
@@ -106,28 +130,35 @@ pub struct FlatCurriculum {
     pub mean_reward: Option<f64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatUnion {
     pub passed: bool,
     pub ours_first: FlatOutcome,
     pub theirs_first: FlatOutcome,
 }
 
-/// Where a task's bundle lives in the published folder.
+/// Where a task's `repo.bundle` lives in the published folder.
 pub fn bundle_path(task_id: &str) -> String {
     format!("bundles/{task_id}.bundle")
 }
 
-/// The flat record of a task.
-pub fn record_from_task(task: &Task) -> FlatRecord {
+/// Where a task's `solution.bundle` lives in the published folder.
+pub fn solution_bundle_path(task_id: &str) -> String {
+    format!("bundles/{task_id}.solution.bundle")
+}
+
+/// The flat record of a task and its solution.
+pub fn record_from_task(task: &Task, solution: &Solution) -> FlatRecord {
     let conflicted_paths: Vec<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
+    let v = &solution.validation;
     FlatRecord {
         id: task.id.clone(),
         family: task.family,
+        conflict_kind: task.conflict_kind,
         level: task.difficulty.level,
         structural_level: task.difficulty.structural_level,
         score: task.difficulty.score,
-        summary: task.summary.clone(),
+        summary: solution.summary.clone(),
         substrate: task.substrate.clone(),
         test_command: task.test_command.clone(),
         test_env: task
@@ -136,12 +167,12 @@ pub fn record_from_task(task: &Task) -> FlatRecord {
             .map(|(name, value)| EnvVar { name: name.clone(), value: value.clone() })
             .collect(),
         timeout_s: task.timeout_s,
-        branches: task.branches.clone(),
+        commits: solution.commits.clone(),
         conflicts: task.conflicts.clone(),
-        edits_outside_conflicts: task.edits_outside_conflicts.clone(),
-        mutations: task.mutations.clone(),
-        features: task.difficulty.features.clone(),
-        files: task
+        edits_outside_conflicts: solution.edits_outside_conflicts.clone(),
+        intents: solution.intents.clone(),
+        features: solution.features.clone(),
+        files: solution
             .files
             .iter()
             .map(|f| FlatFile {
@@ -152,24 +183,24 @@ pub fn record_from_task(task: &Task) -> FlatRecord {
             })
             .collect(),
         validation: FlatValidation {
-            conflicted: flat_outcome(&task.validation.conflicted),
-            ours: flat_outcome(&task.validation.ours),
-            theirs: flat_outcome(&task.validation.theirs),
-            gold: flat_outcome(&task.validation.gold),
+            conflicted: flat_outcome(&v.conflicted),
+            ours: flat_outcome(&v.ours),
+            theirs: flat_outcome(&v.theirs),
+            gold: flat_outcome(&v.gold),
         },
         // A bridge until the flat record is derived from the catalogue (format v2):
         // every resolver but mergiraf is always available.
         baselines: FlatBaselines {
-            ours: ran(&task.validation.baselines, "ours"),
-            theirs: ran(&task.validation.baselines, "theirs"),
+            ours: ran(&v.baselines, "ours"),
+            theirs: ran(&v.baselines, "theirs"),
             union: FlatUnion {
-                passed: task.validation.baselines.key_passes("union"),
-                ours_first: ran(&task.validation.baselines, "union-ours-first"),
-                theirs_first: ran(&task.validation.baselines, "union-theirs-first"),
+                passed: v.baselines.key_passes("union"),
+                ours_first: ran(&v.baselines, "union-ours-first"),
+                theirs_first: ran(&v.baselines, "union-theirs-first"),
             },
-            rule: ran(&task.validation.baselines, "rule"),
-            structured: ran(&task.validation.baselines, "structured"),
-            mergiraf: task.validation.baselines.outcome("mergiraf").map(flat_outcome),
+            rule: ran(&v.baselines, "rule"),
+            structured: ran(&v.baselines, "structured"),
+            mergiraf: v.baselines.outcome("mergiraf").map(flat_outcome),
         },
         curriculum: task.curriculum.as_ref().map(|c| FlatCurriculum {
             status: c.status,
@@ -179,38 +210,52 @@ pub fn record_from_task(task: &Task) -> FlatRecord {
             mean_reward: c.mean_reward,
         }),
         bundle: bundle_path(&task.id),
-        bundle_sha256: task.bundle_sha256.clone(),
+        solution_bundle: solution_bundle_path(&task.id),
+        sha256: task.sha256.clone(),
     }
 }
 
-/// The task a record was made from (the inverse of [`record_from_task`]).
-pub fn task_from_record(record: &FlatRecord) -> Task {
-    Task {
+/// The task and solution a record was made from (the inverse of [`record_from_task`]).
+pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
+    let task = Task {
         schema: TASK_SCHEMA.to_string(),
         id: record.id.clone(),
         family: record.family,
-        summary: record.summary.clone(),
+        conflict_kind: record.conflict_kind,
         substrate: record.substrate.clone(),
         test_command: record.test_command.clone(),
         test_env: record.test_env.iter().map(|v| (v.name.clone(), v.value.clone())).collect(),
         timeout_s: record.timeout_s,
-        branches: record.branches.clone(),
         conflicts: record.conflicts.clone(),
+        difficulty: Difficulty { level: record.level, structural_level: record.structural_level, score: record.score },
+        curriculum: record.curriculum.as_ref().map(|c| CurriculumRecord {
+            status: c.status,
+            attempts: c.attempts,
+            successes: c.successes,
+            solve_rate: c.solve_rate,
+            mean_reward: c.mean_reward,
+        }),
+        sha256: record.sha256.clone(),
+    };
+    let b = &record.baselines;
+    let solution = Solution {
+        schema: SOLUTION_SCHEMA.to_string(),
+        id: record.id.clone(),
+        summary: record.summary.clone(),
+        commits: record.commits.clone(),
+        files: record
+            .files
+            .iter()
+            .map(|f| FileRecord { path: f.path.clone(), conflicted: f.conflicted.clone(), gold: f.gold.clone() })
+            .collect(),
         edits_outside_conflicts: record.edits_outside_conflicts.clone(),
-        mutations: record.mutations.clone(),
-        difficulty: Difficulty {
-            level: record.level,
-            structural_level: record.structural_level,
-            score: record.score,
-            features: record.features.clone(),
-        },
+        intents: record.intents.clone(),
         validation: Validation {
             conflicted: outcome(&record.validation.conflicted),
             ours: outcome(&record.validation.ours),
             theirs: outcome(&record.validation.theirs),
             gold: outcome(&record.validation.gold),
             baselines: Baselines::from_fn(|resolver| {
-                let b = &record.baselines;
                 let flat = match resolver.name() {
                     "ours" => Some(&b.ours),
                     "theirs" => Some(&b.theirs),
@@ -224,20 +269,9 @@ pub fn task_from_record(record: &FlatRecord) -> Task {
                 flat.map_or_else(MaybeOutcome::unavailable, |o| MaybeOutcome::Ran(outcome(o)))
             }),
         },
-        files: record
-            .files
-            .iter()
-            .map(|f| FileRecord { path: f.path.clone(), conflicted: f.conflicted.clone(), gold: f.gold.clone() })
-            .collect(),
-        bundle_sha256: record.bundle_sha256.clone(),
-        curriculum: record.curriculum.as_ref().map(|c| CurriculumRecord {
-            status: c.status,
-            attempts: c.attempts,
-            successes: c.successes,
-            solve_rate: c.solve_rate,
-            mean_reward: c.mean_reward,
-        }),
-    }
+        features: record.features.clone(),
+    };
+    (task, solution)
 }
 
 /// The flat outcome of the resolver named `name`; a resolver that did not run counts as
@@ -246,25 +280,19 @@ fn ran(baselines: &Baselines, name: &str) -> FlatOutcome {
     baselines.outcome(name).map(flat_outcome).unwrap_or(FlatOutcome {
         passed: false,
         failed_tests: Vec::new(),
-        duration_ms: 0,
         timed_out: false,
     })
 }
 
 fn flat_outcome(outcome: &Outcome) -> FlatOutcome {
-    FlatOutcome {
-        passed: outcome.passed,
-        failed_tests: outcome.failed_tests.clone(),
-        duration_ms: outcome.duration_ms,
-        timed_out: outcome.timed_out,
-    }
+    FlatOutcome { passed: outcome.passed, failed_tests: outcome.failed_tests.clone(), timed_out: outcome.timed_out }
 }
 
 fn outcome(flat: &FlatOutcome) -> Outcome {
     Outcome {
         passed: flat.passed,
         failed_tests: flat.failed_tests.clone(),
-        duration_ms: flat.duration_ms,
+        duration_ms: 0,
         timed_out: flat.timed_out,
         last_line: String::new(),
     }
@@ -343,6 +371,34 @@ pub fn shard_name(split: Split, index: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The property names of a type's JSON Schema, sorted.
+    fn fields(schema: schemars::Schema) -> Vec<String> {
+        let mut names: Vec<String> = schema
+            .as_value()
+            .get("properties")
+            .and_then(|p| p.as_object())
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    /// The flat shapes keep every rung and outcome key of the record types (until the
+    /// flat record is derived from them): a new resolver in `Baselines` fails here.
+    #[test]
+    fn flat_shapes_have_every_field_of_the_record_types() {
+        use schemars::schema_for;
+        assert_eq!(fields(schema_for!(FlatBaselines)), fields(schema_for!(Baselines)));
+        let baselines = schema_for!(Baselines);
+        let union = schemars::Schema::try_from(baselines.as_value()["properties"]["union"].clone()).unwrap();
+        assert_eq!(fields(schema_for!(FlatUnion)), fields(union));
+        assert_eq!(fields(schema_for!(FlatOutcome)), fields(schema_for!(Outcome)));
+        let mut validation = fields(schema_for!(FlatValidation));
+        validation.push("baselines".into());
+        validation.sort();
+        assert_eq!(validation, fields(schema_for!(Validation)));
+    }
 
     #[test]
     fn shards_close_before_the_limit() {

@@ -22,13 +22,20 @@ use crate::sandbox::{materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits
 use crate::snapshot::{content_id, sha256_hex, Snapshot};
 
 /// The verdict of one test run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Outcome {
+    /// Whether the test command passed.
     pub passed: bool,
     /// Failing or erroring test ids (pytest node ids), sorted, at most 200.
     pub failed_tests: Vec<String>,
+    /// Measured wall time: kept in the outcome cache, never in a record (records must
+    /// not depend on how fast a machine was).
+    #[serde(skip)]
     pub duration_ms: u64,
+    /// Present (true) only when the run hit the time limit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(extend("const" = true))]
     pub timed_out: bool,
     /// The last line of the output, for error messages; not part of any record.
     #[serde(skip)]
@@ -444,14 +451,25 @@ impl OutcomeCache {
 
     pub fn get(&self, key: &str) -> Option<Outcome> {
         let text = std::fs::read_to_string(self.path(key)).ok()?;
-        serde_json::from_str(&text).ok()
+        let cached: CachedOutcome = serde_json::from_str(&text).ok()?;
+        Some(Outcome { duration_ms: cached.duration_ms, ..cached.outcome })
     }
 
     pub fn put(&self, key: &str, outcome: &Outcome) -> Result<()> {
-        let mut text = serde_json::to_string(outcome)?;
+        let cached = CachedOutcome { outcome: outcome.clone(), duration_ms: outcome.duration_ms };
+        let mut text = serde_json::to_string(&cached)?;
         text.push('\n');
         write_atomically(&self.path(key), text.as_bytes()).context("writing the outcome cache")
     }
+}
+
+/// A cache entry: the outcome with its measured duration.
+#[derive(Serialize, Deserialize)]
+struct CachedOutcome {
+    #[serde(flatten)]
+    outcome: Outcome,
+    #[serde(default)]
+    duration_ms: u64,
 }
 
 /// Writes `bytes` to `path` through an owner-tagged temporary file in the same folder

@@ -45,6 +45,14 @@ impl Mergiraf {
         self.binary.get_or_init(locate).as_deref()
     }
 
+    /// What `mergiraf --version` prints (its first line), when a binary is available.
+    pub fn version(&self) -> Option<String> {
+        let output = std::process::Command::new(self.binary()?).arg("--version").output().ok()?;
+        let text = String::from_utf8_lossy(&output.stdout);
+        let line = text.lines().next()?.trim();
+        (output.status.success() && !line.is_empty()).then(|| line.to_string())
+    }
+
     fn merge(&self, binary: &Path, path: &str, conflicted: &str) -> Option<String> {
         let versions = super::resolver::versions(conflicted)?;
         let dir = tempfile::Builder::new().prefix("mergeforge-mergiraf-").tempdir().ok()?;

@@ -6,6 +6,7 @@
 //! It runs tests only through the sandbox's [`TestRunner`]; it does not level tasks.
 
 use anyhow::Result;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 
@@ -15,12 +16,18 @@ use crate::resolve::{self, RecordKey, Resolver, Rung};
 use crate::snapshot::Snapshot;
 
 /// Every outcome a task records.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Validation {
+    /// The merge as git left it (markers in place).
     pub conflicted: Outcome,
+    /// The ours commit alone.
     pub ours: Outcome,
+    /// The theirs commit alone.
     pub theirs: Outcome,
+    /// The gold merge (the full suite).
     pub gold: Outcome,
+    /// Every baseline resolver's result.
     pub baselines: Baselines,
 }
 
@@ -145,8 +152,69 @@ impl<'de> Deserialize<'de> for Baselines {
     }
 }
 
+/// The schema of the object [`Baselines`] is written as, from the catalogue: one property
+/// per record key in ladder order, described by its resolver; a shared key is an object
+/// with `passed` and one property per member. Closed: a key no resolver records is invalid.
+impl JsonSchema for Baselines {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Baselines".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let mut properties = serde_json::Map::new();
+        for (key, members) in resolve::record_keys() {
+            let property = match members.as_slice() {
+                [resolver] if matches!(resolver.record_key(), RecordKey::Own(_)) => {
+                    described(generator.subschema_for::<MaybeOutcome>(), resolver.description())
+                }
+                _ => shared_schema(generator, &members),
+            };
+            properties.insert(key.to_string(), property.into());
+        }
+        let required: Vec<&str> = resolve::record_keys().iter().map(|(key, _)| *key).collect();
+        schemars::json_schema!({
+            "type": "object",
+            "description": "Outcomes of the baseline resolvers (the ladder) on the conflicted tree, by record key in ladder order.",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false,
+        })
+    }
+}
+
+/// The schema of a key several resolvers share: `passed` and each member's outcome.
+fn shared_schema(generator: &mut SchemaGenerator, members: &[&'static dyn Resolver]) -> Schema {
+    let mut properties = serde_json::Map::new();
+    properties
+        .insert("passed".into(), serde_json::json!({"type": "boolean", "description": "Whether any member passes."}));
+    let mut required = vec!["passed"];
+    for resolver in members {
+        if let RecordKey::Shared { member, .. } = resolver.record_key() {
+            properties.insert(
+                member.into(),
+                described(generator.subschema_for::<MaybeOutcome>(), resolver.description()).into(),
+            );
+            required.push(member);
+        }
+    }
+    let names: Vec<&str> = members.iter().map(|r| r.name()).collect();
+    schemars::json_schema!({
+        "type": "object",
+        "description": format!("Resolvers recorded together ({}); passes when any of them passes.", names.join(", ")),
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+/// `schema` with a description.
+fn described(mut schema: Schema, description: &str) -> Schema {
+    schema.insert("description".into(), description.into());
+    schema
+}
+
 /// The outcome of an optional baseline: a test run, or a record that it was not run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum MaybeOutcome {
     Ran(Outcome),
@@ -171,9 +239,11 @@ impl MaybeOutcome {
 }
 
 /// `{"available": false}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Unavailable {
+    /// Always false.
+    #[schemars(extend("const" = false))]
     pub available: bool,
 }
 

@@ -162,6 +162,7 @@ pub fn read_json(path: &Path) -> serde_json::Value {
 /// paths, the conflicted tree fails, gold passes, ours and theirs behave as recorded.
 pub fn verify_task_with_git(task_dir: &Path) {
     let task = read_json(&task_dir.join("task.json"));
+    let solution = read_json(&task_dir.join("solution.json"));
     let id = task["id"].as_str().unwrap().to_string();
     let work = tempfile::tempdir().unwrap();
     let clone = work.path().join("w");
@@ -185,13 +186,25 @@ pub fn verify_task_with_git(task_dir: &Path) {
     git(&clone, &["merge", "--abort"]);
     for side in ["ours", "theirs"] {
         git(&clone, &["checkout", "-q", "-f", side]);
-        let recorded = task["validation"][side]["passed"].as_bool().unwrap();
+        let recorded = solution["validation"][side]["passed"].as_bool().unwrap();
         assert_eq!(
             tests_pass(&clone, &command, &env, timeout),
             recorded,
-            "{id}: {side} outcome differs from task.json"
+            "{id}: {side} outcome differs from solution.json"
         );
     }
-    git(&clone, &["checkout", "-q", "-f", "gold"]);
+    // repo.bundle holds no gold; solution.bundle adds it to the clone.
+    let refs = git(&clone, &["for-each-ref", "--format=%(refname)"]);
+    assert!(!refs.contains("gold"), "{id}: the clone of repo.bundle has a gold ref:\n{refs}");
+    let solution_bundle = task_dir.join("solution.bundle");
+    git(&clone, &["fetch", "-q", solution_bundle.to_str().unwrap(), "gold"]);
+    git(&clone, &["checkout", "-q", "-f", "FETCH_HEAD"]);
+    let parents = git(&clone, &["rev-list", "--parents", "-n", "1", "HEAD"]);
+    let ours = git(&clone, &["rev-parse", "ours"]);
+    let theirs = git(&clone, &["rev-parse", "theirs"]);
+    assert!(
+        parents.contains(ours.trim()) && parents.contains(theirs.trim()),
+        "{id}: gold is not a merge of ours and theirs"
+    );
     assert!(tests_pass(&clone, &command, &env, timeout), "{id}: gold fails its tests");
 }

@@ -44,7 +44,7 @@ fn gen_small(out: &Path, cache: &Path, config: &Path) {
     assert!(output.status.success(), "gen-tasks failed: {}", String::from_utf8_lossy(&output.stderr));
 }
 
-/// Every task of a version: id → task.json.
+/// Every task of a version: id → task.json, with solution.json's `validation`.
 fn tasks_of(version: &Path, folder: &str) -> BTreeMap<String, Value> {
     let manifest = read_json(&version.join("manifest.json"));
     let key = if folder == "tasks" { "tasks" } else { "retired" };
@@ -55,7 +55,10 @@ fn tasks_of(version: &Path, folder: &str) -> BTreeMap<String, Value> {
                 .iter()
                 .map(|e| {
                     let id = e["id"].as_str().unwrap().to_string();
-                    let task = read_json(&version.join(folder).join(&id).join("task.json"));
+                    let dir = version.join(folder).join(&id);
+                    let mut task = read_json(&dir.join("task.json"));
+                    // The validation outcomes are in solution.json (format v2).
+                    task["validation"] = read_json(&dir.join("solution.json"))["validation"].clone();
                     (id, task)
                 })
                 .collect()

@@ -13,7 +13,7 @@ use mergeforge::env::{EnvConfig, Environment, ErrorCode, ResetRequest};
 
 const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
 /// A divergent-edit task: `return abs(a * b)` (ours, right) against `abs(a / b)`.
-const DIVERGE: &str = "calculator-diverge-1e4fb966b6";
+const DIVERGE: &str = "calculator-17faa6f83c";
 
 fn environment(work: &Path, max_steps: usize) -> Environment {
     let config = EnvConfig { max_steps, work_dir: work.to_path_buf(), ..EnvConfig::default() };
@@ -34,7 +34,7 @@ fn conflicted_path(reply: &StepReply) -> String {
 
 fn gold_text(env: &Environment, task_id: &str, path: &str) -> String {
     let entry = env.tasks.tasks.iter().find(|t| t.task.id == task_id).unwrap();
-    entry.task.files.iter().find(|f| f.path == path).unwrap().gold.clone()
+    entry.solution.files.iter().find(|f| f.path == path).unwrap().gold.clone()
 }
 
 fn run(episode: &mut Episode, command: &str) -> String {
@@ -56,7 +56,7 @@ fn reset_leaves_a_real_merge_in_progress_without_gold() {
         git(&repo, &["for-each-ref", "--format=%(refname:short)"]).lines().map(str::to_string).collect();
     branches.sort();
     assert_eq!(branches, ["ours", "theirs"]);
-    let gold_commit = &episode.task().task.branches.gold;
+    let gold_commit = &episode.task().solution.commits.gold;
     assert!(
         !git_output(&repo, &["cat-file", "-e", gold_commit]).status.success(),
         "the gold commit is not in the repository"

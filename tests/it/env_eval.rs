@@ -38,14 +38,8 @@ fn gold_reaches_the_maximum_on_every_embedded_task() {
 #[test]
 fn reward_weights_come_from_toml() {
     let config = root().join("tests/data/env/reward-tests-heavy.toml");
-    let report = eval_json(&[
-        "--agent",
-        "gold",
-        "--task",
-        "calculator-diverge-1e4fb966b6",
-        "--reward-config",
-        config.to_str().unwrap(),
-    ]);
+    let report =
+        eval_json(&["--agent", "gold", "--task", "calculator-17faa6f83c", "--reward-config", config.to_str().unwrap()]);
     let episode = &report["episodes"][0];
     assert_eq!(episode["max_reward"], 1.35, "0.15 × 1 block + 0.20 + 1.0");
     assert_eq!(episode["reward"], 1.35);

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
 const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
-const DIVERGE: &str = "calculator-diverge-1e4fb966b6";
+const DIVERGE: &str = "calculator-17faa6f83c";
 
 /// A running server, stopped with SIGTERM when dropped.
 struct Server {

@@ -65,11 +65,11 @@ fn tasks_verify_with_plain_git_and_are_deterministic() {
 
     // Every task holds up with plain git and pytest.
     let manifest = read_json(&version_a.join("manifest.json"));
-    assert_eq!(manifest["schema"], "mergeforge.manifest/1");
+    assert_eq!(manifest["schema"], "mergeforge.manifest/2");
     for entry in manifest["tasks"].as_array().unwrap() {
         let id = entry["id"].as_str().unwrap();
         let task_json = std::fs::read(version_a.join("tasks").join(id).join("task.json")).unwrap();
-        assert_eq!(entry["task_sha256"], mergeforge::snapshot::sha256_hex(&task_json));
+        assert_eq!(entry["sha256"], mergeforge::snapshot::sha256_hex(&task_json));
         verify_task_with_git(&version_a.join("tasks").join(id));
     }
 }
@@ -135,7 +135,8 @@ fn signature_callsite_gold_fixes_a_file_without_markers() {
     let id = manifest["tasks"][0]["id"].as_str().unwrap();
     let task_dir = out.join("mergeforge/1.0.0/tasks").join(id);
     let task = read_json(&task_dir.join("task.json"));
-    let outside = task["edits_outside_conflicts"].as_array().unwrap();
+    let solution = read_json(&task_dir.join("solution.json"));
+    let outside = solution["edits_outside_conflicts"].as_array().unwrap();
     assert_eq!(outside.len(), 1, "{task}");
     let conflicted: Vec<&str> =
         task["conflicts"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();

@@ -10,6 +10,7 @@ mod env_episode;
 mod env_eval;
 mod env_server;
 mod forkserver;
+mod format;
 mod gen_tasks;
 mod hostile;
 mod layout;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use mergeforge::forge::commits::write_task_commits;
+use mergeforge::forge::commits::write_commits;
 use mergeforge::merge::{merge, MergeResult};
 use mergeforge::snapshot::Snapshot;
 
@@ -18,7 +18,7 @@ fn conflicting_edits_give_diff3_markers() {
     let base = snap(&[("pkg/m.py", "a = 1\nb = 2\nc = 3\n"), ("other.py", "x = 0\n")]);
     let ours = snap(&[("pkg/m.py", "a = 1\nb = 20\nc = 3\n"), ("other.py", "x = 0\n")]);
     let theirs = snap(&[("pkg/m.py", "a = 1\nb = 21\nc = 3\n"), ("other.py", "x = 1\n")]);
-    let commits = write_task_commits(&repo, &base, &ours, &theirs, &base, "test").unwrap();
+    let commits = write_commits(&repo, [&base, &ours, &theirs, &base], ["test", "test"]).unwrap();
     let MergeResult::Conflicted { tree, files } = merge(&repo, commits.ours, commits.theirs).unwrap() else {
         panic!("expected a conflict");
     };
@@ -39,7 +39,7 @@ fn separate_edits_merge_cleanly() {
     let base = snap(&[("m.py", "a = 1\n\n\n\nb = 2\n")]);
     let ours = snap(&[("m.py", "a = 10\n\n\n\nb = 2\n")]);
     let theirs = snap(&[("m.py", "a = 1\n\n\n\nb = 20\n")]);
-    let commits = write_task_commits(&repo, &base, &ours, &theirs, &base, "test").unwrap();
+    let commits = write_commits(&repo, [&base, &ours, &theirs, &base], ["test", "test"]).unwrap();
     assert!(matches!(merge(&repo, commits.ours, commits.theirs).unwrap(), MergeResult::Clean));
 }
 
@@ -52,7 +52,7 @@ fn commits_are_reproducible_and_gold_is_a_merge() {
         .map(|_| {
             let dir = tempfile::tempdir().unwrap();
             let repo = git2::Repository::init_bare(dir.path()).unwrap();
-            let commits = write_task_commits(&repo, &base, &ours, &theirs, &ours, "same").unwrap();
+            let commits = write_commits(&repo, [&base, &ours, &theirs, &ours], ["same", "same"]).unwrap();
             let gold = repo.find_commit(commits.gold).unwrap();
             assert_eq!(gold.parent_ids().collect::<Vec<_>>(), vec![commits.ours, commits.theirs]);
             assert_eq!(repo.find_commit(commits.base).unwrap().parent_count(), 0);

@@ -119,7 +119,6 @@ fn the_folder_loads_with_datasets_offline_with_typed_nested_fields() {
     let outcome = &features["validation"]["struct"]["conflicted"]["struct"];
     assert_eq!(outcome["passed"], "bool");
     assert_eq!(outcome["failed_tests"]["list"], "string");
-    assert_eq!(outcome["duration_ms"], "int64");
     assert_eq!(outcome["timed_out"], "bool");
     assert_eq!(features["baselines"]["struct"]["union"]["struct"]["ours_first"]["struct"], *outcome);
     let file = &features["files"]["list"]["struct"];
@@ -141,7 +140,7 @@ fn the_folder_loads_with_datasets_offline_with_typed_nested_fields() {
 
     // A row reads as expected, and its bundle is in the folder with the recorded hash.
     let sample = &loaded["sample"];
-    assert_eq!(sample["validation_keys"], serde_json::json!(["duration_ms", "failed_tests", "passed", "timed_out"]));
+    assert_eq!(sample["validation_keys"], serde_json::json!(["failed_tests", "passed", "timed_out"]));
     assert_eq!(sample["markers"], true);
     let bundle = out.join(sample["bundle"].as_str().unwrap());
     assert_eq!(sample["bundle"], format!("bundles/{}.bundle", sample["id"].as_str().unwrap()));
@@ -180,13 +179,15 @@ fn records_give_back_every_task_json_byte_for_byte() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| (t["id"].as_str().unwrap().to_string(), t["task_sha256"].as_str().unwrap().to_string()))
+        .map(|t| (t["id"].as_str().unwrap().to_string(), t["sha256"].as_str().unwrap().to_string()))
         .collect();
     let mut seen = BTreeMap::new();
     for (path, record) in records_of(&out) {
-        let task = task_from_record(&record);
+        let (task, solution) = task_from_record(&record);
         let bytes = to_json_bytes(&task).unwrap();
         assert_eq!(sha256_hex(&bytes), want[&record.id], "{}: task.json from the record differs", record.id);
+        let solution_bytes = to_json_bytes(&solution).unwrap();
+        assert_eq!(sha256_hex(&solution_bytes), record.sha256.solution_json, "{}: solution.json differs", record.id);
         // The shard sits in the record's level and split.
         let split = split_of(&record.id, 0.2);
         let split_name = if split == Split::Test { "test" } else { "train" };
@@ -194,7 +195,9 @@ fn records_give_back_every_task_json_byte_for_byte() {
         assert!(path.starts_with(&format!("{}/{split_name}-", level.as_str().unwrap())), "{}: in {path}", record.id);
         // The bundle is copied unchanged.
         let bundle = std::fs::read(out.join(&record.bundle)).unwrap();
-        assert_eq!(sha256_hex(&bundle), record.bundle_sha256);
+        assert_eq!(sha256_hex(&bundle), record.sha256.repo_bundle);
+        let solution_bundle = std::fs::read(out.join(&record.solution_bundle)).unwrap();
+        assert_eq!(sha256_hex(&solution_bundle), record.sha256.solution_bundle);
         seen.insert(record.id.clone(), path);
     }
     assert_eq!(seen.len(), want.len());
@@ -323,7 +326,9 @@ fn push_to_a_bare_repository_twice_makes_one_commit_and_a_changed_version_is_ref
     assert_eq!(git(&remote, &["show", "main:README.md"]), std::fs::read_to_string(out.join("README.md")).unwrap());
     let files = git(&remote, &["ls-tree", "-r", "--name-only", "main"]);
     assert_eq!(files.lines().count(), read_tree(&out).len());
-    assert_eq!(files.lines().filter(|f| f.starts_with("bundles/")).count(), 92);
+    let bundles: Vec<&str> = files.lines().filter(|f| f.starts_with("bundles/")).collect();
+    assert_eq!(bundles.iter().filter(|f| !f.ends_with(".solution.bundle")).count(), 92);
+    assert_eq!(bundles.iter().filter(|f| f.ends_with(".solution.bundle")).count(), 92);
 
     // Different content under the same version: refused, nothing pushed.
     let other = work.path().join("hf-other");

@@ -144,12 +144,8 @@ fn near_duplicates_are_kept_once() {
     let manifest = read_json(&version.join("manifest.json"));
     let mut fingerprints = BTreeSet::new();
     for entry in manifest["tasks"].as_array().unwrap() {
-        let bytes = std::fs::read(version.join("tasks").join(entry["id"].as_str().unwrap()).join("task.json")).unwrap();
-        let task: mergeforge::bundle::Task = serde_json::from_slice(&bytes).unwrap();
-        assert!(
-            fingerprints.insert(mergeforge::pipeline::task_fingerprint(&task)),
-            "{} is a near-duplicate of a kept task",
-            task.id
-        );
+        let dir = version.join("tasks").join(entry["id"].as_str().unwrap());
+        let task = mergeforge::bundle::TaskFiles::load(&dir, entry["sha256"].as_str().unwrap()).unwrap();
+        assert!(fingerprints.insert(task.fingerprint()), "{} is a near-duplicate of a kept task", task.task.id);
     }
 }

@@ -1,7 +1,7 @@
 //! The JSON Schemas in `schemas/` against the files mergeforge writes.
 //!
 //! - the schemas are valid draft 2020-12 and documented (every property described);
-//! - every `manifest.json` and `tasks/<id>/task.json` under `generated/` (or the
+//! - every `manifest.json`, `tasks/<id>/task.json` and `tasks/<id>/solution.json` under `generated/` (or the
 //!   directory in `MERGEFORGE_SCHEMA_TEST_DIR`) is valid;
 //! - the cases in `tests/data/schemas/<case>/` (`document.json` + `case.toml`) are
 //!   accepted or rejected as their `case.toml` says. Adding a case is adding a folder.
@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-const SCHEMAS: [&str; 2] = ["task", "manifest"];
+const SCHEMAS: [&str; 3] = ["task", "solution", "manifest"];
 const DIR_ENV: &str = "MERGEFORGE_SCHEMA_TEST_DIR";
 
 fn root() -> PathBuf {
@@ -113,11 +113,12 @@ fn schemas_are_documented_and_closed() {
 // ---------------------------------------------------------------------------------
 // Emitted files.
 
-/// `manifest.json` and `tasks/<id>/task.json` files under `dir`, skipping dot-directories
-/// (such as `.mergeforge-cache`), sorted.
-fn emitted_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+/// `manifest.json`, `tasks/<id>/task.json` and `tasks/<id>/solution.json` files under
+/// `dir`, skipping dot-directories (such as `.mergeforge-cache`), sorted.
+fn emitted_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>, Vec<PathBuf>) {
     let mut manifests = Vec::new();
     let mut tasks = Vec::new();
+    let mut solutions = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()));
@@ -133,23 +134,26 @@ fn emitted_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
                 }
             } else if name == "manifest.json" {
                 manifests.push(path);
-            } else if name == "task.json"
-                && path.parent().and_then(Path::parent).and_then(Path::file_name).is_some_and(|n| n == "tasks")
-            {
-                tasks.push(path);
+            } else if path.parent().and_then(Path::parent).and_then(Path::file_name).is_some_and(|n| n == "tasks") {
+                if name == "task.json" {
+                    tasks.push(path);
+                } else if name == "solution.json" {
+                    solutions.push(path);
+                }
             }
         }
     }
     manifests.sort();
     tasks.sort();
-    (manifests, tasks)
+    solutions.sort();
+    (manifests, tasks, solutions)
 }
 
 #[test]
 fn generated_files_match_schemas() {
     let dir = std::env::var_os(DIR_ENV).map(PathBuf::from).unwrap_or_else(|| root().join("generated"));
     assert!(dir.is_dir(), "{} does not exist (set {DIR_ENV} to validate another directory)", dir.display());
-    let (manifests, tasks) = emitted_files(&dir);
+    let (manifests, tasks, solutions) = emitted_files(&dir);
     assert!(
         !manifests.is_empty(),
         "no manifest.json under {}: expected at least one dataset version (<dataset>/<version>/manifest.json)",
@@ -157,8 +161,14 @@ fn generated_files_match_schemas() {
     );
     let manifest_schema = validator("manifest");
     let task_schema = validator("task");
+    let solution_schema = validator("solution");
+    assert_eq!(tasks.len(), solutions.len(), "every task.json has its solution.json");
     let mut failures = Vec::new();
-    for (files, schema, name) in [(&manifests, &manifest_schema, "manifest"), (&tasks, &task_schema, "task")] {
+    for (files, schema, name) in [
+        (&manifests, &manifest_schema, "manifest"),
+        (&tasks, &task_schema, "task"),
+        (&solutions, &solution_schema, "solution"),
+    ] {
         for file in files {
             let errors = errors(schema, &read_json(file));
             if !errors.is_empty() {
@@ -170,7 +180,7 @@ fn generated_files_match_schemas() {
         failures.is_empty(),
         "{} of {} files under {} do not match their schema:\n{}",
         failures.len(),
-        manifests.len() + tasks.len(),
+        manifests.len() + tasks.len() + solutions.len(),
         dir.display(),
         failures.join("\n")
     );
@@ -183,7 +193,7 @@ fn generated_files_match_schemas() {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Case {
-    /// `task` or `manifest`.
+    /// `task`, `solution` or `manifest`.
     schema: String,
     /// Whether `document.json` must be accepted.
     valid: bool,

@@ -92,8 +92,9 @@ fn generate(mode: &str, out: &Path) -> (serde_json::Value, BTreeMap<String, serd
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let mut tasks = BTreeMap::new();
     for entry in std::fs::read_dir(out.join("mergeforge/1.0.0/tasks")).unwrap() {
-        let task = crate::common::read_json(&entry.unwrap().path().join("task.json"));
-        let verdicts = verdicts(&task["validation"]);
+        let dir = entry.unwrap().path();
+        let task = crate::common::read_json(&dir.join("task.json"));
+        let verdicts = verdicts(&crate::common::read_json(&dir.join("solution.json"))["validation"]);
         tasks.insert(
             task["id"].as_str().unwrap().to_string(),
             serde_json::json!([task["difficulty"]["level"], verdicts]),

@@ -339,11 +339,12 @@ fn api_filters_counts_and_explains_tasks() {
         entries.iter().find(|e| e["family"] == "signature-callsite").expect("a signature-callsite task in the sample");
     let id = entry["id"].as_str().expect("id");
     let task = read_json(&root().join(SAMPLE).join("tasks").join(id).join("task.json"));
+    let solution = read_json(&root().join(SAMPLE).join("tasks").join(id).join("solution.json"));
     let (status, view) = get_json(addr, &format!("/api/tasks/{id}"));
     assert_eq!(status, 200);
     assert!(view["task"].get("files").is_none(), "file texts are sent once, in `files`");
     let files = view["files"].as_array().expect("files");
-    assert_eq!(files.len(), task["files"].as_array().map_or(0, Vec::len));
+    assert_eq!(files.len(), solution["files"].as_array().map_or(0, Vec::len));
     for file in files {
         let diff = file["diff"].as_str().expect("diff");
         let path = file["path"].as_str().expect("path");

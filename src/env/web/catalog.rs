@@ -16,7 +16,7 @@ use crate::difficulty::Level;
 use crate::env::dataset::{TaskEntry, TaskSet};
 use crate::env::reward::RewardWeights;
 use crate::forge::Family;
-use crate::validate::Outcome;
+use crate::validate::{Baselines, Outcome};
 
 /// The filters of `GET /api/tasks`; a missing or empty value means "any".
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -85,7 +85,6 @@ pub struct OutcomeRow {
     pub passed: bool,
     pub timed_out: bool,
     pub failed_tests: Vec<String>,
-    pub duration_ms: u64,
 }
 
 /// One rung of the baseline ladder.
@@ -101,7 +100,7 @@ pub struct LadderRow {
 /// `GET /api/tasks/{id}`.
 #[derive(Debug, Clone, Serialize)]
 pub struct TaskView {
-    /// The task record without its file texts (those are in `files`).
+    /// The task record (`task.json`).
     pub task: Value,
     pub files: Vec<FileView>,
     pub validation: Vec<OutcomeRow>,
@@ -159,7 +158,7 @@ pub fn list(tasks: &TaskSet, filter: &Filter, agents: &[&str]) -> TaskList {
         substrate: facet(tasks, filter, Facet::Substrate, substrates.into_iter()),
     };
     let rows: Vec<TaskSummary> =
-        tasks.tasks.iter().filter(|t| filter.matches(&t.task, None)).map(|t| summary(&t.task)).collect();
+        tasks.tasks.iter().filter(|t| filter.matches(&t.task, None)).map(|t| summary(t)).collect();
     TaskList {
         dataset: tasks.manifest.dataset.clone(),
         version: tasks.manifest.version.clone(),
@@ -184,14 +183,15 @@ fn facet<'a>(tasks: &TaskSet, filter: &Filter, which: Facet, values: impl Iterat
         .collect()
 }
 
-fn summary(task: &Task) -> TaskSummary {
+fn summary(entry: &TaskEntry) -> TaskSummary {
+    let task = &entry.task;
     TaskSummary {
         id: task.id.clone(),
         level: task.difficulty.level,
         family: task.family,
         substrate: task.substrate.name.clone(),
         score: task.difficulty.score,
-        summary: task.summary.clone(),
+        summary: entry.solution.summary.clone(),
         hunks: task.conflicts.iter().map(|c| c.hunks).sum(),
         conflicted_files: task.conflicts.len(),
     }
@@ -200,11 +200,9 @@ fn summary(task: &Task) -> TaskSummary {
 /// Everything the page shows about one task.
 pub fn view(entry: &TaskEntry, weights: &RewardWeights) -> Result<TaskView, String> {
     let task = &entry.task;
-    let mut record = serde_json::to_value(task).map_err(|e| format!("task {}: cannot serialise: {e}", task.id))?;
-    if let Some(object) = record.as_object_mut() {
-        object.remove("files");
-    }
-    let files = task
+    let record = serde_json::to_value(task).map_err(|e| format!("task {}: cannot serialise: {e}", task.id))?;
+    let files = entry
+        .solution
         .files
         .iter()
         .map(|f| {
@@ -217,11 +215,17 @@ pub fn view(entry: &TaskEntry, weights: &RewardWeights) -> Result<TaskView, Stri
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let v = &task.validation;
+    let v = &entry.solution.validation;
     let validation =
         vec![row("conflicted", &v.conflicted), row("ours", &v.ours), row("theirs", &v.theirs), row("gold", &v.gold)];
     let blocks = task.conflicts.iter().map(|c| c.hunks).sum();
-    Ok(TaskView { task: record, files, validation, ladder: ladder(task), max_reward: weights.max_reward(blocks) })
+    Ok(TaskView {
+        task: record,
+        files,
+        validation,
+        ladder: ladder(&v.baselines),
+        max_reward: weights.max_reward(blocks),
+    })
 }
 
 fn row(tree: &str, outcome: &Outcome) -> OutcomeRow {
@@ -230,15 +234,13 @@ fn row(tree: &str, outcome: &Outcome) -> OutcomeRow {
         passed: outcome.passed,
         timed_out: outcome.timed_out,
         failed_tests: outcome.failed_tests.clone(),
-        duration_ms: outcome.duration_ms,
     }
 }
 
 /// The ladder in the order it levels a task, one row per resolver of the catalogue:
 /// sides (easy), then combinations (medium).
-fn ladder(task: &Task) -> Vec<LadderRow> {
-    task.validation
-        .baselines
+fn ladder(baselines: &Baselines) -> Vec<LadderRow> {
+    baselines
         .iter()
         .map(|(resolver, outcome)| {
             let label = resolver.record_key().label();

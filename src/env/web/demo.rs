@@ -14,7 +14,7 @@ use std::path::{Component, Path};
 use serde::{Deserialize, Serialize};
 
 use super::diff;
-use crate::bundle::Task;
+use crate::bundle::Solution;
 use crate::env::action::Action;
 use crate::env::agents;
 use crate::env::dataset::TaskChoice;
@@ -93,7 +93,7 @@ pub struct DemoRun {
 pub fn run(env: &Environment, request: &DemoRequest) -> Result<DemoRun, EnvError> {
     let choice = TaskChoice { task_id: Some(request.task.clone()), ..TaskChoice::default() };
     let entry = env.tasks.choose(&choice).map_err(EnvError::validation)?;
-    let mut agent = agents::make(&request.agent, &entry.task).map_err(EnvError::validation)?;
+    let mut agent = agents::make(&request.agent, &entry).map_err(EnvError::validation)?;
     let (mut episode, mut reply) = env.reset(&ResetRequest { choice, episode_id: None })?;
     let at_reset = reply.observation.clone();
     let mut steps = Vec::new();
@@ -117,7 +117,7 @@ pub fn run(env: &Environment, request: &DemoRequest) -> Result<DemoRun, EnvError
             }
         }
     }
-    let files = files(&episode, &entry.task, &at_reset, &reply.observation)?;
+    let files = files(&episode, &entry.solution, &at_reset, &reply.observation)?;
     let obs = &reply.observation;
     Ok(DemoRun {
         task_id: entry.task.id.clone(),
@@ -163,7 +163,7 @@ fn record(step: usize, action: String, reply: &StepReply) -> StepRecord {
 /// edits outside the conflicts as they are in the episode's working tree.
 fn files(
     episode: &Episode,
-    task: &Task,
+    solution: &Solution,
     at_reset: &Observation,
     last: &Observation,
 ) -> Result<Vec<ResolvedFile>, EnvError> {
@@ -172,8 +172,9 @@ fn files(
         let resolved = last.files.get(path).cloned().unwrap_or_default();
         out.push(resolved_file(path, true, conflicted, resolved)?);
     }
-    let merged: BTreeMap<&str, &str> = task.files.iter().map(|f| (f.path.as_str(), f.conflicted.as_str())).collect();
-    for path in task.edits_outside_conflicts.iter().filter(|p| !at_reset.files.contains_key(*p)) {
+    let merged: BTreeMap<&str, &str> =
+        solution.files.iter().map(|f| (f.path.as_str(), f.conflicted.as_str())).collect();
+    for path in solution.edits_outside_conflicts.iter().filter(|p| !at_reset.files.contains_key(*p)) {
         let (Some(conflicted), Some(resolved)) = (merged.get(path.as_str()), read_in_repo(episode.repo(), path)) else {
             continue;
         };

@@ -10,10 +10,6 @@ use crate::snapshot::Snapshot;
 pub struct ComposeEdits;
 
 impl FamilyBuilder for ComposeEdits {
-    fn tag(&self) -> &'static str {
-        "compose"
-    }
-
     fn side_rule(&self) -> SideRule {
         SideRule::BothFail
     }

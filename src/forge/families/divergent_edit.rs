@@ -5,17 +5,13 @@
 use std::collections::BTreeMap;
 
 use super::mutated;
-use crate::forge::{seeded_coin, Candidate, Family, FamilyBuilder, SideRule, ForgeInput, Recipe};
+use crate::forge::{messages, seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput, Intent, Recipe, SideRule};
 use crate::mutate::{Mutation, OperatorKind};
 use crate::snapshot::Snapshot;
 
 pub struct DivergentEdit;
 
 impl FamilyBuilder for DivergentEdit {
-    fn tag(&self) -> &'static str {
-        "diverge"
-    }
-
     fn side_rule(&self) -> SideRule {
         SideRule::ExactlyOnePasses
     }
@@ -51,10 +47,15 @@ impl FamilyBuilder for DivergentEdit {
                                 else {
                                     return None;
                                 };
-                                let (ours, theirs) = if seeded_coin(seed, &key) {
-                                    (gold.clone(), wrong_side)
+                                let fix = Intent::undoing(&[bug]);
+                                let other = Intent {
+                                    message: messages::replace(bug, wrong),
+                                    mutations: vec![(*wrong).clone()],
+                                };
+                                let ((ours, ours_intent), (theirs, theirs_intent)) = if seeded_coin(seed, &key) {
+                                    ((gold.clone(), fix), (wrong_side, other))
                                 } else {
-                                    (wrong_side, gold.clone())
+                                    ((wrong_side, other), (gold.clone(), fix))
                                 };
                                 Some(Candidate {
                                     family: Family::DivergentEdit,
@@ -68,6 +69,8 @@ impl FamilyBuilder for DivergentEdit {
                                     theirs,
                                     gold: gold.clone(),
                                     mutations: vec![(*bug).clone(), (*wrong).clone()],
+                                    ours_intent,
+                                    theirs_intent,
                                 })
                             }),
                         });

@@ -28,6 +28,7 @@ macro_rules! catalogue {
             strum::IntoStaticStr,
             strum::EnumString,
             clap::ValueEnum,
+            schemars::JsonSchema,
         )]
         #[serde(rename_all = "kebab-case")]
         #[strum(serialize_all = "kebab-case")]
@@ -108,8 +109,14 @@ impl<'a> PairRecipe<'a> {
                 let base = mutated(gold, module, &[first, second])?;
                 let first_undone = mutated(gold, module, &[second])?;
                 let second_undone = mutated(gold, module, &[first])?;
-                let (ours, theirs) =
-                    if *swap_sides { (second_undone, first_undone) } else { (first_undone, second_undone) };
+                // `first_undone` is the change that undoes `first`.
+                let first_intent = super::Intent::undoing(&[first]);
+                let second_intent = super::Intent::undoing(&[second]);
+                let ((ours, ours_intent), (theirs, theirs_intent)) = if *swap_sides {
+                    ((second_undone, second_intent), (first_undone, first_intent))
+                } else {
+                    ((first_undone, first_intent), (second_undone, second_intent))
+                };
                 Some(super::Candidate {
                     family: *family,
                     summary: summary.clone(),
@@ -119,6 +126,8 @@ impl<'a> PairRecipe<'a> {
                     theirs,
                     gold: (*gold).clone(),
                     mutations: vec![(*first).clone(), (*second).clone()],
+                    ours_intent,
+                    theirs_intent,
                 })
             }),
         }

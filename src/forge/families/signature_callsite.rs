@@ -12,9 +12,10 @@
 use rustpython_ast as ast;
 
 use crate::forge::splice::{self, Splice};
-use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput, Recipe, SideRule};
+use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput, Intent, Recipe, SideRule};
 use crate::mutate::{ops, Mutation, Operator, OperatorKind, OperatorRef};
 use crate::python::parses;
+use crate::python::text::short;
 use crate::python::walk::{is_docstring, owned_exprs};
 use crate::python::PyModule;
 use crate::snapshot::{with_file, Snapshot};
@@ -43,10 +44,6 @@ struct Caller {
 }
 
 impl FamilyBuilder for SignatureCallsite {
-    fn tag(&self) -> &'static str {
-        "sigcall"
-    }
-
     fn side_rule(&self) -> SideRule {
         SideRule::BothFail
     }
@@ -144,6 +141,31 @@ fn build(
         replacement: String::new(),
         description,
     };
+    let statement = module_a.text[p_lines.clone()].lines().next().unwrap_or("").trim().to_string();
+    let remove_parameter = record(
+        &ops::RemoveParameter,
+        module_a,
+        Some(fname.clone()),
+        parameter.removal.clone(),
+        format!("drop parameter `{}`", parameter.name),
+    );
+    let remove_statement =
+        record(&ops::RemoveStatement, module_a, Some(fname.clone()), p_lines, "strip the first statement".into());
+    let remove_argument = record(
+        &ops::RemoveArgument,
+        module_b,
+        caller.function.clone(),
+        caller.argument_removal.clone(),
+        format!("call without `{}`", parameter.name),
+    );
+    let ours_intent = Intent {
+        message: format!("`{fname}`: take `{}` as a parameter (default `{}`)", parameter.name, parameter.default_text),
+        mutations: vec![remove_parameter.clone()],
+    };
+    let theirs_intent = Intent {
+        message: format!("`{fname}`: add `{}`; call it from {}", short(&statement), module_b.path),
+        mutations: vec![remove_statement.clone(), remove_argument.clone()],
+    };
     Some(Candidate {
         family: Family::SignatureCallsite,
         summary: format!(
@@ -155,23 +177,9 @@ fn build(
         ours,
         theirs,
         gold: gold.clone(),
-        mutations: vec![
-            record(
-                &ops::RemoveParameter,
-                module_a,
-                Some(fname.clone()),
-                parameter.removal.clone(),
-                format!("drop parameter `{}`", parameter.name),
-            ),
-            record(&ops::RemoveStatement, module_a, Some(fname), p_lines, "strip the first statement".into()),
-            record(
-                &ops::RemoveArgument,
-                module_b,
-                caller.function.clone(),
-                caller.argument_removal.clone(),
-                format!("call without `{}`", parameter.name),
-            ),
-        ],
+        mutations: vec![remove_parameter, remove_statement, remove_argument],
+        ours_intent,
+        theirs_intent,
     })
 }
 

@@ -11,10 +11,6 @@ use crate::snapshot::Snapshot;
 pub struct StripRestore;
 
 impl FamilyBuilder for StripRestore {
-    fn tag(&self) -> &'static str {
-        "strip"
-    }
-
     fn side_rule(&self) -> SideRule {
         SideRule::BothFail
     }

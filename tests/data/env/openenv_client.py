@@ -29,8 +29,9 @@ def load_tasks(dataset):
 def gold_steps(dataset, task_id):
     """The gold agent's actions: files outside the conflicts first, then conflicted ones."""
     task = json.loads((dataset / "tasks" / task_id / "task.json").read_text())
+    solution = json.loads((dataset / "tasks" / task_id / "solution.json").read_text())
     conflicted = {c["path"] for c in task["conflicts"]}
-    files = sorted(task["files"], key=lambda f: f["path"] in conflicted)
+    files = sorted(solution["files"], key=lambda f: f["path"] in conflicted)
     return [{"file": f["path"], "resolution": f["gold"], "metadata": {"agent": "gold"}} for f in files]
 
 
@@ -116,7 +117,8 @@ async def sixteen_sessions(url, dataset, tasks):
 def main():
     url, dataset = sys.argv[1], pathlib.Path(sys.argv[2])
     tasks = load_tasks(dataset)
-    sigcall = next((t for t in tasks if "-sigcall-" in t), tasks[0])
+    manifest = json.loads((dataset / "manifest.json").read_text())
+    sigcall = next((e["id"] for e in manifest["tasks"] if e["family"] == "signature-callsite"), tasks[0])
     gold_episode(url, dataset, sigcall)
     errors_keep_the_episode(url, dataset, tasks[0])
     asyncio.run(sixteen_sessions(url, dataset, tasks))

@@ -229,9 +229,8 @@
   }
 
   function validationTable(rows) {
-    return table('Test runs that validated the task', ['Tree', 'Tests', 'Failing tests', 'Time'], rows.map((r) =>
-      h('tr', {}, [h('th', { scope: 'row', text: r.tree }), h('td', {}, [result(r)]), h('td', {}, [failing(r.failed_tests)]),
-        h('td', { class: 'num', text: `${r.duration_ms} ms` })])));
+    return table('Test runs that validated the task', ['Tree', 'Tests', 'Failing tests'], rows.map((r) =>
+      h('tr', {}, [h('th', { scope: 'row', text: r.tree }), h('td', {}, [result(r)]), h('td', {}, [failing(r.failed_tests)])])));
   }
 
   function ladderTable(rows) {

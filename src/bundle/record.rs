@@ -1,0 +1,240 @@
+//! A task's records and bundles, made from a validated, levelled candidate:
+//! `task.json` ([`Task`]), `solution.json` ([`Solution`]), `repo.bundle` and
+//! `solution.bundle`, as one [`TaskFiles`].
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+
+use super::dataset::VersionFiles;
+use super::gitbundle;
+use super::manifest::TaskEntry;
+use super::solution::{self, Commits, FileRecord, Intents, Solution};
+use super::task::{self, ConflictKind, ConflictRecord, Digests, SubstrateRef, Task};
+use crate::difficulty::{near_duplicate, Difficulty, Features};
+use crate::forge::commits::TaskCommits;
+use crate::forge::Candidate;
+use crate::merge::ConflictedFile;
+use crate::resolve::RecordKey;
+use crate::snapshot::{sha256_hex, Snapshot};
+use crate::substrate::Substrate;
+use crate::validate::Validation;
+
+/// The names of a task's files, in its folder.
+pub const TASK_JSON: &str = "task.json";
+pub const SOLUTION_JSON: &str = "solution.json";
+pub const REPO_BUNDLE: &str = "repo.bundle";
+pub const SOLUTION_BUNDLE: &str = "solution.bundle";
+
+/// Everything the records are made from: a kept candidate and what judging it found.
+pub struct TaskInput<'a> {
+    pub id: &'a str,
+    pub substrate: &'a Substrate,
+    pub candidate: &'a Candidate,
+    pub commits: &'a TaskCommits,
+    /// The merged tree (conflicted files with diff3 markers).
+    pub conflicted: &'a Snapshot,
+    pub conflicts: &'a [ConflictedFile],
+    pub validation: &'a Validation,
+    pub difficulty: &'a Difficulty,
+    pub features: &'a Features,
+}
+
+/// A task's four files. `task.json` is serialised from `task` when written (a curriculum
+/// refresh changes its level and standing); the other three are kept as bytes.
+#[derive(Debug, Clone)]
+pub struct TaskFiles {
+    pub task: Task,
+    pub solution: Solution,
+    pub solution_json: Vec<u8>,
+    pub repo_bundle: Vec<u8>,
+    pub solution_bundle: Vec<u8>,
+    /// Measured test durations by outcome name (`validation.<tree>`), for the outcome
+    /// cache's run record: never written into a version. Empty when read from disk.
+    pub durations: BTreeMap<String, u64>,
+}
+
+impl TaskFiles {
+    /// Bundles `input`'s commits (from `repo`) and makes its records.
+    pub fn make(repo: &git2::Repository, input: &TaskInput) -> Result<TaskFiles> {
+        let repo_bundle = gitbundle::repo_bundle(repo, input.commits)?;
+        let solution_bundle = gitbundle::solution_bundle(repo, input.commits)?;
+        let solution = solution_record(input);
+        let solution_json = task::to_json_bytes(&solution)?;
+        let digests = Digests {
+            repo_bundle: sha256_hex(&repo_bundle),
+            solution_bundle: sha256_hex(&solution_bundle),
+            solution_json: sha256_hex(&solution_json),
+        };
+        let task = task_record(input, digests);
+        let durations = durations(input.validation);
+        Ok(TaskFiles { task, solution, solution_json, repo_bundle, solution_bundle, durations })
+    }
+
+    /// Adds the files under `<folder>/<id>/` and returns the manifest entry.
+    pub fn add_to(&self, files: &mut VersionFiles, folder: &str) -> Result<TaskEntry> {
+        let json = task::to_json_bytes(&self.task)?;
+        let id = &self.task.id;
+        let entry = TaskEntry {
+            id: id.clone(),
+            level: self.task.difficulty.level,
+            family: self.task.family,
+            substrate: self.task.substrate.name.clone(),
+            sha256: sha256_hex(&json),
+        };
+        files.insert(format!("{folder}/{id}/{TASK_JSON}"), json);
+        files.insert(format!("{folder}/{id}/{SOLUTION_JSON}"), self.solution_json.clone());
+        files.insert(format!("{folder}/{id}/{REPO_BUNDLE}"), self.repo_bundle.clone());
+        files.insert(format!("{folder}/{id}/{SOLUTION_BUNDLE}"), self.solution_bundle.clone());
+        Ok(entry)
+    }
+
+    /// Reads the task folder `dir` and checks `task.json` against `sha256` and every
+    /// other file against the digests in `task.json`.
+    pub fn load(dir: &Path, sha256: &str) -> Result<TaskFiles> {
+        let read = |name: &str| -> Result<Vec<u8>> {
+            let path = dir.join(name);
+            std::fs::read(&path)
+                .with_context(|| format!("{}: missing or unreadable; the version is incomplete", path.display()))
+        };
+        let json = read(TASK_JSON)?;
+        let task_path = dir.join(TASK_JSON);
+        if sha256_hex(&json) != sha256 {
+            bail!(
+                "{}: does not match its sha256 in manifest.json; the version was changed after it was written, regenerate it",
+                task_path.display()
+            );
+        }
+        let task: Task =
+            serde_json::from_slice(&json).with_context(|| format!("{}: not a mergeforge task", task_path.display()))?;
+        let [solution_json, repo_bundle, solution_bundle] = [SOLUTION_JSON, REPO_BUNDLE, SOLUTION_BUNDLE].map(read);
+        let (solution_json, repo_bundle, solution_bundle) = (solution_json?, repo_bundle?, solution_bundle?);
+        for (name, bytes, digest) in [
+            (SOLUTION_JSON, &solution_json, &task.sha256.solution_json),
+            (REPO_BUNDLE, &repo_bundle, &task.sha256.repo_bundle),
+            (SOLUTION_BUNDLE, &solution_bundle, &task.sha256.solution_bundle),
+        ] {
+            if sha256_hex(bytes) != *digest {
+                bail!("{}: does not match its sha256 in task.json; regenerate the version", dir.join(name).display());
+            }
+        }
+        let solution: Solution = serde_json::from_slice(&solution_json)
+            .with_context(|| format!("{}: not a mergeforge solution", dir.join(SOLUTION_JSON).display()))?;
+        if solution.id != task.id {
+            bail!("{}: names task {}, not {}", dir.join(SOLUTION_JSON).display(), solution.id, task.id);
+        }
+        Ok(TaskFiles { task, solution, solution_json, repo_bundle, solution_bundle, durations: BTreeMap::new() })
+    }
+
+    /// The near-duplicate fingerprint of the task's conflict hunks.
+    pub fn fingerprint(&self) -> String {
+        fingerprint(&self.task, &self.solution)
+    }
+}
+
+/// The near-duplicate fingerprint of a recorded task: its conflicted files' merged text.
+pub fn fingerprint(task: &Task, solution: &Solution) -> String {
+    near_duplicate::fingerprint(
+        solution
+            .files
+            .iter()
+            .filter(|f| task.conflicts.iter().any(|c| c.path == f.path))
+            .map(|f| (f.path.as_str(), f.conflicted.as_str())),
+    )
+}
+
+fn task_record(input: &TaskInput, sha256: Digests) -> Task {
+    let substrate = input.substrate;
+    Task {
+        schema: task::TASK_SCHEMA.to_string(),
+        id: input.id.to_string(),
+        family: input.candidate.family,
+        // Every current family's candidates are kept only when git leaves markers.
+        conflict_kind: ConflictKind::Textual,
+        substrate: SubstrateRef { name: substrate.name.clone(), commit: substrate.commit.clone() },
+        test_command: substrate.config.test_command.clone(),
+        test_env: substrate.config.env.clone(),
+        timeout_s: substrate.config.timeout_s,
+        conflicts: input
+            .conflicts
+            .iter()
+            .map(|c| ConflictRecord { path: c.path.clone(), hunks: c.hunks, conflicted_lines: c.conflicted_lines })
+            .collect(),
+        difficulty: input.difficulty.clone(),
+        curriculum: None,
+        sha256,
+    }
+}
+
+fn solution_record(input: &TaskInput) -> Solution {
+    let paths: Vec<String> = input.conflicts.iter().map(|c| c.path.clone()).collect();
+    let gold = &input.candidate.gold;
+    let outside = edits_outside_conflicts(input.conflicted, gold, &paths);
+    let files = paths
+        .iter()
+        .chain(&outside)
+        .map(|path| FileRecord {
+            path: path.clone(),
+            conflicted: text(input.conflicted.get(path)),
+            gold: text(gold.get(path)),
+        })
+        .collect();
+    let commits = input.commits;
+    Solution {
+        schema: solution::SOLUTION_SCHEMA.to_string(),
+        id: input.id.to_string(),
+        summary: input.candidate.summary.clone(),
+        commits: Commits {
+            base: commits.base.to_string(),
+            ours: commits.ours.to_string(),
+            theirs: commits.theirs.to_string(),
+            gold: commits.gold.to_string(),
+        },
+        files,
+        edits_outside_conflicts: outside,
+        intents: Intents {
+            ours: (&input.candidate.ours_intent).into(),
+            theirs: (&input.candidate.theirs_intent).into(),
+        },
+        validation: input.validation.clone(),
+        features: input.features.clone(),
+    }
+}
+
+/// Paths outside the conflicts where the merged tree and gold differ.
+pub fn edits_outside_conflicts(merged: &Snapshot, gold: &Snapshot, conflicted: &[String]) -> Vec<String> {
+    let mut paths: Vec<String> = merged
+        .keys()
+        .chain(gold.keys())
+        .filter(|p| !conflicted.contains(p) && merged.get(*p) != gold.get(*p))
+        .cloned()
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+fn text(data: Option<&Arc<[u8]>>) -> String {
+    data.map(|d| String::from_utf8_lossy(d).into_owned()).unwrap_or_default()
+}
+
+/// Every measured duration of a validation, by the outcome's place in the record
+/// (`baselines.union.ours_first` for a member of a shared key); baselines that did not run
+/// have none.
+fn durations(v: &Validation) -> BTreeMap<String, u64> {
+    let sides = [("conflicted", &v.conflicted), ("ours", &v.ours), ("theirs", &v.theirs), ("gold", &v.gold)];
+    let mut named: BTreeMap<String, u64> =
+        sides.into_iter().map(|(name, o)| (name.to_string(), o.duration_ms)).collect();
+    for (resolver, outcome) in v.baselines.iter() {
+        let place = match resolver.record_key() {
+            RecordKey::Own(key) => format!("baselines.{key}"),
+            RecordKey::Shared { key, member } => format!("baselines.{key}.{member}"),
+        };
+        if let Some(outcome) = outcome.outcome() {
+            named.insert(place, outcome.duration_ms);
+        }
+    }
+    named
+}

@@ -1,0 +1,79 @@
+//! The JSON Schemas of the format's files, generated from the record types
+//! (`schemars`): `schemas/{task,solution,manifest}.schema.json` are this module's
+//! output (`mergeforge schemas --out schemas`), and a test keeps them equal.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde_json::Value;
+
+use super::{manifest::Manifest, solution::Solution, task::Task};
+
+/// Every schema: its file stem and its JSON.
+pub fn all() -> Vec<(&'static str, Value)> {
+    vec![
+        ("task", finish("task", schemars::schema_for!(Task))),
+        ("solution", finish("solution", schemars::schema_for!(Solution))),
+        ("manifest", finish("manifest", schemars::schema_for!(Manifest))),
+    ]
+}
+
+fn finish(name: &str, schema: schemars::Schema) -> Value {
+    let mut value = schema.to_value();
+    describe_map_entries(&mut value);
+    if let Some(object) = value.as_object_mut() {
+        object.insert("$id".into(), Value::String(format!("https://mergeforge.dev/schemas/{name}.schema.json")));
+    }
+    value
+}
+
+/// Gives every property without a description one: those are the entries of a map keyed
+/// by an enum (`counts.by_level.easy`), whose keys have no doc comment of their own.
+fn describe_map_entries(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Object(properties)) = map.get_mut("properties") {
+                for (key, property) in properties.iter_mut() {
+                    if let Value::Object(property) = property {
+                        property
+                            .entry("description")
+                            .or_insert_with(|| Value::String(format!("The entry for `{key}`.")));
+                    }
+                }
+            }
+            map.values_mut().for_each(describe_map_entries);
+        }
+        Value::Array(items) => items.iter_mut().for_each(describe_map_entries),
+        _ => {}
+    }
+}
+
+/// The bytes of `<name>.schema.json`: pretty JSON with a trailing newline.
+pub fn bytes(schema: &Value) -> Result<Vec<u8>> {
+    super::task::to_json_bytes(schema)
+}
+
+/// Writes every schema into `dir`; returns the paths written.
+pub fn write_all(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut written = Vec::new();
+    for (name, schema) in all() {
+        let path = dir.join(format!("{name}.schema.json"));
+        std::fs::write(&path, bytes(&schema)?).with_context(|| format!("writing {}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// A task id: `<substrate>-<10 hex>`.
+pub const TASK_ID: &str = "^[a-z0-9_-]+-[0-9a-f]{10}$";
+/// A git commit id (sha1, lowercase hex).
+pub const COMMIT_ID: &str = "^[0-9a-f]{40}$";
+/// A sha256 digest (lowercase hex).
+pub const SHA256: &str = "^[0-9a-f]{64}$";
+/// A repository-relative path.
+pub const PATH: &str = "^[^/]";
+/// A dataset name: a plain folder name.
+pub const DATASET: &str = r"^[^./\\][^/\\]*$";
+/// Semantic versioning 2.0.0.
+pub const SEMVER: &str = r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-((0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?(\+([0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*))?$";

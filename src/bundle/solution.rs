@@ -1,0 +1,126 @@
+//! `solution.json`: what graders and dataset maintainers need of a task and an agent
+//! must not see: gold text, the summary, each side's intent, the validation outcomes
+//! and the features behind the score (schema `schemas/solution.schema.json`).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::difficulty::Features;
+use crate::validate::Validation;
+
+pub const SOLUTION_SCHEMA: &str = "mergeforge.solution/2";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "mergeforge solution (solution.json)")]
+pub struct Solution {
+    /// Always `mergeforge.solution/2`.
+    #[schemars(extend("const" = SOLUTION_SCHEMA))]
+    pub schema: String,
+    /// The task's id (as in `task.json`).
+    #[schemars(pattern(crate::bundle::schemas::TASK_ID))]
+    pub id: String,
+    /// One line on what the sides do and how the gold merge combines them.
+    pub summary: String,
+    /// Commit ids of base, ours and theirs (in `repo.bundle`) and gold (in `solution.bundle`).
+    pub commits: Commits,
+    /// Conflicted (as merged) and gold text of every file where they differ.
+    pub files: Vec<FileRecord>,
+    /// Files the gold merge changes although git merged them without conflict.
+    pub edits_outside_conflicts: Vec<String>,
+    /// Each side's own change.
+    pub intents: Intents,
+    /// Test outcomes on every tree that decided the task.
+    pub validation: Validation,
+    /// What the difficulty score is computed from.
+    pub features: Features,
+}
+
+/// Commit ids (40 hex) of the task's branches.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Commits {
+    /// The branch point, a root commit.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
+    pub base: String,
+    /// One side.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
+    pub ours: String,
+    /// The other side.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
+    pub theirs: String,
+    /// The verified merge of ours and theirs.
+    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
+    pub gold: String,
+}
+
+/// A file as `git merge` left it and as gold has it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileRecord {
+    /// Repository-relative path.
+    #[schemars(pattern(crate::bundle::schemas::PATH))]
+    pub path: String,
+    /// The merged text (diff3 markers when it conflicted).
+    pub conflicted: String,
+    /// The gold text.
+    pub gold: String,
+}
+
+/// What each side changes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Intents {
+    /// The `ours` side.
+    pub ours: IntentRecord,
+    /// The `theirs` side.
+    pub theirs: IntentRecord,
+}
+
+/// One side's change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IntentRecord {
+    /// The side's commit message.
+    pub message: String,
+    /// The mutations the change concerns: those it undoes, or for divergent-edit's
+    /// other side, the one it makes in place of base's.
+    pub mutations: Vec<MutationRecord>,
+}
+
+/// A mutation (an AST edit) of the substrate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MutationRecord {
+    /// The operator's name.
+    #[schemars(length(min = 1))]
+    pub operator: String,
+    /// Repository-relative path.
+    #[schemars(pattern(crate::bundle::schemas::PATH))]
+    pub path: String,
+    /// 1-based line where the edit starts.
+    #[schemars(range(min = 1))]
+    pub line: usize,
+    /// Qualified name of the enclosing function, if any.
+    pub function: Option<String>,
+    /// What the mutation does to the original, e.g. "`<` → `<=`".
+    pub description: String,
+}
+
+impl From<&crate::mutate::Mutation> for MutationRecord {
+    fn from(m: &crate::mutate::Mutation) -> Self {
+        MutationRecord {
+            operator: m.operator.to_string(),
+            path: m.path.clone(),
+            line: m.line,
+            function: m.function.clone(),
+            description: m.description.clone(),
+        }
+    }
+}
+
+impl From<&crate::forge::Intent> for IntentRecord {
+    fn from(intent: &crate::forge::Intent) -> Self {
+        IntentRecord { message: intent.message.clone(), mutations: intent.mutations.iter().map(Into::into).collect() }
+    }
+}
