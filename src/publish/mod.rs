@@ -14,6 +14,7 @@
 //! never changes the version it reads. Same version and options give the same bytes.
 
 pub mod card;
+pub mod flat_outcome;
 pub mod folder;
 pub mod push;
 pub mod records;

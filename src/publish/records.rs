@@ -15,6 +15,7 @@ use anyhow::{bail, Result};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::flat_outcome::{FlatBaselines, FlatOutcome};
 use crate::bundle::solution::{Commits, FileRecord, Intents, Solution, SOLUTION_SCHEMA};
 use crate::bundle::task::{
     ConflictKind, ConflictRecord, CurriculumRecord, CurriculumStatus, Digests, SubstrateRef, Task, TASK_SCHEMA,
@@ -22,7 +23,7 @@ use crate::bundle::task::{
 use crate::difficulty::{Difficulty, Features, Level};
 use crate::forge::Family;
 use crate::pytest::testrun::Outcome;
-use crate::validate::{Baselines, MaybeOutcome, Validation};
+use crate::validate::{Baselines, Validation};
 
 /// One row of the published dataset. Field order is the column order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -93,31 +94,12 @@ pub struct FlatFile {
     pub gold: String,
 }
 
-/// An outcome with every key always present.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct FlatOutcome {
-    pub passed: bool,
-    pub failed_tests: Vec<String>,
-    pub timed_out: bool,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatValidation {
     pub conflicted: FlatOutcome,
     pub ours: FlatOutcome,
     pub theirs: FlatOutcome,
     pub gold: FlatOutcome,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct FlatBaselines {
-    pub ours: FlatOutcome,
-    pub theirs: FlatOutcome,
-    pub union: FlatUnion,
-    pub rule: FlatOutcome,
-    pub structured: FlatOutcome,
-    /// Null when no mergiraf binary was available.
-    pub mergiraf: Option<FlatOutcome>,
 }
 
 /// A task's curriculum record, every key present.
@@ -128,13 +110,6 @@ pub struct FlatCurriculum {
     pub successes: usize,
     pub solve_rate: Option<f64>,
     pub mean_reward: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct FlatUnion {
-    pub passed: bool,
-    pub ours_first: FlatOutcome,
-    pub theirs_first: FlatOutcome,
 }
 
 /// Where a task's `repo.bundle` lives in the published folder.
@@ -183,25 +158,12 @@ pub fn record_from_task(task: &Task, solution: &Solution) -> FlatRecord {
             })
             .collect(),
         validation: FlatValidation {
-            conflicted: flat_outcome(&v.conflicted),
-            ours: flat_outcome(&v.ours),
-            theirs: flat_outcome(&v.theirs),
-            gold: flat_outcome(&v.gold),
+            conflicted: FlatOutcome::from(&v.conflicted),
+            ours: FlatOutcome::from(&v.ours),
+            theirs: FlatOutcome::from(&v.theirs),
+            gold: FlatOutcome::from(&v.gold),
         },
-        // A bridge until the flat record is derived from the catalogue (format v2):
-        // every resolver but mergiraf is always available.
-        baselines: FlatBaselines {
-            ours: ran(&v.baselines, "ours"),
-            theirs: ran(&v.baselines, "theirs"),
-            union: FlatUnion {
-                passed: v.baselines.key_passes("union"),
-                ours_first: ran(&v.baselines, "union-ours-first"),
-                theirs_first: ran(&v.baselines, "union-theirs-first"),
-            },
-            rule: ran(&v.baselines, "rule"),
-            structured: ran(&v.baselines, "structured"),
-            mergiraf: v.baselines.outcome("mergiraf").map(flat_outcome),
-        },
+        baselines: FlatBaselines::from(&v.baselines),
         curriculum: task.curriculum.as_ref().map(|c| FlatCurriculum {
             status: c.status,
             attempts: c.attempts,
@@ -237,7 +199,6 @@ pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
         }),
         sha256: record.sha256.clone(),
     };
-    let b = &record.baselines;
     let solution = Solution {
         schema: SOLUTION_SCHEMA.to_string(),
         id: record.id.clone(),
@@ -251,51 +212,15 @@ pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
         edits_outside_conflicts: record.edits_outside_conflicts.clone(),
         intents: record.intents.clone(),
         validation: Validation {
-            conflicted: outcome(&record.validation.conflicted),
-            ours: outcome(&record.validation.ours),
-            theirs: outcome(&record.validation.theirs),
-            gold: outcome(&record.validation.gold),
-            baselines: Baselines::from_fn(|resolver| {
-                let flat = match resolver.name() {
-                    "ours" => Some(&b.ours),
-                    "theirs" => Some(&b.theirs),
-                    "union-ours-first" => Some(&b.union.ours_first),
-                    "union-theirs-first" => Some(&b.union.theirs_first),
-                    "rule" => Some(&b.rule),
-                    "structured" => Some(&b.structured),
-                    "mergiraf" => b.mergiraf.as_ref(),
-                    _ => None,
-                };
-                flat.map_or_else(MaybeOutcome::unavailable, |o| MaybeOutcome::Ran(outcome(o)))
-            }),
+            conflicted: Outcome::from(&record.validation.conflicted),
+            ours: Outcome::from(&record.validation.ours),
+            theirs: Outcome::from(&record.validation.theirs),
+            gold: Outcome::from(&record.validation.gold),
+            baselines: Baselines::from(&record.baselines),
         },
         features: record.features.clone(),
     };
     (task, solution)
-}
-
-/// The flat outcome of the resolver named `name`; a resolver that did not run counts as
-/// failed with no test named.
-fn ran(baselines: &Baselines, name: &str) -> FlatOutcome {
-    baselines.outcome(name).map(flat_outcome).unwrap_or(FlatOutcome {
-        passed: false,
-        failed_tests: Vec::new(),
-        timed_out: false,
-    })
-}
-
-fn flat_outcome(outcome: &Outcome) -> FlatOutcome {
-    FlatOutcome { passed: outcome.passed, failed_tests: outcome.failed_tests.clone(), timed_out: outcome.timed_out }
-}
-
-fn outcome(flat: &FlatOutcome) -> Outcome {
-    Outcome {
-        passed: flat.passed,
-        failed_tests: flat.failed_tests.clone(),
-        duration_ms: 0,
-        timed_out: flat.timed_out,
-        last_line: String::new(),
-    }
 }
 
 /// The two splits, in the order they are listed.
@@ -389,10 +314,12 @@ mod tests {
     #[test]
     fn flat_shapes_have_every_field_of_the_record_types() {
         use schemars::schema_for;
-        assert_eq!(fields(schema_for!(FlatBaselines)), fields(schema_for!(Baselines)));
-        let baselines = schema_for!(Baselines);
-        let union = schemars::Schema::try_from(baselines.as_value()["properties"]["union"].clone()).unwrap();
-        assert_eq!(fields(schema_for!(FlatUnion)), fields(union));
+        let (flat, baselines) = (schema_for!(FlatBaselines), schema_for!(Baselines));
+        assert_eq!(fields(flat.clone()), fields(baselines.clone()));
+        for (key, _) in crate::resolve::record_keys() {
+            let column = |s: &schemars::Schema| schemars::Schema::try_from(s.as_value()["properties"][key].clone());
+            assert_eq!(fields(column(&flat).unwrap()), fields(column(&baselines).unwrap()), "column {key}");
+        }
         assert_eq!(fields(schema_for!(FlatOutcome)), fields(schema_for!(Outcome)));
         let mut validation = fields(schema_for!(FlatValidation));
         validation.push("baselines".into());

@@ -129,3 +129,17 @@ fn two_runs_from_empty_caches_write_identical_versions() {
     // The durations stay in the outcome cache.
     assert!(work.path().join("cache-a/runs/mergeforge/1.0.0.json").is_file());
 }
+
+/// Every committed sample task and solution reads into the typed records (typed
+/// baselines, family, operators, levels) and writes back byte for byte.
+#[test]
+fn every_committed_sample_record_reads_back_to_the_same_bytes() {
+    for dir in sample_task_dirs() {
+        let task_bytes = std::fs::read(dir.join("task.json")).unwrap();
+        let task: mergeforge::bundle::Task = serde_json::from_slice(&task_bytes).unwrap();
+        assert!(mergeforge::bundle::task::to_json_bytes(&task).unwrap() == task_bytes, "{}", dir.display());
+        let solution_bytes = std::fs::read(dir.join("solution.json")).unwrap();
+        let solution: mergeforge::bundle::solution::Solution = serde_json::from_slice(&solution_bytes).unwrap();
+        assert!(mergeforge::bundle::task::to_json_bytes(&solution).unwrap() == solution_bytes, "{}", dir.display());
+    }
+}
