@@ -26,10 +26,10 @@ pub struct Manifest {
     #[schemars(extend("const" = MANIFEST_SCHEMA))]
     pub schema: String,
     /// The dataset's name.
-    #[schemars(pattern(crate::bundle::schemas::DATASET))]
+    #[schemars(pattern(crate::bundle::patterns::DATASET))]
     pub dataset: String,
     /// The version (semver).
-    #[schemars(pattern(crate::bundle::schemas::SEMVER))]
+    #[schemars(pattern(crate::bundle::patterns::SEMVER))]
     pub version: String,
     /// The program that wrote the version.
     pub generator: Generator,
@@ -65,10 +65,10 @@ pub struct Manifest {
 #[serde(deny_unknown_fields)]
 pub struct ParentVersion {
     /// The parent's version.
-    #[schemars(pattern(crate::bundle::schemas::SEMVER))]
+    #[schemars(pattern(crate::bundle::patterns::SEMVER))]
     pub version: String,
     /// sha256 of the parent's `manifest.json` bytes.
-    #[schemars(pattern(crate::bundle::schemas::SHA256))]
+    #[schemars(pattern(crate::bundle::patterns::SHA256))]
     pub manifest_sha256: String,
 }
 
@@ -80,7 +80,7 @@ pub struct Generator {
     #[schemars(length(min = 1))]
     pub name: String,
     /// Its version.
-    #[schemars(pattern(crate::bundle::schemas::SEMVER))]
+    #[schemars(pattern(crate::bundle::patterns::SEMVER))]
     pub version: String,
 }
 
@@ -92,10 +92,10 @@ pub struct SubstrateEntry {
     #[schemars(length(min = 1))]
     pub name: String,
     /// HEAD commit when the substrate is a git repository, else null.
-    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
+    #[schemars(pattern(crate::bundle::patterns::COMMIT_ID))]
     pub commit: Option<String>,
     /// sha256 over the substrate's files (paths and bytes).
-    #[schemars(pattern(crate::bundle::schemas::SHA256))]
+    #[schemars(pattern(crate::bundle::patterns::SHA256))]
     pub tree: String,
     /// Tasks of this version made from it.
     pub tasks: usize,
@@ -141,7 +141,7 @@ fn is_zero(n: &usize) -> bool {
 #[serde(deny_unknown_fields)]
 pub struct TaskEntry {
     /// The task's id (its folder name).
-    #[schemars(pattern(crate::bundle::schemas::TASK_ID))]
+    #[schemars(pattern(crate::bundle::patterns::TASK_ID))]
     pub id: String,
     /// Its level.
     pub level: Level,
@@ -151,7 +151,7 @@ pub struct TaskEntry {
     #[schemars(length(min = 1))]
     pub substrate: String,
     /// sha256 of the task's `task.json` bytes.
-    #[schemars(pattern(crate::bundle::schemas::SHA256))]
+    #[schemars(pattern(crate::bundle::patterns::SHA256))]
     pub sha256: String,
 }
 

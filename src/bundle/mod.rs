@@ -9,6 +9,7 @@
 pub mod dataset;
 pub mod gitbundle;
 pub mod manifest;
+pub mod patterns;
 pub mod record;
 pub mod schemas;
 pub mod solution;

@@ -64,16 +64,3 @@ pub fn write_all(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
     }
     Ok(written)
 }
-
-/// A task id: `<substrate>-<10 hex>`.
-pub const TASK_ID: &str = "^[a-z0-9_-]+-[0-9a-f]{10}$";
-/// A git commit id (sha1, lowercase hex).
-pub const COMMIT_ID: &str = "^[0-9a-f]{40}$";
-/// A sha256 digest (lowercase hex).
-pub const SHA256: &str = "^[0-9a-f]{64}$";
-/// A repository-relative path.
-pub const PATH: &str = "^[^/]";
-/// A dataset name: a plain folder name.
-pub const DATASET: &str = r"^[^./\\][^/\\]*$";
-/// Semantic versioning 2.0.0.
-pub const SEMVER: &str = r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-((0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?(\+([0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*))?$";

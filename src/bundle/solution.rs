@@ -18,7 +18,7 @@ pub struct Solution {
     #[schemars(extend("const" = SOLUTION_SCHEMA))]
     pub schema: String,
     /// The task's id (as in `task.json`).
-    #[schemars(pattern(crate::bundle::schemas::TASK_ID))]
+    #[schemars(pattern(crate::bundle::patterns::TASK_ID))]
     pub id: String,
     /// One line on what the sides do and how the gold merge combines them.
     pub summary: String,
@@ -41,16 +41,16 @@ pub struct Solution {
 #[serde(deny_unknown_fields)]
 pub struct Commits {
     /// The branch point, a root commit.
-    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
+    #[schemars(pattern(crate::bundle::patterns::COMMIT_ID))]
     pub base: String,
     /// One side.
-    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
+    #[schemars(pattern(crate::bundle::patterns::COMMIT_ID))]
     pub ours: String,
     /// The other side.
-    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
+    #[schemars(pattern(crate::bundle::patterns::COMMIT_ID))]
     pub theirs: String,
     /// The verified merge of ours and theirs.
-    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
+    #[schemars(pattern(crate::bundle::patterns::COMMIT_ID))]
     pub gold: String,
 }
 
@@ -59,7 +59,7 @@ pub struct Commits {
 #[serde(deny_unknown_fields)]
 pub struct FileRecord {
     /// Repository-relative path.
-    #[schemars(pattern(crate::bundle::schemas::PATH))]
+    #[schemars(pattern(crate::bundle::patterns::PATH))]
     pub path: String,
     /// The merged text (diff3 markers when it conflicted).
     pub conflicted: String,
@@ -96,7 +96,7 @@ pub struct MutationRecord {
     #[schemars(length(min = 1))]
     pub operator: String,
     /// Repository-relative path.
-    #[schemars(pattern(crate::bundle::schemas::PATH))]
+    #[schemars(pattern(crate::bundle::patterns::PATH))]
     pub path: String,
     /// 1-based line where the edit starts.
     #[schemars(range(min = 1))]

@@ -22,7 +22,7 @@ pub struct Task {
     #[schemars(extend("const" = TASK_SCHEMA))]
     pub schema: String,
     /// `<substrate>-<10 hex>`: the substrate's name and a digest of the task's commits.
-    #[schemars(pattern(crate::bundle::schemas::TASK_ID))]
+    #[schemars(pattern(crate::bundle::patterns::TASK_ID))]
     pub id: String,
     /// The task family that made the task.
     pub family: Family,
@@ -69,15 +69,15 @@ pub enum ConflictKind {
 pub struct Digests {
     /// Of `repo.bundle` (branches base, ours, theirs).
     #[serde(rename = "repo.bundle")]
-    #[schemars(pattern(crate::bundle::schemas::SHA256))]
+    #[schemars(pattern(crate::bundle::patterns::SHA256))]
     pub repo_bundle: String,
     /// Of `solution.bundle` (branch gold).
     #[serde(rename = "solution.bundle")]
-    #[schemars(pattern(crate::bundle::schemas::SHA256))]
+    #[schemars(pattern(crate::bundle::patterns::SHA256))]
     pub solution_bundle: String,
     /// Of `solution.json`.
     #[serde(rename = "solution.json")]
-    #[schemars(pattern(crate::bundle::schemas::SHA256))]
+    #[schemars(pattern(crate::bundle::patterns::SHA256))]
     pub solution_json: String,
 }
 
@@ -131,7 +131,7 @@ pub struct SubstrateRef {
     #[schemars(length(min = 1))]
     pub name: String,
     /// HEAD commit when the substrate is a git repository, else null.
-    #[schemars(pattern(crate::bundle::schemas::COMMIT_ID))]
+    #[schemars(pattern(crate::bundle::patterns::COMMIT_ID))]
     pub commit: Option<String>,
 }
 
@@ -140,7 +140,7 @@ pub struct SubstrateRef {
 #[serde(deny_unknown_fields)]
 pub struct ConflictRecord {
     /// Repository-relative path.
-    #[schemars(pattern(crate::bundle::schemas::PATH))]
+    #[schemars(pattern(crate::bundle::patterns::PATH))]
     pub path: String,
     /// Conflict hunks in the file.
     #[schemars(range(min = 1))]

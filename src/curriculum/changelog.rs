@@ -4,10 +4,10 @@
 
 use std::fmt::Write;
 
+use super::plan::{Plan, RefreshOptions, TaskChange};
 use super::relevel::{
     EASY_RATE, FRONTIER_MIN_ATTEMPTS, HARD_RATE, RELEVEL_MIN_ATTEMPTS, RETIRE_MIN_ATTEMPTS, RETIRE_RATE,
 };
-use super::{Plan, RefreshOptions, TaskChange};
 
 /// The changelog text.
 pub fn render(plan: &Plan, options: &RefreshOptions) -> String {

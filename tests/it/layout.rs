@@ -1,6 +1,6 @@
 //! The source tree's shape, as the house style asks: no file in `src/` over 600 lines, and
-//! no two files that import each other (a `use` or a `crate::`/`super::` path in each
-//! naming the other). Module files are read as text: `mod` declarations do not count as
+//! no two files that import each other (a `use` or a path in the code of each naming the
+//! other: `crate::…`, `super::…`, or a child module's `child::Item`). Module files are read as text: `mod` declarations do not count as
 //! imports, `#[cfg(test)]` modules and comments are skipped.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -52,14 +52,14 @@ fn named_paths(code: &str) -> Vec<String> {
         let body: String = rest[..end].chars().filter(|c| !c.is_whitespace()).collect();
         expand("", &body, &mut paths);
     }
+    // Every path in the code (`crate::a::b`, `super::x`, `child::Item`, a catalogue macro's
+    // `module::Builder` included): a run of identifier characters and `::` that starts a path.
     let text = code;
-    for start in ["crate::", "super::"] {
-        for (at, _) in text.match_indices(start) {
-            if at > 0 && text[..at].chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
-                continue;
-            }
+    for (at, _) in text.match_indices("::") {
+        let start = text[..at].rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(0, |i| i + 1);
+        if start < at && !text[start..at].contains("::") {
             let path: String =
-                text[at..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+                text[start..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
             paths.push(path);
         }
     }

@@ -2,8 +2,8 @@
 //! make base; ours undoes the first, theirs the second; gold is the original. Neither
 //! side, nor both sides' lines concatenated, passes: only a true combination does.
 
-use super::{capped_pairs, PairRecipe};
-use crate::forge::{Family, FamilyBuilder, SideRule, ForgeInput, Recipe};
+use super::pairs::{capped_pairs, PairRecipe};
+use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::mutate::{Mutation, OperatorKind};
 use crate::snapshot::Snapshot;
 
@@ -35,7 +35,6 @@ impl FamilyBuilder for ComposeEdits {
             for (first, second) in pairs {
                 out.push(
                     PairRecipe {
-                        family: Family::ComposeEdits,
                         key: format!("compose-edits|{}|{}", first.key(), second.key()),
                         summary: format!(
                             "{}:{}: base has {} and {}; each side fixes one",

@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use super::mutated;
-use crate::forge::{messages, seeded_coin, Candidate, Family, FamilyBuilder, ForgeInput, Intent, Recipe, SideRule};
+use super::pairs::mutated;
+use crate::forge::messages;
+use crate::forge::proposal::{FamilyBuilder, ForgeInput, Intent, Proposal, Recipe, SideRule, seeded_coin};
 use crate::mutate::{Mutation, OperatorKind};
 use crate::snapshot::Snapshot;
 
@@ -57,8 +58,7 @@ impl FamilyBuilder for DivergentEdit {
                                 } else {
                                     ((wrong_side, other), (gold.clone(), fix))
                                 };
-                                Some(Candidate {
-                                    family: Family::DivergentEdit,
+                                Some(Proposal {
                                     summary: format!(
                                         "{}:{}: base has {}; one side restores the original, the other makes it {}",
                                         module.path, bug.line, bug.description, wrong.replacement

@@ -12,7 +12,7 @@
 use rustpython_ast as ast;
 
 use crate::forge::splice::{self, Splice};
-use crate::forge::{Candidate, Family, FamilyBuilder, ForgeInput, Intent, Recipe, SideRule};
+use crate::forge::proposal::{FamilyBuilder, ForgeInput, Intent, Proposal, Recipe, SideRule};
 use crate::mutate::{ops, Mutation, Operator, OperatorKind, OperatorRef};
 use crate::python::parses;
 use crate::python::text::short;
@@ -89,7 +89,7 @@ fn build(
     module_a: &PyModule,
     parameter: &Parameter,
     caller: &Caller,
-) -> Option<Candidate> {
+) -> Option<Proposal> {
     let body = &parameter.function.body;
     let first = body.iter().position(|s| !is_docstring(s))?;
     let p_stmt = &body[first];
@@ -166,8 +166,7 @@ fn build(
         message: format!("`{fname}`: add `{}`; call it from {}", short(&statement), module_b.path),
         mutations: vec![remove_statement.clone(), remove_argument.clone()],
     };
-    Some(Candidate {
-        family: Family::SignatureCallsite,
+    Some(Proposal {
         summary: format!(
             "{}: ours adds parameter `{}` to `{}`; theirs edits its body and calls it from {} with the old signature",
             module_a.path, parameter.name, fname, module_b.path

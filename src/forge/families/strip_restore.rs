@@ -3,8 +3,8 @@
 //! original. Both sides insert at the same place, so the merge conflicts, and each side
 //! alone lacks a behaviour the tests check.
 
-use super::{capped_pairs, PairRecipe};
-use crate::forge::{seeded_coin, Family, FamilyBuilder, SideRule, ForgeInput, Recipe};
+use super::pairs::{capped_pairs, PairRecipe};
+use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule, seeded_coin};
 use crate::mutate::{Mutation, OperatorKind};
 use crate::snapshot::Snapshot;
 
@@ -37,7 +37,6 @@ impl FamilyBuilder for StripRestore {
                 let key = format!("strip-restore|{}|{}", first.key(), second.key());
                 out.push(
                     PairRecipe {
-                        family: Family::StripRestore,
                         summary: format!(
                             "{}: both sides restore a statement at line {} ({} / {})",
                             module.path, first.line, first.description, second.description

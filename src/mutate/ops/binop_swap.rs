@@ -3,9 +3,10 @@
 
 use rustpython_ast::{self as ast, Operator as BinOp, Ranged};
 
-use super::token_in_gap;
-use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use super::support::token_in_gap;
+use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::walk::owned_exprs;
+use crate::python::PyModule;
 
 pub struct BinOpSwap;
 

@@ -5,7 +5,8 @@
 use rustpython_ast as ast;
 
 use super::support::{defined_function, finish};
-use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
+use crate::python::PyModule;
 
 pub struct ChangeDefault;
 

@@ -3,8 +3,9 @@
 
 use rustpython_ast as ast;
 
-use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::walk::owned_exprs;
+use crate::python::PyModule;
 
 pub struct ConstInt;
 

@@ -6,8 +6,9 @@
 use rustpython_ast as ast;
 
 use super::support::finish;
-use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::text::{block_lines, is_elif, negated, short, swapped};
+use crate::python::PyModule;
 
 pub struct InvertIf;
 

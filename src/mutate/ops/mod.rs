@@ -1,8 +1,6 @@
 //! The operator catalogue: one operator a file, listed once in [`ALL`].
 
-use std::ops::Range;
-
-use super::{Operator, PyModule};
+use super::operator::Operator;
 
 mod binop_swap;
 mod bool_op;
@@ -47,34 +45,3 @@ pub static MADE_BY_FAMILIES: &[&dyn Operator] = &[&signature_edits::RemoveParame
 
 pub(crate) use remove_statement::RemoveStatement;
 pub(crate) use signature_edits::{RemoveArgument, RemoveParameter};
-
-/// Finds the operator token `token` in the text between two operands (`gap`), skipping
-/// whitespace, parentheses, line continuations and comments. Returns its byte range.
-pub(crate) fn token_in_gap(module: &PyModule, gap: Range<usize>, token: &str) -> Option<Range<usize>> {
-    let text = module.text.get(gap.clone())?;
-    let mut offset = 0;
-    let bytes = text.as_bytes();
-    while offset < bytes.len() {
-        let rest = &text[offset..];
-        match bytes[offset] {
-            b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b'(' | b')' => offset += 1,
-            b'#' => offset += rest.find('\n').unwrap_or(rest.len()),
-            _ => {
-                if let Some(tail) = rest.strip_prefix(token) {
-                    let after = tail.chars().next();
-                    // `*` must not match the start of `**`, `/` of `//`, `<` of `<=`, ...
-                    let glued = matches!(after, Some(c) if "*/=<>".contains(c)) && !token.ends_with('=');
-                    let word = token.chars().all(|c| c.is_alphabetic())
-                        && matches!(after, Some(c) if c.is_alphanumeric() || c == '_');
-                    if glued || word {
-                        return None;
-                    }
-                    let start = gap.start + offset;
-                    return Some(start..start + token.len());
-                }
-                return None;
-            }
-        }
-    }
-    None
-}

@@ -4,7 +4,8 @@
 use rustpython_ast as ast;
 
 use super::support::{finish, remove_lines};
-use crate::mutate::{Mutation, Operator, OperatorKind, PyModule};
+use crate::mutate::operator::{Mutation, Operator, OperatorKind};
+use crate::python::PyModule;
 
 pub struct RemoveLoop;
 

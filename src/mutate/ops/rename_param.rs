@@ -11,8 +11,9 @@ use std::ops::Range;
 use rustpython_ast::{self as ast, Ranged};
 
 use super::support::{defined_function, finish};
-use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::walk::{arguments_exprs, child_blocks, expr_children, parameters, pattern_names, stmt_exprs};
+use crate::python::PyModule;
 
 pub struct RenameParam;
 

@@ -5,8 +5,9 @@
 use rustpython_ast as ast;
 
 use super::support::finish;
-use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::text::short;
+use crate::python::PyModule;
 
 pub struct ReturnValue;
 

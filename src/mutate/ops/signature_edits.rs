@@ -3,7 +3,8 @@
 //! call). The engine never enumerates them (`mutations` is empty); they are catalogue
 //! entries so that the records naming them carry their metadata like any operator.
 
-use crate::mutate::{Mutation, Operator, OperatorKind, PyModule};
+use crate::mutate::operator::{Mutation, Operator, OperatorKind};
+use crate::python::PyModule;
 
 /// Drops a parameter from a function's signature.
 pub struct RemoveParameter;

@@ -1,11 +1,14 @@
 //! Shared helpers for the operators in this folder: the final "changes something and
 //! still parses" filter, naming the function a `def` defines, and removing a
-//! statement's lines. The Python walk and text helpers they
+//! statement's lines, finding an operator token between two operands. The Python walk and text helpers they
 //! build on are [`crate::python`].
 
-use crate::mutate::{mutation_at, Mutation, Operator, PyModule};
+use std::ops::Range;
+
+use crate::mutate::operator::{mutation_at, Mutation, Operator};
 use crate::python::check::still_parses;
 use crate::python::text::short;
+use crate::python::PyModule;
 use crate::python::StmtSite;
 
 /// The qualified name of the function a `def` site defines: the function recorded for
@@ -38,4 +41,35 @@ pub(crate) fn remove_lines(op: &'static dyn Operator, module: &PyModule, site: &
     };
     let first_line = module.text[lines.clone()].lines().next().unwrap_or("").trim().to_string();
     Some(mutation_at(op, module, &site.function, lines, replacement, format!("remove `{}`", short(&first_line))))
+}
+
+/// Finds the operator token `token` in the text between two operands (`gap`), skipping
+/// whitespace, parentheses, line continuations and comments. Returns its byte range.
+pub(crate) fn token_in_gap(module: &PyModule, gap: Range<usize>, token: &str) -> Option<Range<usize>> {
+    let text = module.text.get(gap.clone())?;
+    let mut offset = 0;
+    let bytes = text.as_bytes();
+    while offset < bytes.len() {
+        let rest = &text[offset..];
+        match bytes[offset] {
+            b' ' | b'\t' | b'\n' | b'\r' | b'\\' | b'(' | b')' => offset += 1,
+            b'#' => offset += rest.find('\n').unwrap_or(rest.len()),
+            _ => {
+                if let Some(tail) = rest.strip_prefix(token) {
+                    let after = tail.chars().next();
+                    // `*` must not match the start of `**`, `/` of `//`, `<` of `<=`, ...
+                    let glued = matches!(after, Some(c) if "*/=<>".contains(c)) && !token.ends_with('=');
+                    let word = token.chars().all(|c| c.is_alphabetic())
+                        && matches!(after, Some(c) if c.is_alphanumeric() || c == '_');
+                    if glued || word {
+                        return None;
+                    }
+                    let start = gap.start + offset;
+                    return Some(start..start + token.len());
+                }
+                return None;
+            }
+        }
+    }
+    None
 }

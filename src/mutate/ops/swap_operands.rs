@@ -8,10 +8,11 @@ use std::ops::Range;
 use rustpython_ast::{self as ast, CmpOp, Operator as BinOp};
 
 use super::support::finish;
-use super::token_in_gap;
-use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use super::support::token_in_gap;
+use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::text::{binop_precedence, precedence};
 use crate::python::walk::owned_exprs;
+use crate::python::PyModule;
 
 pub struct SwapOperands;
 

@@ -6,9 +6,10 @@
 use rustpython_ast as ast;
 
 use super::support::finish;
-use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::text::{short, swapped};
 use crate::python::walk::is_docstring;
+use crate::python::PyModule;
 
 pub struct SwapStatements;
 

@@ -7,9 +7,10 @@
 use rustpython_ast as ast;
 
 use super::support::finish;
-use crate::mutate::{mutation_at, Mutation, Operator, OperatorKind, PyModule};
+use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::text::block_lines;
 use crate::python::walk::{owned_exprs, walk_stmts};
+use crate::python::PyModule;
 
 pub struct UnwrapBlock;
 

@@ -1,0 +1,114 @@
+//! What a family implements and builds: the [`FamilyBuilder`] contract, the
+//! [`Recipe`]s it proposes and the [`Proposal`] a recipe builds (four snapshots, each
+//! side's [`Intent`]), the [`SideRule`] the tests must follow, and the seeded ranks and
+//! coins that order candidates and pick sides.
+//!
+//! The family files and their catalogue depend on this file; it depends on none of them.
+
+use sha2::{Digest, Sha256};
+
+use super::messages;
+use crate::mutate::Mutation;
+use crate::python::PyModule;
+use crate::snapshot::Snapshot;
+use crate::substrate::Substrate;
+
+/// The family's requirement on the `ours` and `theirs` commits' test outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideRule {
+    BothFail,
+    ExactlyOnePasses,
+}
+
+/// A proposed task, before merging and validation, as its family's recipe builds it
+/// (the family itself is added by [`crate::forge::ordered_candidates`]).
+#[derive(Debug, Clone)]
+pub struct Proposal {
+    /// Stable identity of the recipe (paths, operators, offsets); orders candidates.
+    pub key: String,
+    pub base: Snapshot,
+    pub ours: Snapshot,
+    pub theirs: Snapshot,
+    pub gold: Snapshot,
+    /// The mutations the recipe used.
+    pub mutations: Vec<Mutation>,
+    /// One line on what the sides do and how they combine (for dataset maintainers: it
+    /// states the resolution, so it never reaches an agent).
+    pub summary: String,
+    /// What `ours` changes, as its developer meant it.
+    pub ours_intent: Intent,
+    /// What `theirs` changes, as its developer meant it.
+    pub theirs_intent: Intent,
+}
+
+/// One side's own change: its commit message and the mutations it is about.
+#[derive(Debug, Clone)]
+pub struct Intent {
+    /// The side's commit message (one line): its own change, never the resolution or
+    /// the family ([`super::messages`]).
+    pub message: String,
+    /// The mutations the change concerns: those it undoes, or for divergent-edit's
+    /// other side, the one it makes in place of base's.
+    pub mutations: Vec<Mutation>,
+}
+
+impl Intent {
+    /// The change that undoes `mutations` (the first one names it).
+    pub fn undoing(mutations: &[&Mutation]) -> Intent {
+        let message = mutations.first().map(|m| messages::undo(m)).unwrap_or_default();
+        Intent { message, mutations: mutations.iter().map(|m| (*m).clone()).collect() }
+    }
+}
+
+/// What families see of a substrate.
+pub struct ForgeInput<'a> {
+    pub substrate: &'a Substrate,
+    /// Parsed mutable sources, sorted by path.
+    pub modules: &'a [PyModule],
+    /// Every mutation of every module, per module (same order as `modules`).
+    pub mutations: &'a [Vec<Mutation>],
+    pub seed: u64,
+}
+
+/// A candidate not built yet: its key orders it, `build` makes it (or `None` when an
+/// edited file would not parse). Building is the expensive part, so only the candidates
+/// that are actually tried get built.
+pub struct Recipe<'a> {
+    pub key: String,
+    pub build: Box<dyn Fn() -> Option<Proposal> + Send + Sync + 'a>,
+}
+
+/// A family: one small type in its own file, listed once in the catalogue of
+/// `forge::families`, which makes the `Family` enum from that list. Every item is required:
+/// a family without one does not compile.
+pub trait FamilyBuilder: Sync + Send {
+    /// What the tests must say about the two sides taken alone.
+    fn side_rule(&self) -> SideRule;
+    /// How much reasoning beyond picking lines the family's gold merge needs, in [0, 1].
+    fn prior(&self) -> f64;
+    /// One sentence on how the family makes a task, for the dataset card.
+    fn description(&self) -> &'static str;
+    /// Every candidate this family can make, as recipes, in any order (the caller orders them).
+    fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>>;
+}
+
+/// The rank of a key under a seed: hex sha256(seed ‖ key).
+pub fn seeded_rank(seed: u64, key: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(seed.to_le_bytes());
+    hasher.update(key.as_bytes());
+    crate::snapshot::hex(&hasher.finalize())
+}
+
+/// A deterministic coin for a key under a seed (e.g. which side gets which change).
+///
+/// It hashes the key under its own domain: the candidates tried first are those with the
+/// smallest [`seeded_rank`], so a coin read off that same hash would land the same way
+/// for nearly all of them (it once put the correct change on `ours` in every kept task).
+pub fn seeded_coin(seed: u64, key: &str) -> bool {
+    let mut hasher = Sha256::new();
+    hasher.update(seed.to_le_bytes());
+    hasher.update(b"side-coin|");
+    hasher.update(key.as_bytes());
+    hasher.finalize()[0] & 1 == 0
+}
