@@ -59,8 +59,18 @@ pub fn write_all(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
     let mut written = Vec::new();
     for (name, schema) in all() {
         let path = dir.join(format!("{name}.schema.json"));
-        std::fs::write(&path, bytes(&schema)?).with_context(|| format!("writing {}", path.display()))?;
+        write_replacing(&path, &bytes(&schema)?).with_context(|| format!("writing {}", path.display()))?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// Writes `bytes` through a temporary file in the same folder and a rename, so a schema
+/// file is either the old one or the new one, never half written.
+fn write_replacing(path: &Path, bytes: &[u8]) -> Result<()> {
+    let folder = path.parent().context("schema path has no folder")?;
+    let mut temp = tempfile::Builder::new().prefix(".schema-").tempfile_in(folder)?;
+    std::io::Write::write_all(&mut temp, bytes)?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
