@@ -21,11 +21,19 @@ pub fn run_mergeforge(args: &[&str]) -> Output {
     mergeforge().args(args).output().expect("mergeforge runs")
 }
 
-/// The interpreter of the cached venv with pytest (the one gen-tasks uses).
+/// The interpreter of the cached venv with pytest (the one gen-tasks uses), looked up
+/// once per test binary: finding it asks the base interpreter for its version, which
+/// through a version manager's shim costs a dozen processes, and the sample's check
+/// runs the tests some 370 times.
 pub fn venv_python() -> PathBuf {
-    let env = mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &[])
-        .expect("venv with pytest");
-    env.interpreter
+    static PYTHON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &[])
+                .expect("venv with pytest")
+                .interpreter
+        })
+        .clone()
 }
 
 /// Runs git in `dir`, panicking with its stderr if it fails.
