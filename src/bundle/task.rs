@@ -99,7 +99,10 @@ pub struct CurriculumRecord {
 }
 
 /// Where a curriculum refresh put a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "kebab-case")]
 #[serde(rename_all = "kebab-case")]
 pub enum CurriculumStatus {
     /// In the training split.
@@ -114,12 +117,7 @@ pub enum CurriculumStatus {
 
 impl CurriculumStatus {
     pub fn name(self) -> &'static str {
-        match self {
-            CurriculumStatus::Active => "active",
-            CurriculumStatus::FrontierHard => "frontier-hard",
-            CurriculumStatus::Retired => "retired",
-            CurriculumStatus::New => "new",
-        }
+        self.into()
     }
 }
 

@@ -50,7 +50,8 @@ impl Content {
 pub type Plan = BTreeMap<String, Content>;
 
 /// What happened to the target folder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum FolderWrite {
     Created,
     /// The folder already held exactly this content.
@@ -59,10 +60,7 @@ pub enum FolderWrite {
 
 impl FolderWrite {
     pub fn name(self) -> &'static str {
-        match self {
-            FolderWrite::Created => "created",
-            FolderWrite::Unchanged => "unchanged",
-        }
+        self.into()
     }
 }
 

@@ -34,11 +34,13 @@ pub struct PushOptions {
 }
 
 /// What the push did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum PushResult {
     /// A new commit was pushed, with the tag.
     Pushed,
     /// The branch head already had this content; only the tag was pushed.
+    #[strum(serialize = "tagged-existing-commit")]
     TaggedHead,
     /// The version tag already points at this content; nothing was pushed.
     AlreadyPublished,
@@ -46,11 +48,7 @@ pub enum PushResult {
 
 impl PushResult {
     pub fn name(self) -> &'static str {
-        match self {
-            PushResult::Pushed => "pushed",
-            PushResult::TaggedHead => "tagged-existing-commit",
-            PushResult::AlreadyPublished => "already-published",
-        }
+        self.into()
     }
 }
 

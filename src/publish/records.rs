@@ -224,7 +224,8 @@ pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
 }
 
 /// The two splits, in the order they are listed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Split {
     Train,
     Test,
@@ -234,10 +235,7 @@ impl Split {
     pub const ALL: [Split; 2] = [Split::Train, Split::Test];
 
     pub fn name(self) -> &'static str {
-        match self {
-            Split::Train => "train",
-            Split::Test => "test",
-        }
+        self.into()
     }
 }
 

@@ -60,8 +60,9 @@ pub struct ServerSpec {
     pub modules: Vec<(String, &'static str)>,
 }
 
-/// How a child gets the changed tree's code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a child gets the changed tree's code (its name is the protocol's word).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum ChildMode {
     /// Swap the new code of changed functions into the warm modules (exact only for
     /// changes inside function bodies; refused otherwise).
@@ -72,10 +73,7 @@ pub enum ChildMode {
 
 impl ChildMode {
     fn name(self) -> &'static str {
-        match self {
-            ChildMode::Swap => "swap",
-            ChildMode::Fresh => "fresh",
-        }
+        self.into()
     }
 }
 
