@@ -5,15 +5,17 @@
 //! This stage owns the [`Validation`] record and the reasons a candidate is rejected.
 //! It runs tests only through the sandbox's [`TestRunner`]; it does not level tasks.
 
+pub mod ladder;
+
 use anyhow::Result;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
-use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::forge::{Candidate, SideRule};
 pub use crate::pytest::testrun::{Outcome, TestRunner};
-use crate::resolve::{self, RecordKey, Resolver, Rung};
+use crate::resolve::{self, Resolver, Rung};
 use crate::snapshot::Snapshot;
+use ladder::LadderCell;
 
 /// Every outcome a task records.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -36,11 +38,9 @@ pub struct Validation {
 /// resolve keeps its markers, so each outcome is a real test run of what the resolver
 /// produced; a resolver that cannot run here is recorded as unavailable.
 ///
-/// Serialised as an object keyed by the resolvers' [`RecordKey`]s in ladder order: a
-/// resolver with its own key maps to its outcome (`{"available": false}` when it was not
-/// run); members of a shared key are an object `{"passed": any member passed, <member>:
-/// outcome, …}` (`union`: `ours_first`, `theirs_first`). Read back, a key the record
-/// lacks (a resolver added after the task was made) is unavailable.
+/// Serialised in the [`ladder`] layout (an object keyed by the resolvers' record keys in
+/// ladder order), `{"available": false}` for a resolver that was not run; read back, a
+/// key the record lacks (a resolver added after the task was made) is unavailable.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Baselines {
     /// Parallel to [`resolve::ALL`].
@@ -82,135 +82,47 @@ impl Baselines {
     pub fn a_combination_passes(&self) -> bool {
         self.iter().any(|(r, o)| r.rung() == Rung::Medium && o.passed())
     }
-
-    /// The record keys in ladder order, each with its resolvers and their outcomes.
-    fn by_key(&self) -> Vec<(&'static str, Vec<Ran<'_>>)> {
-        resolve::record_keys()
-            .into_iter()
-            .map(|(key, _)| (key, self.iter().filter(|(r, _)| r.record_key().key() == key).collect()))
-            .collect()
-    }
-}
-
-/// A resolver of the ladder and its outcome.
-type Ran<'a> = (&'static dyn Resolver, &'a MaybeOutcome);
-
-/// The object a shared key is recorded as.
-struct SharedRecord<'a>(&'a [Ran<'a>]);
-
-impl Serialize for SharedRecord<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len() + 1))?;
-        map.serialize_entry("passed", &self.0.iter().any(|(_, o)| o.passed()))?;
-        for (resolver, outcome) in self.0 {
-            if let RecordKey::Shared { member, .. } = resolver.record_key() {
-                map.serialize_entry(member, outcome)?;
-            }
-        }
-        map.end()
-    }
 }
 
 impl Serialize for Baselines {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let keys = self.by_key();
-        let mut map = serializer.serialize_map(Some(keys.len()))?;
-        for (key, members) in &keys {
-            match members.as_slice() {
-                [(resolver, outcome)] if matches!(resolver.record_key(), RecordKey::Own(_)) => {
-                    map.serialize_entry(key, outcome)?
-                }
-                _ => map.serialize_entry(key, &SharedRecord(members))?,
-            }
-        }
-        map.end()
+        ladder::serialize(&self.outcomes, serializer)
     }
 }
 
 impl<'de> Deserialize<'de> for Baselines {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let mut record = serde_json::Map::deserialize(deserializer)?;
-        let known: Vec<&str> = resolve::ALL.iter().map(|r| r.record_key().key()).collect();
-        if let Some(unknown) = record.keys().find(|k| !known.contains(&k.as_str())) {
-            return Err(D::Error::custom(format!("unknown baseline `{unknown}`; known: {}", known.join(", "))));
-        }
-        let mut outcomes = Vec::with_capacity(resolve::ALL.len());
-        for resolver in resolve::ALL {
-            let value = match resolver.record_key() {
-                RecordKey::Own(key) => record.remove(key),
-                RecordKey::Shared { key, member } => {
-                    record.get_mut(key).and_then(|shared| shared.as_object_mut()).and_then(|s| s.remove(member))
-                }
-            };
-            outcomes.push(match value {
-                Some(value) => serde_json::from_value(value).map_err(D::Error::custom)?,
-                None => MaybeOutcome::unavailable(),
-            });
-        }
-        Ok(Baselines { outcomes })
+        Ok(Baselines { outcomes: ladder::deserialize(deserializer)? })
     }
 }
 
-/// The schema of the object [`Baselines`] is written as, from the catalogue: one property
-/// per record key in ladder order, described by its resolver; a shared key is an object
-/// with `passed` and one property per member. Closed: a key no resolver records is invalid.
+/// The schema of the object [`Baselines`] is written as: the ladder layout
+/// ([`ladder::schema`]) with outcomes described by their resolvers.
 impl JsonSchema for Baselines {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Baselines".into()
     }
 
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let mut properties = serde_json::Map::new();
-        for (key, members) in resolve::record_keys() {
-            let property = match members.as_slice() {
-                [resolver] if matches!(resolver.record_key(), RecordKey::Own(_)) => {
-                    described(generator.subschema_for::<MaybeOutcome>(), resolver.description())
-                }
-                _ => shared_schema(generator, &members),
-            };
-            properties.insert(key.to_string(), property.into());
-        }
-        let required: Vec<&str> = resolve::record_keys().iter().map(|(key, _)| *key).collect();
-        schemars::json_schema!({
-            "type": "object",
-            "description": "Outcomes of the baseline resolvers (the ladder) on the conflicted tree, by record key in ladder order.",
-            "properties": properties,
-            "required": required,
-            "additionalProperties": false,
-        })
+        ladder::schema::<MaybeOutcome>(
+            generator,
+            "Outcomes of the baseline resolvers (the ladder) on the conflicted tree, by record key in ladder order.",
+        )
     }
 }
 
-/// The schema of a key several resolvers share: `passed` and each member's outcome.
-fn shared_schema(generator: &mut SchemaGenerator, members: &[&'static dyn Resolver]) -> Schema {
-    let mut properties = serde_json::Map::new();
-    properties
-        .insert("passed".into(), serde_json::json!({"type": "boolean", "description": "Whether any member passes."}));
-    let mut required = vec!["passed"];
-    for resolver in members {
-        if let RecordKey::Shared { member, .. } = resolver.record_key() {
-            properties.insert(
-                member.into(),
-                described(generator.subschema_for::<MaybeOutcome>(), resolver.description()).into(),
-            );
-            required.push(member);
-        }
+impl LadderCell for MaybeOutcome {
+    fn passed(&self) -> bool {
+        MaybeOutcome::passed(self)
     }
-    let names: Vec<&str> = members.iter().map(|r| r.name()).collect();
-    schemars::json_schema!({
-        "type": "object",
-        "description": format!("Resolvers recorded together ({}); passes when any of them passes.", names.join(", ")),
-        "properties": properties,
-        "required": required,
-        "additionalProperties": false,
-    })
-}
 
-/// `schema` with a description.
-fn described(mut schema: Schema, description: &str) -> Schema {
-    schema.insert("description".into(), description.into());
-    schema
+    fn missing() -> Self {
+        MaybeOutcome::unavailable()
+    }
+
+    fn describe(resolver: &dyn Resolver) -> String {
+        resolver.description().to_string()
+    }
 }
 
 /// The outcome of an optional baseline: a test run, or a record that it was not run.
