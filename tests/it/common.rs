@@ -216,3 +216,16 @@ pub fn verify_task_with_git(task_dir: &Path) {
     );
     assert!(tests_pass(&clone, &command, &env, timeout), "{id}: gold fails its tests");
 }
+
+/// A config for the calculator substrate with a short test timeout, so that a mutation
+/// that makes the tests loop costs seconds, not a minute.
+pub fn quick_config(work: &Path) -> PathBuf {
+    let config = work.join("calculator.toml");
+    let text = std::fs::read_to_string(root().join("substrates/calculator/substrate.toml"))
+        .unwrap()
+        .replace("timeout_s = 60", "timeout_s = 10");
+    assert!(text.contains("timeout_s = 10"), "substrates/calculator/substrate.toml has no `timeout_s = 60`");
+    let path = root().join("substrates/calculator");
+    std::fs::write(&config, format!("path = {:?}\n{text}", path.to_str().unwrap())).unwrap();
+    config
+}

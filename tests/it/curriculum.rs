@@ -11,19 +11,6 @@ use serde_json::{json, Value};
 
 const RUNS: usize = 4;
 
-/// A config for the calculator substrate with a short test timeout, so that a mutation
-/// that makes the tests loop costs seconds, not a minute.
-fn quick_config(work: &Path) -> PathBuf {
-    let config = work.join("calculator.toml");
-    let text = std::fs::read_to_string(root().join("substrates/calculator/substrate.toml"))
-        .unwrap()
-        .replace("timeout_s = 60", "timeout_s = 10");
-    assert!(text.contains("timeout_s = 10"), "substrates/calculator/substrate.toml has no `timeout_s = 60`");
-    let path = root().join("substrates/calculator");
-    std::fs::write(&config, format!("path = {:?}\n{text}", path.to_str().unwrap())).unwrap();
-    config
-}
-
 fn gen_small(out: &Path, cache: &Path, config: &Path) {
     let output = run_mergeforge(&[
         "gen-tasks",

@@ -19,19 +19,6 @@ fn gen(out: &Path, cache: &Path, args: &[&str]) -> Value {
     serde_json::from_slice(&output.stdout).expect("--json prints JSON")
 }
 
-/// A config for the calculator substrate with a short test timeout, so that a mutation
-/// that makes the tests loop costs seconds, not a minute.
-fn quick_config(work: &Path) -> PathBuf {
-    let config = work.join("calculator.toml");
-    let text = std::fs::read_to_string(root().join("substrates/calculator/substrate.toml"))
-        .unwrap()
-        .replace("timeout_s = 60", "timeout_s = 10");
-    assert!(text.contains("timeout_s = 10"), "substrates/calculator/substrate.toml has no `timeout_s = 60`");
-    let path = root().join("substrates/calculator");
-    std::fs::write(&config, format!("path = {:?}\n{text}", path.to_str().unwrap())).unwrap();
-    config
-}
-
 #[test]
 fn quotas_are_met_in_turn_and_shortfalls_reported() {
     let work = tempfile::tempdir().unwrap();
