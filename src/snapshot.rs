@@ -58,9 +58,59 @@ pub fn text_of<'a>(snapshot: &'a Snapshot, path: &str) -> Option<&'a str> {
     snapshot.get(path).and_then(|d| std::str::from_utf8(d).ok())
 }
 
+/// Whether `path` belongs to the test suite: any file under a `tests` or `test` folder,
+/// a `test_*.py` or `*_test.py` module, or a `conftest.py`.
+pub fn is_test_file(path: &str) -> bool {
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let name = parts.pop().unwrap_or_default();
+    parts.iter().any(|dir| *dir == "tests" || *dir == "test")
+        || name == "conftest.py"
+        || (name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py")))
+}
+
+/// `tree` judged by `gold`'s tests: gold's test files restored over it, and test files
+/// gold does not have removed (DESIGN.md's one judgement: a tree solves a task when gold's
+/// test files, restored over it, pass).
+pub fn with_tests_of(tree: &Snapshot, gold: &Snapshot) -> Snapshot {
+    let mut out: Snapshot =
+        tree.iter().filter(|(path, _)| !is_test_file(path)).map(|(p, d)| (p.clone(), d.clone())).collect();
+    out.extend(gold.iter().filter(|(path, _)| is_test_file(path)).map(|(p, d)| (p.clone(), d.clone())));
+    out
+}
+
 /// Returns a copy of `snapshot` with `path` replaced by `text`.
 pub fn with_file(snapshot: &Snapshot, path: &str, text: &str) -> Snapshot {
     let mut out = snapshot.clone();
     out.insert(path.to_string(), Arc::from(text.as_bytes()));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> Snapshot {
+        files.iter().map(|(p, t)| (p.to_string(), Arc::from(t.as_bytes()))).collect()
+    }
+
+    #[test]
+    fn test_files_are_the_suite_and_its_helpers() {
+        for path in ["tests/test_a.py", "tests/helpers.py", "tests/data/x.json", "pkg/test/util.py", "test_top.py"] {
+            assert!(is_test_file(path), "{path}");
+        }
+        for path in ["conftest.py", "src/pkg/conftest.py", "src/pkg/io_test.py"] {
+            assert!(is_test_file(path), "{path}");
+        }
+        for path in ["src/pkg/testing.py", "src/latest.py", "contest.py", "src/tests.py", "src/test_data.txt"] {
+            assert!(!is_test_file(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn gold_tests_replace_and_remove_the_trees_own() {
+        let resolved = tree(&[("src/a.py", "mine"), ("tests/test_a.py", "old"), ("tests/test_extra.py", "x")]);
+        let gold = tree(&[("src/a.py", "gold"), ("src/b.py", "gold"), ("tests/test_a.py", "new")]);
+        let judged = with_tests_of(&resolved, &gold);
+        assert_eq!(judged, tree(&[("src/a.py", "mine"), ("tests/test_a.py", "new")]));
+    }
 }

@@ -274,6 +274,7 @@ pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
         "tasks": report.manifest.counts.tasks,
         "by_level": report.manifest.counts.by_level,
         "by_family": report.manifest.counts.by_family,
+        "levels_by_family": report.stats.levels,
         "by_substrate": report.manifest.substrates.iter().map(|s| (s.name.clone(), s.tasks)).collect::<std::collections::BTreeMap<_, _>>(),
         "candidates_tried": report.stats.candidates_tried,
         "kept": report.stats.kept,
@@ -303,24 +304,28 @@ pub(crate) fn print_summary(report: &GenReport) {
         print!("{:>8}", level.name());
     }
     println!("{:>8}", "total");
-    for family in Family::ALL {
-        let mut row = [0usize; 3];
-        for task in &report.manifest.tasks {
-            if task.family == family {
-                row[levels.iter().position(|l| *l == task.level).unwrap_or(0)] += 1;
-            }
-        }
+    for (family, row) in report.stats.levels.families() {
         print!("{:<20}", family.name());
-        for n in row {
-            print!("{n:>8}");
+        for level in levels {
+            print!("{:>8}", row.count(level));
         }
-        println!("{:>8}", row.iter().sum::<usize>());
+        print!("{:>8}", row.easy + row.medium + row.hard);
+        let solved: Vec<String> = row.medium_solved_by.iter().map(|(key, n)| format!("{key} {n}")).collect();
+        if !solved.is_empty() {
+            print!("   medium solved by {}", solved.join(", "));
+        }
+        println!();
     }
     print!("{:<20}", "all");
     for level in levels {
         print!("{:>8}", counts.by_level.get(&level).copied().unwrap_or(0));
     }
     println!("{:>8}", counts.tasks);
+    let no_hard: Vec<&str> =
+        report.stats.levels.families().filter(|(_, row)| row.hard == 0).map(|(f, _)| f.name()).collect();
+    if !no_hard.is_empty() {
+        println!("no hard task from: {}", no_hard.join(", "));
+    }
     println!();
     for s in &report.manifest.substrates {
         println!("substrate {:<16} {:>4} tasks", s.name, s.tasks);

@@ -16,24 +16,21 @@
 //!
 //! **Score**, in [0, 1], rounded to 3 decimals: the level's base plus weighted features,
 //! each scaled to [0, 1] (weights sum to 0.5, so the levels' ranges overlap only at
-//! their edges):
+//! their edges). Every feature is something no mechanical rung sees — work the gold
+//! merge does beyond picking and ordering the sides' lines — or how little the tests say:
 //!
 //! | part | weight |
 //! |---|---|
 //! | level: easy 0, medium 0.25, hard 0.5 | — |
-//! | extra hunks: min(hunks − 1, 3) / 3 | 0.08 |
-//! | conflicted lines: min(lines, 40) / 40 | 0.08 |
+//! | gold lines on no side (written, not picked): min(lines, 6) / 6 | 0.16 |
+//! | gold edits files outside the conflicts: min(files, 2) / 2 | 0.10 |
+//! | extra hunks: min(hunks − 1, 3) / 3 | 0.06 |
 //! | extra conflicted files: min(files − 1, 2) / 2 | 0.06 |
-//! | gold edits files outside the conflicts: min(files, 2) / 2 | 0.08 |
+//! | conflicted lines: min(lines, 40) / 40 | 0.04 |
 //! | weak signal: 1 − min(fewest failing tests of a failing side, 10) / 10 | 0.08 |
-//! | operators: (distinct operators − 1 + mean subtlety) / 3, at most 1 | 0.06 |
-//! | family: strip-restore 0.25, divergent-edit 0, compose-edits 1, signature-callsite 0.75 | 0.06 |
 //!
-//! An operator's subtlety ([`crate::mutate::Operator::subtlety`], an item of its
-//! catalogue entry) is how far its change is from a visible value swap: 0 for a changed
-//! constant or default, up to 1 for reorderings and renames that keep every token. The
-//! family prior ([`crate::forge::FamilyBuilder::prior`]) is how much reasoning beyond
-//! picking lines the family's gold merge needs.
+//! How the candidate was made (family, operators) is recorded with the features but is
+//! not part of the score: two tasks that look the same to an agent score the same.
 
 pub mod near_duplicate;
 pub mod quota;
@@ -110,13 +107,17 @@ pub struct Features {
     pub conflicted_files: usize,
     /// Files the gold merge changes outside the conflicts.
     pub files_outside_conflicts: usize,
+    /// Lines of the gold files (non-blank, compared without surrounding whitespace) that
+    /// no version of the file has: base, ours or theirs of a conflicted file, the clean
+    /// merge of any other.
+    pub novel_gold_lines: usize,
     /// Failing tests on ours alone.
     pub failing_tests_ours: usize,
     /// Failing tests on theirs alone.
     pub failing_tests_theirs: usize,
-    /// The distinct mutation operators, sorted.
+    /// The distinct mutation operators, sorted (how the task was made; not scored).
     pub operators: Vec<OperatorRef>,
-    /// The task's family.
+    /// The task's family (not scored).
     pub family: Family,
 }
 
@@ -149,21 +150,20 @@ pub fn score(level: Level, f: &Features) -> f64 {
         Level::Hard => 0.5,
     };
     let weakest = [f.failing_tests_ours, f.failing_tests_theirs].into_iter().filter(|n| *n > 0).min().unwrap_or(10);
-    let operators = if f.operators.is_empty() {
-        0.0
-    } else {
-        let mean = f.operators.iter().map(|o| o.get().subtlety()).sum::<f64>() / f.operators.len() as f64;
-        ((f.operators.len() - 1) as f64 + mean).min(3.0) / 3.0
-    };
     let raw = base
-        + 0.08 * ratio(f.hunks.saturating_sub(1), 3)
-        + 0.08 * ratio(f.conflicted_lines, 40)
+        + 0.16 * ratio(f.novel_gold_lines, 6)
+        + 0.10 * ratio(f.files_outside_conflicts, 2)
+        + 0.06 * ratio(f.hunks.saturating_sub(1), 3)
         + 0.06 * ratio(f.conflicted_files.saturating_sub(1), 2)
-        + 0.08 * ratio(f.files_outside_conflicts, 2)
-        + 0.08 * (1.0 - ratio(weakest, 10))
-        + 0.06 * operators
-        + 0.06 * f.family.prior();
+        + 0.04 * ratio(f.conflicted_lines, 40)
+        + 0.08 * (1.0 - ratio(weakest, 10));
     (raw.clamp(0.0, 1.0) * 1000.0).round() / 1000.0
+}
+
+/// The lines of `gold` (non-blank, trimmed) that none of `versions` has.
+pub fn novel_lines(gold: &str, versions: &[&str]) -> usize {
+    let known: std::collections::BTreeSet<&str> = versions.iter().flat_map(|v| v.lines()).map(str::trim).collect();
+    gold.lines().map(str::trim).filter(|line| !line.is_empty() && !known.contains(line)).count()
 }
 
 /// Levels and scores a task.
@@ -186,6 +186,7 @@ mod tests {
             conflicted_lines: 4,
             conflicted_files: 1,
             files_outside_conflicts: 0,
+            novel_gold_lines: 0,
             failing_tests_ours: 3,
             failing_tests_theirs: 0,
             operators: ops(&["const-int"]),
@@ -194,27 +195,35 @@ mod tests {
     }
 
     #[test]
-    fn score_grows_with_level_size_operators_and_family() {
+    fn score_grows_with_level_and_the_work_no_rung_sees() {
         let f = features();
-        // 0.08 * 4/40 + 0.08 * 0.7 = 0.064
-        assert_eq!(score(Level::Easy, &f), 0.064);
-        assert_eq!(score(Level::Hard, &f), 0.564);
-        let subtle = Features { operators: ops(&["swap-operands", "rename-param"]), ..f.clone() };
-        assert!(score(Level::Easy, &subtle) > score(Level::Easy, &f));
-        let compose = Features { family: Family::ComposeEdits, ..f.clone() };
-        assert_eq!(score(Level::Easy, &compose), 0.124);
+        // 0.04 * 4/40 + 0.08 * 0.7 = 0.06
+        assert_eq!(score(Level::Easy, &f), 0.06);
+        assert_eq!(score(Level::Hard, &f), 0.56);
+        let written = Features { novel_gold_lines: 3, ..f.clone() };
+        assert_eq!(score(Level::Easy, &written), 0.14);
+        // How the task was made does not count.
+        let other = Features { family: Family::ComposeEdits, operators: ops(&["swap-operands"]), ..f.clone() };
+        assert_eq!(score(Level::Easy, &other), score(Level::Easy, &f));
         let big = Features {
             hunks: 4,
             conflicted_lines: 80,
             conflicted_files: 3,
             files_outside_conflicts: 2,
+            novel_gold_lines: 9,
             failing_tests_ours: 1,
-            // Two operators of subtlety 0.5 (any unknown name scored 0.5 before operators
-            // carried their subtlety).
-            operators: ops(&["binop-swap", "flip-compare", "swap-statements", "rename-param"]),
-            family: Family::ComposeEdits,
             ..f
         };
         assert_eq!(score(Level::Hard, &big), 0.992);
+    }
+
+    #[test]
+    fn novel_lines_are_those_no_version_has() {
+        let base = "def f(a):\n    return a\n";
+        let ours = "def f(a, b):\n    return a\n";
+        let theirs = "def f(a):\n    return a + 1\n";
+        let gold = "def f(a, b):\n\n    return a + b + 1\n";
+        assert_eq!(novel_lines(gold, &[base, ours, theirs]), 1);
+        assert_eq!(novel_lines(ours, &[base, ours, theirs]), 0);
     }
 }

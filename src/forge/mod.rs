@@ -30,12 +30,6 @@ impl Family {
         self.builder().side_rule()
     }
 
-    /// How much reasoning beyond picking lines the family's gold merge needs, in [0, 1]
-    /// (a part of the task's score, see [`crate::difficulty`]).
-    pub fn prior(self) -> f64 {
-        self.builder().prior()
-    }
-
     /// One sentence on how the family makes a task (the dataset card's list).
     pub fn description(self) -> &'static str {
         self.builder().description()

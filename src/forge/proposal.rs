@@ -84,8 +84,6 @@ pub struct Recipe<'a> {
 pub trait FamilyBuilder: Sync + Send {
     /// What the tests must say about the two sides taken alone.
     fn side_rule(&self) -> SideRule;
-    /// How much reasoning beyond picking lines the family's gold merge needs, in [0, 1].
-    fn prior(&self) -> f64;
     /// One sentence on how the family makes a task, for the dataset card.
     fn description(&self) -> &'static str;
     /// Every candidate this family can make, as recipes, in any order (the caller orders them).

@@ -53,10 +53,6 @@ pub trait Operator: Sync + Send {
     /// Kebab-case name recorded in task features (e.g. `flip-compare`).
     fn name(&self) -> &'static str;
     fn kind(&self) -> OperatorKind;
-    /// How far its change is from a visible value swap, in [0, 1]: 0 for a changed
-    /// constant or default, up to 1 for reorderings and renames that keep every token
-    /// (a part of the task's score, see [`crate::difficulty`]).
-    fn subtlety(&self) -> f64;
     /// Every mutation this operator can make in `module`, in source order.
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation>;
 }

@@ -16,6 +16,8 @@ use crate::forge::commits::write_task_commits;
 use crate::forge::Candidate;
 use crate::merge::{self, MergeResult};
 use crate::mutate::OperatorRef;
+use crate::resolve;
+use crate::snapshot::{self, Snapshot};
 use crate::substrate::Substrate;
 use crate::validate::{self, Rejection};
 
@@ -48,6 +50,7 @@ pub(super) fn judge(
         conflicted_lines: conflicts.iter().map(|c| c.conflicted_lines).sum(),
         conflicted_files: conflicts.len(),
         files_outside_conflicts: outside.len(),
+        novel_gold_lines: novel_gold_lines(&conflicted, &candidate.gold, &paths, &outside),
         failing_tests_ours: validation.ours.failed_tests.len(),
         failing_tests_theirs: validation.theirs.failed_tests.len(),
         operators,
@@ -71,6 +74,20 @@ pub(super) fn judge(
         difficulty,
         features,
     })))
+}
+
+/// Gold's lines that no version has, over the conflicted files (against base, ours and
+/// theirs) and the files gold edits outside them (against the clean merge).
+fn novel_gold_lines(conflicted: &Snapshot, gold: &Snapshot, paths: &[String], outside: &[String]) -> usize {
+    let text = |tree: &'_ Snapshot, path: &str| snapshot::text_of(tree, path).unwrap_or_default().to_string();
+    let in_conflicts = paths.iter().map(|path| {
+        let merged = text(conflicted, path);
+        let versions = resolve::versions(&merged);
+        let sides = versions.as_ref().map_or(vec![merged.as_str()], |v| vec![&v.base, &v.ours, &v.theirs]);
+        difficulty::novel_lines(&text(gold, path), &sides)
+    });
+    let beside = outside.iter().map(|path| difficulty::novel_lines(&text(gold, path), &[&text(conflicted, path)]));
+    in_conflicts.chain(beside).sum()
 }
 
 /// Bundles a kept candidate and makes its records.

@@ -27,6 +27,7 @@ mod accept;
 mod draft;
 mod engine;
 mod judge;
+mod levels;
 mod options;
 mod order;
 pub mod shard;
@@ -50,6 +51,7 @@ use accept::ensure_tasks;
 pub use accept::Exclusions;
 use engine::{progress_bar, Engine};
 use judge::make_task;
+pub use levels::{FamilyLevels, LevelBreakdown};
 pub use options::{embedded_substrates, GenOptions};
 pub(crate) use stage::mutable_modules;
 use stage::{stage, substrate_entries};
@@ -69,6 +71,8 @@ pub struct GenStats {
     /// The test runners' work over all substrates (none when merging shards: the shards
     /// ran the tests).
     pub runs: RunStats,
+    /// Levels per family of the tasks this run made, and the medium rungs that solve them.
+    pub levels: LevelBreakdown,
 }
 
 /// What a run did: the version it wrote, and its [`GenStats`].
@@ -135,6 +139,7 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
         shortfall: selection.shortfall,
         skipped_substrates: staged.skipped,
         runs: staged.prepared.iter().map(|p| p.runner.stats()).sum(),
+        levels: LevelBreakdown::of(&tasks),
     };
     Ok(Generated { tasks, substrates: substrate_entries(&staged.prepared, &per_substrate), stats })
 }

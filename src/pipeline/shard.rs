@@ -37,7 +37,7 @@ use super::judge::make_task;
 use super::options::GenOptions;
 use super::order::{global_order, Goal};
 use super::stage::{stage, substrate_entries, Staged};
-use super::{GenReport, GenStats};
+use super::{GenReport, GenStats, LevelBreakdown};
 use crate::bundle::dataset::{self, VersionFiles, WriteResult};
 use crate::bundle::manifest::{Generator, SubstrateEntry, TaskEntry};
 use crate::bundle::record::TaskFiles;
@@ -402,8 +402,9 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
     let mut files = VersionFiles::new();
     let mut entries = Vec::with_capacity(accepted.len());
     let mut per_substrate = vec![0usize; run.substrates.len()];
+    let mut levels = LevelBreakdown::default();
     for task in &accepted {
-        let (entry, substrate) = add_shard_task(&mut files, task)?;
+        let (entry, substrate) = add_shard_task(&mut files, &mut levels, task)?;
         per_substrate[substrate] += 1;
         entries.push(entry);
     }
@@ -418,6 +419,7 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         skipped_substrates: first.skipped_substrates.clone(),
         // Merging runs no tests: the shards ran them.
         runs: RunStats::default(),
+        levels,
     };
     Ok(GenReport { version_dir, write, manifest, elapsed: started.elapsed(), stats })
 }
@@ -554,7 +556,11 @@ fn collect_verdicts(
 
 /// Adds a shard's kept task to the version files (checking its recorded digests) and
 /// returns its manifest entry and substrate index.
-fn add_shard_task(files: &mut VersionFiles, task: &ShardTask) -> Result<(TaskEntry, usize)> {
+fn add_shard_task(
+    files: &mut VersionFiles,
+    levels: &mut LevelBreakdown,
+    task: &ShardTask,
+) -> Result<(TaskEntry, usize)> {
     let ShardTask { record, dir } = task;
     let json_path = dir.join(crate::bundle::record::TASK_JSON);
     let json = std::fs::read(&json_path).with_context(|| format!("reading {}", json_path.display()))?;
@@ -567,5 +573,6 @@ fn add_shard_task(files: &mut VersionFiles, task: &ShardTask) -> Result<(TaskEnt
         bail!("{}: holds task {}, not {}; generate the shard again", dir.display(), made.task.id, record.id);
     }
     let entry = made.add_to(files, "tasks")?;
+    levels.add(&made);
     Ok((entry, record.substrate))
 }

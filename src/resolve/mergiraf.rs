@@ -5,15 +5,16 @@
 //! recorded as `{"available": false}`. Each conflicted file is split into its three
 //! versions ([`super::resolver::versions`]) and merged with
 //! `mergiraf merge BASE OURS THEIRS --path-name NAME --output OUT` in a private
-//! directory; a merge that still has conflicts (exit status 1), fails, or runs longer
-//! than a minute leaves the file conflicted.
+//! directory; a merge that still has conflicts (exit status 1) leaves the file
+//! conflicted. Any other exit, a signal, a run longer than a minute or an output that is
+//! not a clean UTF-8 file is a [`ResolverFailure`]: the task's level is then unknown.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use super::resolver::{FileResolution, RecordKey, Resolver, Rung};
+use super::resolver::{FileResolution, RecordKey, Resolver, ResolverFailure, Rung};
 use crate::sandbox::{run_in_dir, Limits};
 
 /// Environment variable naming the binary, or `off`.
@@ -53,15 +54,21 @@ impl Mergiraf {
         (output.status.success() && !line.is_empty()).then(|| line.to_string())
     }
 
-    fn merge(&self, binary: &Path, path: &str, conflicted: &str) -> Option<String> {
-        let versions = super::resolver::versions(conflicted)?;
-        let dir = tempfile::Builder::new().prefix("mergeforge-mergiraf-").tempdir().ok()?;
+    /// Merges the three versions `conflicted` stands for: `Ok(Some)` clean, `Ok(None)`
+    /// when mergiraf leaves conflicts (exit status 1), `Err` when it failed to run.
+    fn merge(&self, binary: &Path, path: &str, conflicted: &str) -> Result<Option<String>, String> {
+        let Some(versions) = super::resolver::versions(conflicted) else { return Ok(Some(conflicted.to_string())) };
+        let dir = tempfile::Builder::new()
+            .prefix("mergeforge-mergiraf-")
+            .tempdir()
+            .map_err(|e| format!("creating a temporary folder: {e}"))?;
         let work = dir.path().join("work");
-        std::fs::create_dir_all(&work).ok()?;
+        std::fs::create_dir_all(&work).map_err(|e| format!("creating {}: {e}", work.display()))?;
         let name = Path::new(path).file_name().map_or_else(|| "file.py".into(), |n| n.to_string_lossy().into_owned());
         let extension = Path::new(&name).extension().map_or(String::new(), |e| format!(".{}", e.to_string_lossy()));
         for (stem, text) in [("base", &versions.base), ("ours", &versions.ours), ("theirs", &versions.theirs)] {
-            std::fs::write(work.join(format!("{stem}{extension}")), text).ok()?;
+            std::fs::write(work.join(format!("{stem}{extension}")), text)
+                .map_err(|e| format!("writing {stem}: {e}"))?;
         }
         let output = format!("merged{extension}");
         let argv: Vec<String> = vec![
@@ -76,13 +83,28 @@ impl Mergiraf {
             output.clone(),
         ];
         let limits = Limits { output_cap_bytes: 64 << 10, ..Limits::for_tests(TIMEOUT) };
-        let run = run_in_dir(&work, dir.path(), &argv, &BTreeMap::new(), &limits).ok()?;
-        if run.exit_code != Some(0) {
-            return None;
+        let run = run_in_dir(&work, dir.path(), &argv, &BTreeMap::new(), &limits).map_err(|e| format!("{e:#}"))?;
+        if run.timed_out {
+            return Err(format!("no answer within {} s", TIMEOUT.as_secs()));
         }
-        let merged = std::fs::read_to_string(work.join(output)).ok()?;
-        (super::resolver::segments(&merged).iter().all(|s| s.hunk.is_none())).then_some(merged)
+        match run.exit_code {
+            Some(0) => {}
+            Some(1) => return Ok(None),
+            Some(code) => return Err(format!("exit status {code}: {}", last_line(&run.output))),
+            None => return Err(format!("killed by a signal: {}", last_line(&run.output))),
+        }
+        let merged = std::fs::read(work.join(&output)).map_err(|e| format!("no merged file: {e}"))?;
+        let merged = String::from_utf8(merged).map_err(|_| "the merged file is not UTF-8".to_string())?;
+        if super::resolver::segments(&merged).iter().any(|s| s.hunk.is_some()) {
+            return Err("exit status 0 but the merged file has conflict markers".to_string());
+        }
+        Ok(Some(merged))
     }
+}
+
+/// The last non-empty line of a process's output, for error messages.
+fn last_line(output: &str) -> &str {
+    output.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("(no output)").trim()
 }
 
 impl Resolver for Mergiraf {
@@ -105,13 +127,14 @@ impl Resolver for Mergiraf {
         self.binary().is_some()
     }
 
-    fn resolve_file(&self, path: &str, conflicted: &str) -> FileResolution {
+    fn resolve_file(&self, path: &str, conflicted: &str) -> Result<FileResolution, ResolverFailure> {
         let Some(binary) = self.binary() else {
-            return FileResolution::unresolved(conflicted);
+            return Ok(FileResolution::unresolved(conflicted));
         };
         match self.merge(binary, path, conflicted) {
-            Some(text) => FileResolution { text, unresolved: 0 },
-            None => FileResolution::unresolved(conflicted),
+            Ok(Some(text)) => Ok(FileResolution { text, unresolved: 0 }),
+            Ok(None) => Ok(FileResolution::unresolved(conflicted)),
+            Err(reason) => Err(ResolverFailure { resolver: self.name(), path: path.to_string(), reason }),
         }
     }
 }

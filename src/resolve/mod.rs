@@ -34,8 +34,8 @@ pub use theirs::TakeTheirs;
 pub use union::{UnionOursFirst, UnionTheirsFirst};
 
 pub use resolver::{
-    render_conflict, resolve_hunks, resolve_text, resolve_tree, segments, versions, FileResolution, Hunk, RawSegment,
-    RecordKey, Resolver, Rung, Versions,
+    render_conflict, resolve_file_guarded, resolve_hunks, resolve_text, resolve_tree, segments, versions,
+    FileResolution, Hunk, RawSegment, RecordKey, Resolver, ResolverFailure, Rung, Versions,
 };
 
 /// Every baseline resolver, in ladder order.
@@ -70,7 +70,7 @@ mod tests {
 
     #[test]
     fn ladder_resolutions() {
-        let text = |r: &dyn Resolver| r.resolve_file("f.py", TEXT).text;
+        let text = |r: &dyn Resolver| r.resolve_file("f.py", TEXT).unwrap().text;
         assert_eq!(text(&TakeOurs), "a\nx\nb\n");
         assert_eq!(text(&TakeTheirs), "a\nz\nb\n");
         assert_eq!(text(&UnionOursFirst), "a\nx\nz\nb\n");

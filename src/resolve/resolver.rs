@@ -96,10 +96,22 @@ pub trait Resolver: Sync + Send {
     }
 
     /// Resolves a whole conflicted file (`path` is repository-relative, for resolvers
-    /// that care about the language).
-    fn resolve_file(&self, _path: &str, conflicted: &str) -> FileResolution {
-        resolve_hunks(conflicted, |hunk| self.resolve_hunk(hunk))
+    /// that care about the language). Giving up on a hunk is an answer (the hunk keeps
+    /// its markers); `Err` means the resolver itself failed — crashed, hung past its time
+    /// limit, or printed something unparseable — so its verdict on the task is unknown.
+    fn resolve_file(&self, _path: &str, conflicted: &str) -> Result<FileResolution, ResolverFailure> {
+        Ok(resolve_hunks(conflicted, |hunk| self.resolve_hunk(hunk)))
     }
+}
+
+/// A resolver that failed to run on a file: its rung's verdict is unknown, so the task's
+/// level is too (the candidate is dropped as `ladder-incomplete`, never called hard).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("resolver `{resolver}` failed on {path}: {reason}")]
+pub struct ResolverFailure {
+    pub resolver: &'static str,
+    pub path: String,
+    pub reason: String,
 }
 pub use crate::merge::markers::{Hunk, RawSegment};
 
@@ -162,24 +174,50 @@ pub fn render_conflict(hunk: &Hunk) -> String {
 }
 
 /// Resolves the text of one conflicted Python file (hunks the resolver cannot resolve
-/// keep their markers).
+/// keep their markers; a resolver that fails leaves the text as it was).
 pub fn resolve_text(resolver: &dyn Resolver, text: &str) -> String {
-    resolver.resolve_file("file.py", text).text
+    resolve_file_guarded(resolver, "file.py", text).map_or_else(|_| text.to_string(), |r| r.text)
+}
+
+/// [`Resolver::resolve_file`] with a panic turned into a [`ResolverFailure`].
+pub fn resolve_file_guarded(
+    resolver: &dyn Resolver,
+    path: &str,
+    conflicted: &str,
+) -> Result<FileResolution, ResolverFailure> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| resolver.resolve_file(path, conflicted))).unwrap_or_else(
+        |panic| {
+            let reason = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("panicked");
+            Err(ResolverFailure {
+                resolver: resolver.name(),
+                path: path.to_string(),
+                reason: format!("panicked: {reason}"),
+            })
+        },
+    )
 }
 
 /// Resolves every listed conflicted file of `tree`; returns the new tree and the number
-/// of hunks left unresolved.
-pub fn resolve_tree(resolver: &dyn Resolver, tree: &Snapshot, conflicted_paths: &[String]) -> (Snapshot, usize) {
+/// of hunks left unresolved, or the first file the resolver failed on.
+pub fn resolve_tree(
+    resolver: &dyn Resolver,
+    tree: &Snapshot,
+    conflicted_paths: &[String],
+) -> Result<(Snapshot, usize), ResolverFailure> {
     let mut out = tree.clone();
     let mut unresolved = 0;
     for path in conflicted_paths {
         if let Some(text) = crate::snapshot::text_of(tree, path) {
-            let resolution = resolver.resolve_file(path, text);
+            let resolution = resolve_file_guarded(resolver, path, text)?;
             unresolved += resolution.unresolved;
             out.insert(path.clone(), Arc::from(resolution.text.as_bytes()));
         }
     }
-    (out, unresolved)
+    Ok((out, unresolved))
 }
 
 /// Three-way merge of an opaque text: equal sides, or one side unchanged.

@@ -7,14 +7,14 @@
 
 pub mod ladder;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
 use crate::forge::{Candidate, SideRule};
 pub use crate::pytest::testrun::{Outcome, TestRunner};
-use crate::resolve::{self, Resolver, Rung};
-use crate::snapshot::Snapshot;
+use crate::resolve::{self, Resolver, ResolverFailure, Rung};
+use crate::snapshot::{self, Snapshot};
 use ladder::LadderCell;
 
 /// Every outcome a task records.
@@ -184,6 +184,9 @@ pub enum Rejection {
     /// A kept task already has the same hunks, modulo whitespace and identifiers
     /// (decided when tasks are selected, not here).
     NearDuplicate,
+    /// A resolver of the ladder failed to run (crashed, hung, printed something
+    /// unparseable): the task's level is unknown, and an unknown level is never "hard".
+    LadderIncomplete,
 }
 
 impl Rejection {
@@ -219,7 +222,7 @@ pub fn validate(
     conflicted_paths: &[String],
     runner: &TestRunner,
 ) -> Result<Result<Validation, Rejection>> {
-    let conflicted_outcome = runner.run(conflicted)?;
+    let conflicted_outcome = runner.run(&snapshot::with_tests_of(conflicted, &candidate.gold))?;
     if conflicted_outcome.passed {
         return Ok(Err(Rejection::ConflictedPasses));
     }
@@ -245,31 +248,44 @@ pub fn validate(
     if !gold.passed {
         return Ok(Err(Rejection::GoldFails));
     }
-    let baselines = run_baselines(conflicted, conflicted_paths, runner)?;
+    let baselines = match run_baselines(conflicted, conflicted_paths, &candidate.gold, runner)? {
+        Ok(baselines) => baselines,
+        Err(failure) => {
+            eprintln!("warning: {failure}; the candidate is dropped (ladder-incomplete)");
+            return Ok(Err(Rejection::LadderIncomplete));
+        }
+    };
     Ok(Ok(Validation { conflicted: conflicted_outcome, ours, theirs, gold, baselines }))
 }
 
-/// Runs the tests on every baseline resolver's result, in ladder order; a resolver that
-/// cannot run here is recorded as unavailable. A resolver that leaves the tree as it was
-/// costs nothing: the runner's cache already holds that tree's outcome.
-pub fn run_baselines(conflicted: &Snapshot, conflicted_paths: &[String], runner: &TestRunner) -> Result<Baselines> {
-    let mut error = None;
-    let baselines = Baselines::from_fn(|resolver| {
-        if !resolver.available() || error.is_some() {
-            return MaybeOutcome::unavailable();
+/// Runs every baseline resolver on the conflicted tree, in ladder order, and judges each
+/// result by gold's tests ([`snapshot::with_tests_of`]); a resolver that cannot run here
+/// is recorded as unavailable. A resolver that leaves the tree as it was costs nothing:
+/// the runner's cache already holds that tree's outcome. The inner `Err` is the first
+/// resolver that failed to run: the ladder is then incomplete.
+pub fn run_baselines(
+    conflicted: &Snapshot,
+    conflicted_paths: &[String],
+    gold: &Snapshot,
+    runner: &TestRunner,
+) -> Result<Result<Baselines, ResolverFailure>> {
+    let mut outcomes = Vec::with_capacity(resolve::ALL.len());
+    for resolver in resolve::ALL.iter().copied() {
+        if !resolver.available() {
+            outcomes.push(MaybeOutcome::unavailable());
+            continue;
         }
-        match runner.run(&resolve::resolve_tree(resolver, conflicted, conflicted_paths).0) {
-            Ok(outcome) => MaybeOutcome::Ran(outcome),
-            Err(e) => {
-                error = Some(e.context(format!("baseline `{}`", resolver.name())));
-                MaybeOutcome::unavailable()
-            }
-        }
-    });
-    match error {
-        Some(error) => Err(error),
-        None => Ok(baselines),
+        let resolved = match resolve::resolve_tree(resolver, conflicted, conflicted_paths) {
+            Ok((resolved, _)) => resolved,
+            Err(failure) => return Ok(Err(failure)),
+        };
+        let outcome = runner
+            .run(&snapshot::with_tests_of(&resolved, gold))
+            .with_context(|| format!("baseline `{}`", resolver.name()))?;
+        outcomes.push(MaybeOutcome::Ran(outcome));
     }
+    let mut outcomes = outcomes.into_iter();
+    Ok(Ok(Baselines::from_fn(|_| outcomes.next().expect("one outcome per resolver"))))
 }
 
 fn check_sides(rule: SideRule, ours: &Outcome, theirs: &Outcome) -> Option<Rejection> {

@@ -61,7 +61,7 @@ fn run_case(resolver: &dyn Resolver, dir: &Path) -> Result<(), String> {
     let (base, ours, theirs) = (read(&dir.join("base.py")), read(&dir.join("ours.py")), read(&dir.join("theirs.py")));
     let text =
         conflicted(&base, &ours, &theirs).ok_or("base, ours and theirs merge without conflict; a case needs one")?;
-    let resolution = resolver.resolve_file("case.py", &text);
+    let resolution = resolver.resolve_file("case.py", &text).expect("the resolver runs");
     let expected = dir.join("expected.py");
     match (case.unresolved, expected.exists()) {
         (true, true) => Err("an unresolved case has no expected.py".into()),
@@ -126,7 +126,7 @@ fn every_listed_resolver_has_cases() {
 fn structured_and_rule_leave_the_file_as_it_was_when_they_fail() {
     let text = conflicted("x = 1\n", "x = 2\n", "x = 3\n").unwrap();
     for name in ["rule", "structured"] {
-        let resolution = resolve::by_name(name).unwrap().resolve_file("case.py", &text);
+        let resolution = resolve::by_name(name).unwrap().resolve_file("case.py", &text).expect("the resolver runs");
         assert_eq!((resolution.text.as_str(), resolution.unresolved), (text.as_str(), 1), "{name}");
     }
 }

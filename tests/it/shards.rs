@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use crate::common::*;
 
-/// The calculator substrate with a 10 s test timeout (a mutation may loop forever).
+/// The calculator substrate with a short test timeout (a mutation may loop forever).
 fn substrate_config(work: &Path) -> PathBuf {
     let text = std::fs::read_to_string(root().join("substrates/calculator/substrate.toml")).unwrap();
     let config = work.join("calculator.toml");
-    std::fs::write(&config, text.replace("timeout_s = 60", "timeout_s = 10")).unwrap();
+    std::fs::write(&config, text.replace("timeout_s = 60", &format!("timeout_s = {QUICK_TIMEOUT_S}"))).unwrap();
     config
 }
 

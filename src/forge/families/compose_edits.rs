@@ -14,9 +14,6 @@ impl FamilyBuilder for ComposeEdits {
         SideRule::BothFail
     }
 
-    fn prior(&self) -> f64 {
-        1.0
-    }
 
     fn description(&self) -> &'static str {
         "two mutations in one statement or adjacent lines; each side undoes one. Neither side, nor both concatenated, passes: only a real combination does."

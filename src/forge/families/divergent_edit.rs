@@ -17,9 +17,6 @@ impl FamilyBuilder for DivergentEdit {
         SideRule::ExactlyOnePasses
     }
 
-    fn prior(&self) -> f64 {
-        0.0
-    }
 
     fn description(&self) -> &'static str {
         "one side restores a mutated node, the other writes a different wrong value at the same place. Exactly one side passes; the tests decide."

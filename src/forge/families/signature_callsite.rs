@@ -48,9 +48,6 @@ impl FamilyBuilder for SignatureCallsite {
         SideRule::BothFail
     }
 
-    fn prior(&self) -> f64 {
-        0.75
-    }
 
     fn description(&self) -> &'static str {
         "ours adds a parameter back to a function and updates callers; theirs edits the body and adds a caller elsewhere with the old signature. Gold also fixes that caller, in a file without conflict markers."

@@ -15,9 +15,6 @@ impl FamilyBuilder for StripRestore {
         SideRule::BothFail
     }
 
-    fn prior(&self) -> f64 {
-        0.25
-    }
 
     fn description(&self) -> &'static str {
         "two nearby statements are removed to make `base`; each side restores one. Gold is the original. Each side alone fails."

@@ -17,9 +17,6 @@ impl Operator for BoolOpSwap {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn subtlety(&self) -> f64 {
-        0.5
-    }
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {

@@ -60,9 +60,6 @@ impl Operator for ChangeDefault {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn subtlety(&self) -> f64 {
-        0.0
-    }
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         let sites = module.statements();

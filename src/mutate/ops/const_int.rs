@@ -16,9 +16,6 @@ impl Operator for ConstInt {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn subtlety(&self) -> f64 {
-        0.0
-    }
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {

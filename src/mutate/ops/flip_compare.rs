@@ -33,9 +33,6 @@ impl Operator for FlipCompare {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn subtlety(&self) -> f64 {
-        0.5
-    }
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {

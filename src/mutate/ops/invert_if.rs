@@ -19,9 +19,6 @@ impl Operator for InvertIf {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
-    fn subtlety(&self) -> f64 {
-        0.75
-    }
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {

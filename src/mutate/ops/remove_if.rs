@@ -17,9 +17,6 @@ impl Operator for RemoveIf {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Remove
     }
-    fn subtlety(&self) -> f64 {
-        0.25
-    }
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {

@@ -193,9 +193,6 @@ impl Operator for RenameParam {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
-    fn subtlety(&self) -> f64 {
-        1.0
-    }
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         let sites = module.statements();

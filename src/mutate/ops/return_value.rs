@@ -18,9 +18,6 @@ impl Operator for ReturnValue {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }
-    fn subtlety(&self) -> f64 {
-        0.25
-    }
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {

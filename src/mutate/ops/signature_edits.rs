@@ -18,9 +18,6 @@ impl Operator for RemoveParameter {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
-    fn subtlety(&self) -> f64 {
-        0.5
-    }
     fn mutations(&'static self, _: &PyModule) -> Vec<Mutation> {
         Vec::new()
     }
@@ -32,9 +29,6 @@ impl Operator for RemoveArgument {
     }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
-    }
-    fn subtlety(&self) -> f64 {
-        0.5
     }
     fn mutations(&'static self, _: &PyModule) -> Vec<Mutation> {
         Vec::new()

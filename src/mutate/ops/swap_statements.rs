@@ -47,9 +47,6 @@ impl Operator for SwapStatements {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
-    fn subtlety(&self) -> f64 {
-        1.0
-    }
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {

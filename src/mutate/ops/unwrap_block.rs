@@ -47,9 +47,6 @@ impl Operator for UnwrapBlock {
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
-    fn subtlety(&self) -> f64 {
-        0.5
-    }
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation> {
         let mut out = Vec::new();
         for site in module.statements() {

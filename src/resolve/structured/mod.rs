@@ -16,7 +16,7 @@ pub mod merge;
 pub mod tree;
 
 use crate::python::parses;
-use crate::resolve::resolver::{FileResolution, RecordKey, Resolver, Rung};
+use crate::resolve::resolver::{FileResolution, RecordKey, Resolver, ResolverFailure, Rung};
 
 /// The structured resolver.
 pub struct Structured;
@@ -41,17 +41,17 @@ impl Resolver for Structured {
         true
     }
 
-    fn resolve_file(&self, path: &str, conflicted: &str) -> FileResolution {
+    fn resolve_file(&self, path: &str, conflicted: &str) -> Result<FileResolution, ResolverFailure> {
         let Some(versions) = crate::resolve::resolver::versions(conflicted) else {
-            return FileResolution { text: conflicted.to_string(), unresolved: 0 };
+            return Ok(FileResolution { text: conflicted.to_string(), unresolved: 0 });
         };
         if !path.ends_with(".py") {
-            return FileResolution::unresolved(conflicted);
+            return Ok(FileResolution::unresolved(conflicted));
         }
-        match merge_python(&versions.base, &versions.ours, &versions.theirs, path) {
+        Ok(match merge_python(&versions.base, &versions.ours, &versions.theirs, path) {
             Some(text) => FileResolution { text, unresolved: 0 },
             None => FileResolution::unresolved(conflicted),
-        }
+        })
     }
 }
 
