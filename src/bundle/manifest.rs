@@ -40,8 +40,9 @@ pub struct Manifest {
     pub seed: u64,
     /// The substrates the tasks come from, in order.
     pub substrates: Vec<SubstrateEntry>,
-    /// The baseline ladder's external tools, as the run found them.
-    pub tools: Vec<ToolEntry>,
+    /// The baseline ladder that levelled the tasks: whether every rung ran, and the
+    /// versions of the programs it ran.
+    pub ladder: Ladder,
     /// Tasks by level and family.
     pub counts: Counts,
     /// Every task of the training split.
@@ -101,18 +102,67 @@ pub struct SubstrateEntry {
     pub tasks: usize,
 }
 
-/// An external tool of the baseline ladder.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// The baseline ladder a run levelled its tasks with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ToolEntry {
-    /// The resolver the tool serves.
+pub struct Ladder {
+    /// Whether every rung of the resolver catalogue ran (`missing` is empty). When false,
+    /// a task may be levelled higher than the full ladder would level it: a missing
+    /// rung could have solved it.
+    pub complete: bool,
+    /// The rungs that did not run, in ladder order (empty when `complete`).
+    pub missing: Vec<MissingRung>,
+    /// The versions of the programs the ladder ran.
+    pub tools: LadderTools,
+}
+
+/// A rung of the ladder that did not run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MissingRung {
+    /// The resolver's name.
     #[schemars(length(min = 1))]
-    pub name: String,
-    /// Whether the run found it (an unavailable rung is recorded as such in every task).
-    pub available: bool,
-    /// What `<tool> --version` printed, when available.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
+    pub resolver: String,
+    /// Why it did not run.
+    pub reason: MissingReason,
+}
+
+/// Why a rung of the ladder did not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
+pub enum MissingReason {
+    /// Left out on purpose (`--no-mergiraf` or `MERGEFORGE_MERGIRAF=off`).
+    Skipped,
+    /// Its program was not found.
+    NotFound,
+}
+
+impl MissingReason {
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// The versions of the programs the ladder ran, as each reports itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LadderTools {
+    /// The first line of `mergiraf --version` (e.g. `mergiraf 0.20.0`); null when the
+    /// `mergiraf` rung did not run.
+    #[schemars(length(min = 1))]
+    pub mergiraf: Option<String>,
+    /// The libgit2 that made the conflicts (linked into mergeforge through git2), e.g.
+    /// `1.9.1`.
+    #[schemars(length(min = 1))]
+    pub libgit2: String,
+    /// The interpreter that ran the tests, as `python --version` prints it (e.g.
+    /// `Python 3.12.3`).
+    #[schemars(length(min = 1))]
+    pub python: String,
+    /// The pytest version the venvs pin (e.g. `8.4.2`).
+    #[schemars(length(min = 1))]
+    pub pytest: String,
 }
 
 /// Task counts.

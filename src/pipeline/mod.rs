@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::bundle::dataset::{VersionFiles, WriteResult};
-use crate::bundle::manifest::{Manifest, SubstrateEntry};
+use crate::bundle::manifest::{Ladder, Manifest, SubstrateEntry};
 use crate::bundle::record::TaskFiles;
 pub use crate::bundle::version::VersionMeta;
 use crate::bundle::version::{self, write_generated};
@@ -88,6 +88,8 @@ pub struct Generated {
     pub tasks: Vec<TaskFiles>,
     /// Every usable substrate, in order (with task counts of `tasks`).
     pub substrates: Vec<SubstrateEntry>,
+    /// The ladder that levelled the tasks.
+    pub ladder: Ladder,
     pub stats: GenStats,
 }
 
@@ -100,7 +102,7 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     let entries = version::add_tasks(&mut files, &generated.tasks)?;
     let meta = options.meta();
     let (write, version_dir, manifest) =
-        write_generated(&options.out, &meta, generated.substrates.clone(), &files, entries)?;
+        write_generated(&options.out, &meta, generated.substrates.clone(), generated.ladder.clone(), &files, entries)?;
     version::write_durations(&options.cache_dir, &meta, "", &generated.tasks.iter().collect::<Vec<_>>())?;
     Ok(GenReport { version_dir, write, manifest, elapsed: started.elapsed(), stats: generated.stats })
 }
@@ -128,6 +130,7 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
         tasks.push(make_task(&repo, &staged.prepared[draft.substrate].substrate, draft)?);
         per_substrate[draft.substrate] += 1;
     }
+    let ladder = staged.ladder();
     let stats = GenStats {
         candidates_tried: selection.tried,
         kept,
@@ -136,5 +139,5 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
         skipped_substrates: staged.skipped,
         runs: staged.prepared.iter().map(|p| p.runner.stats()).sum(),
     };
-    Ok(Generated { tasks, substrates: substrate_entries(&staged.prepared, &per_substrate), stats })
+    Ok(Generated { tasks, substrates: substrate_entries(&staged.prepared, &per_substrate), ladder, stats })
 }
