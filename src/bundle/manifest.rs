@@ -212,8 +212,12 @@ pub fn read(dir: &Path) -> Result<(Manifest, Vec<u8>)> {
     #[derive(Deserialize)]
     struct Schema {
         schema: Option<String>,
+        tools: Option<serde::de::IgnoredAny>,
+        ladder: Option<serde::de::IgnoredAny>,
     }
-    let schema = serde_json::from_slice::<Schema>(&bytes).ok().and_then(|s| s.schema);
+    let probe = serde_json::from_slice::<Schema>(&bytes).ok();
+    let pre_ladder = probe.as_ref().is_some_and(|p| p.tools.is_some() && p.ladder.is_none());
+    let schema = probe.and_then(|s| s.schema);
     match schema.as_deref() {
         Some(MANIFEST_SCHEMA) => {}
         Some(old) if old.starts_with("mergeforge.manifest/") => bail!(
@@ -223,7 +227,27 @@ pub fn read(dir: &Path) -> Result<(Manifest, Vec<u8>)> {
         ),
         _ => bail!("{}: not a mergeforge manifest (no schema {MANIFEST_SCHEMA:?})", path.display()),
     }
+    if pre_ladder {
+        bail!(
+            "{}: written before manifests recorded their ladder (a list of `tools`, no `ladder`); regenerate it with mergeforge gen-tasks",
+            dir.display()
+        );
+    }
     let manifest =
         serde_json::from_slice(&bytes).with_context(|| format!("{}: not a mergeforge manifest", path.display()))?;
     Ok((manifest, bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manifest_from_before_the_ladder_record_is_refused_with_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = r#"{"schema": "mergeforge.manifest/2", "tools": [{"name": "mergiraf", "available": false}]}"#;
+        std::fs::write(dir.path().join("manifest.json"), old).unwrap();
+        let err = format!("{:#}", read(dir.path()).unwrap_err());
+        assert!(!err.contains('\n') && err.contains("no `ladder`") && err.contains("regenerate it"), "{err}");
+    }
 }
