@@ -153,7 +153,7 @@ pub struct LadderTools {
     #[schemars(length(min = 1))]
     pub mergiraf: Option<String>,
     /// The libgit2 that made the conflicts (linked into mergeforge through git2), e.g.
-    /// `1.9.1`.
+    /// `1.9.7`.
     #[schemars(length(min = 1))]
     pub libgit2: String,
     /// The interpreter that ran the tests, as `python --version` prints it (e.g.

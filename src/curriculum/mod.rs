@@ -366,7 +366,7 @@ mod tests {
             missing,
             tools: LadderTools {
                 mergiraf: mergiraf.map(str::to_string),
-                libgit2: "1.9.1".into(),
+                libgit2: "1.9.7".into(),
                 python: "Python 3.12.3".into(),
                 pytest: "8.4.2".into(),
             },
