@@ -40,8 +40,9 @@ pub struct Manifest {
     pub seed: u64,
     /// The substrates the tasks come from, in order.
     pub substrates: Vec<SubstrateEntry>,
-    /// The baseline ladder's external tools, as the run found them.
-    pub tools: Vec<ToolEntry>,
+    /// The baseline ladder that levelled the tasks: whether every rung ran, and the
+    /// versions of the programs it ran.
+    pub ladder: Ladder,
     /// Tasks by level and family.
     pub counts: Counts,
     /// Every task of the training split.
@@ -101,18 +102,67 @@ pub struct SubstrateEntry {
     pub tasks: usize,
 }
 
-/// An external tool of the baseline ladder.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+/// The baseline ladder a run levelled its tasks with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ToolEntry {
-    /// The resolver the tool serves.
+pub struct Ladder {
+    /// Whether every rung of the resolver catalogue ran (`missing` is empty). When false,
+    /// a task may be levelled higher than the full ladder would level it: a missing
+    /// rung could have solved it.
+    pub complete: bool,
+    /// The rungs that did not run, in ladder order (empty when `complete`).
+    pub missing: Vec<MissingRung>,
+    /// The versions of the programs the ladder ran.
+    pub tools: LadderTools,
+}
+
+/// A rung of the ladder that did not run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MissingRung {
+    /// The resolver's name.
     #[schemars(length(min = 1))]
-    pub name: String,
-    /// Whether the run found it (an unavailable rung is recorded as such in every task).
-    pub available: bool,
-    /// What `<tool> --version` printed, when available.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
+    pub resolver: String,
+    /// Why it did not run.
+    pub reason: MissingReason,
+}
+
+/// Why a rung of the ladder did not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
+pub enum MissingReason {
+    /// Left out on purpose (`--no-mergiraf` or `MERGEFORGE_MERGIRAF=off`).
+    Skipped,
+    /// Its program was not found.
+    NotFound,
+}
+
+impl MissingReason {
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// The versions of the programs the ladder ran, as each reports itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LadderTools {
+    /// The first line of `mergiraf --version` (e.g. `mergiraf 0.20.0`); null when the
+    /// `mergiraf` rung did not run.
+    #[schemars(length(min = 1))]
+    pub mergiraf: Option<String>,
+    /// The libgit2 that made the conflicts (linked into mergeforge through git2), e.g.
+    /// `1.9.7`.
+    #[schemars(length(min = 1))]
+    pub libgit2: String,
+    /// The interpreter that ran the tests, as `python --version` prints it (e.g.
+    /// `Python 3.12.3`).
+    #[schemars(length(min = 1))]
+    pub python: String,
+    /// The pytest version the venvs pin (e.g. `8.4.2`).
+    #[schemars(length(min = 1))]
+    pub pytest: String,
 }
 
 /// Task counts.
@@ -162,8 +212,12 @@ pub fn read(dir: &Path) -> Result<(Manifest, Vec<u8>)> {
     #[derive(Deserialize)]
     struct Schema {
         schema: Option<String>,
+        tools: Option<serde::de::IgnoredAny>,
+        ladder: Option<serde::de::IgnoredAny>,
     }
-    let schema = serde_json::from_slice::<Schema>(&bytes).ok().and_then(|s| s.schema);
+    let probe = serde_json::from_slice::<Schema>(&bytes).ok();
+    let pre_ladder = probe.as_ref().is_some_and(|p| p.tools.is_some() && p.ladder.is_none());
+    let schema = probe.and_then(|s| s.schema);
     match schema.as_deref() {
         Some(MANIFEST_SCHEMA) => {}
         Some(old) if old.starts_with("mergeforge.manifest/") => bail!(
@@ -173,7 +227,27 @@ pub fn read(dir: &Path) -> Result<(Manifest, Vec<u8>)> {
         ),
         _ => bail!("{}: not a mergeforge manifest (no schema {MANIFEST_SCHEMA:?})", path.display()),
     }
+    if pre_ladder {
+        bail!(
+            "{}: written before manifests recorded their ladder (a list of `tools`, no `ladder`); regenerate it with mergeforge gen-tasks",
+            dir.display()
+        );
+    }
     let manifest =
         serde_json::from_slice(&bytes).with_context(|| format!("{}: not a mergeforge manifest", path.display()))?;
     Ok((manifest, bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manifest_from_before_the_ladder_record_is_refused_with_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = r#"{"schema": "mergeforge.manifest/2", "tools": [{"name": "mergiraf", "available": false}]}"#;
+        std::fs::write(dir.path().join("manifest.json"), old).unwrap();
+        let err = format!("{:#}", read(dir.path()).unwrap_err());
+        assert!(!err.contains('\n') && err.contains("no `ladder`") && err.contains("regenerate it"), "{err}");
+    }
 }

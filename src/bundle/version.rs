@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use super::dataset::{self, VersionFiles, WriteResult};
-use super::manifest::{self, Counts, Generator, Manifest, SubstrateEntry, TaskEntry, ToolEntry};
+use super::manifest::{
+    self, Counts, Generator, Ladder, LadderTools, Manifest, MissingReason, MissingRung, SubstrateEntry, TaskEntry,
+};
 use super::record::TaskFiles;
 use super::task;
 use crate::difficulty::Level;
@@ -25,11 +27,12 @@ pub struct VersionMeta {
 }
 
 /// Writes the version a `gen-tasks` run makes: `files` (the tasks, in order, with their
-/// manifest `entries`) and the manifest recording `meta`.
+/// manifest `entries`, levelled by `ladder`) and the manifest recording `meta`.
 pub fn write_generated(
     out: &Path,
     meta: &VersionMeta,
     substrates: Vec<SubstrateEntry>,
+    ladder: Ladder,
     files: &VersionFiles,
     entries: Vec<TaskEntry>,
 ) -> Result<(WriteResult, PathBuf, Manifest)> {
@@ -41,7 +44,7 @@ pub fn write_generated(
         command: meta.command.clone(),
         seed: meta.seed,
         substrates,
-        tools: tools(),
+        ladder,
         counts: counts(&entries, 0),
         tasks: entries,
         retired: Vec::new(),
@@ -58,11 +61,37 @@ pub fn generator() -> Generator {
     Generator { name: crate::GENERATOR.into(), version: crate::GENERATOR_VERSION.into() }
 }
 
-/// The ladder's external tools as found now.
-pub fn tools() -> Vec<ToolEntry> {
+/// The ladder as it runs in this process: every rung of [`crate::resolve::ALL`] that is
+/// unavailable is missing (the `mergiraf` rung as chosen by
+/// [`crate::resolve::mergiraf::prepare`], or as found), with the versions of
+/// mergiraf, libgit2, `python` (the venvs' interpreter, as it reports itself) and pytest.
+pub fn ladder(python: &str) -> Ladder {
+    use crate::resolve::mergiraf::{Binary, FROM_PATH};
     use crate::resolve::Resolver;
-    let mergiraf = &crate::resolve::mergiraf::FROM_PATH;
-    vec![ToolEntry { name: "mergiraf".into(), available: mergiraf.available(), version: mergiraf.version() }]
+    let missing: Vec<MissingRung> = crate::resolve::ALL
+        .iter()
+        .filter(|resolver| !resolver.available())
+        .map(|resolver| MissingRung {
+            resolver: resolver.name().to_string(),
+            reason: match (resolver.name() == FROM_PATH.name(), FROM_PATH.choice()) {
+                (true, Binary::Skipped) => MissingReason::Skipped,
+                _ => MissingReason::NotFound,
+            },
+        })
+        .collect();
+    let tools = LadderTools {
+        mergiraf: FROM_PATH.version(),
+        libgit2: libgit2_version(),
+        python: python.to_string(),
+        pytest: crate::pytest::venv::pytest_version().to_string(),
+    };
+    Ladder { complete: missing.is_empty(), missing, tools }
+}
+
+/// The libgit2 version git2 reports (`1.9.1`).
+pub fn libgit2_version() -> String {
+    let (major, minor, patch) = git2::Version::get().libgit2_version();
+    format!("{major}.{minor}.{patch}")
 }
 
 /// Manifest counts of `entries` (every level listed), with `retired` tasks set aside.

@@ -67,6 +67,11 @@ pub struct BenchArgs {
     /// Do not draw gen-tasks' progress bars.
     #[arg(long)]
     pub no_progress: bool,
+
+    /// Level without the mergiraf rung (as for gen-tasks). Without it, mergiraf runs
+    /// from PATH or is installed into the cache before the first run.
+    #[arg(long)]
+    pub no_mergiraf: bool,
 }
 
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
@@ -75,6 +80,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     }
     let mut options = super::recorded::options_from_command(&gen_tasks_command(&args))?;
     options.progress = !args.no_progress && !args.json;
+    crate::resolve::mergiraf::prepare(options.no_mergiraf, options.progress)?;
     let report = bench::run(&options)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -107,6 +113,9 @@ fn gen_tasks_command(args: &BenchArgs) -> Vec<String> {
     flag("seed", Some(args.seed.to_string()));
     flag("jobs", Some(args.jobs.to_string()));
     flag("dataset", Some("mergeforge-bench".to_string()));
+    if args.no_mergiraf {
+        argv.push("--no-mergiraf".to_string());
+    }
     argv
 }
 

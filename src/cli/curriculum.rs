@@ -59,6 +59,12 @@ pub struct CurriculumArgs {
     /// Do not draw a progress bar.
     #[arg(long)]
     pub no_progress: bool,
+
+    /// Refill without the mergiraf rung on the ladder (as for gen-tasks; also when the
+    /// recorded gen-tasks command has --no-mergiraf). Without it, a refill runs mergiraf
+    /// from PATH or installs it into the cache first.
+    #[arg(long)]
+    pub no_mergiraf: bool,
 }
 
 pub fn run(args: CurriculumArgs) -> Result<ExitCode> {
@@ -80,7 +86,12 @@ pub fn run(args: CurriculumArgs) -> Result<ExitCode> {
     };
     let plan = curriculum::plan(&options)?;
     let recipe = match plan.refill_command() {
-        Some(command) => Some(super::recorded::options_from_command(command?)?),
+        Some(command) => {
+            let mut recipe = super::recorded::options_from_command(command?)?;
+            recipe.no_mergiraf |= args.no_mergiraf;
+            crate::resolve::mergiraf::prepare(recipe.no_mergiraf, options.progress)?;
+            Some(recipe)
+        }
         None => None,
     };
     let report = plan.finish(recipe, &options)?;
@@ -106,6 +117,7 @@ fn report_json(report: &RefreshReport) -> serde_json::Value {
         "tasks": report.manifest.counts.tasks,
         "retired_total": report.manifest.counts.retired,
         "by_level": report.manifest.counts.by_level,
+        "ladder": report.manifest.ladder,
         "attempts": c.attempts,
         "retired": ids(&c.retired),
         "frontier_hard": ids(&c.frontier_hard),
@@ -127,6 +139,7 @@ fn print_summary(report: &RefreshReport) {
         report.manifest.counts.retired,
         report.version_dir.display()
     );
+    println!("{}", super::gen_tasks::ladder_line(&report.manifest.ladder));
     println!(
         "{} attempts: retired {}, frontier-hard {}, re-levelled {}, added {}",
         c.attempts,

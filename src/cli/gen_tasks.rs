@@ -8,12 +8,14 @@ use clap::Args;
 use serde_json::json;
 
 use crate::bundle::dataset::WriteResult;
+use crate::bundle::manifest::{Ladder, MissingReason};
 use crate::difficulty::quota::Quotas;
 use crate::difficulty::Level;
 use crate::forge::Family;
 use crate::pipeline::shard::{ShardReport, ShardSpec};
 use crate::pipeline::{self, GenOptions, GenReport};
 use crate::pytest::select::SelectionMode;
+use crate::resolve::mergiraf;
 use crate::substrate::SubstrateSpec;
 
 /// Generate a dataset version of test-verified merge-conflict tasks.
@@ -31,6 +33,12 @@ use crate::substrate::SubstrateSpec;
 /// candidates of every cell are tried in turn until each quota is met or candidates run
 /// out (the shortfall is reported). Either way a task whose conflict hunks equal a kept
 /// one's after normalising whitespace and identifiers is dropped as near-duplicate.
+///
+/// The mergiraf rung runs mergiraf (a separate GPL-3.0 program) as a process: the
+/// binary in $MERGEFORGE_MERGIRAF, else on PATH, else the pinned release that gen-tasks
+/// installs on first use with `cargo install` into ~/.cache/mergeforge/tools (a few
+/// minutes, once per machine). --no-mergiraf leaves it out; the manifest and the summary
+/// then say the ladder is incomplete.
 ///
 /// Test outcomes are cached under OUT/.mergeforge-cache (see --cache); the
 /// Python venv with pytest is built once under ~/.cache/mergeforge (or
@@ -131,11 +139,18 @@ pub struct GenTasksArgs {
     /// Do not draw a progress bar.
     #[arg(long)]
     pub no_progress: bool,
+
+    /// Level tasks without the mergiraf rung (as MERGEFORGE_MERGIRAF=off does), instead
+    /// of running mergiraf from PATH or installing it into the cache. The manifest then
+    /// records the ladder as incomplete: a task mergiraf would solve may be called hard.
+    #[arg(long)]
+    pub no_mergiraf: bool,
 }
 
 pub fn run(args: GenTasksArgs) -> Result<ExitCode> {
     let shard = args.shard.as_deref().map(ShardSpec::parse).transpose()?;
     let options = options_from(&args)?;
+    mergiraf::prepare(options.no_mergiraf, options.progress)?;
     if let Some(shard) = shard {
         let report = pipeline::shard::gen_shard(&options, shard)?;
         if args.json {
@@ -221,6 +236,10 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     if args.selection != SelectionMode::default() {
         command.extend(["--selection".into(), args.selection.name().to_string()]);
     }
+    let no_mergiraf = args.no_mergiraf || mergiraf::env_choice() == mergiraf::EnvChoice::Off;
+    if no_mergiraf {
+        command.push("--no-mergiraf".into());
+    }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2));
     Ok(GenOptions {
         substrates,
@@ -238,6 +257,7 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         progress: !args.no_progress && !args.json,
         command,
         selection: args.selection,
+        no_mergiraf,
     })
 }
 
@@ -275,6 +295,7 @@ pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
         "by_level": report.manifest.counts.by_level,
         "by_family": report.manifest.counts.by_family,
         "levels_by_family": report.stats.levels,
+        "ladder": report.manifest.ladder,
         "by_substrate": report.manifest.substrates.iter().map(|s| (s.name.clone(), s.tasks)).collect::<std::collections::BTreeMap<_, _>>(),
         "candidates_tried": report.stats.candidates_tried,
         "kept": report.stats.kept,
@@ -297,6 +318,7 @@ pub(crate) fn print_summary(report: &GenReport) {
         WriteResult::Reproduced => "reproduced (identical bytes already there)",
     };
     println!("{verb} {} tasks to {}", counts.tasks, report.version_dir.display());
+    println!("{}", ladder_line(&report.manifest.ladder));
     println!();
     let levels = Level::ALL;
     print!("{:<20}", "family");
@@ -355,6 +377,29 @@ pub(crate) fn print_summary(report: &GenReport) {
         report.stats.runs.test_cases,
         report.stats.runs.test_time.as_secs_f64()
     );
+}
+
+/// One line on the ladder that levelled a version: complete, with its tools' versions,
+/// or plainly incomplete, naming the rungs left out.
+pub(crate) fn ladder_line(ladder: &Ladder) -> String {
+    let t = &ladder.tools;
+    let mergiraf = t.mergiraf.as_deref().unwrap_or("no mergiraf");
+    let tools = format!("{mergiraf}, libgit2 {}, {}, pytest {}", t.libgit2, t.python, t.pytest);
+    if ladder.complete {
+        return format!("ladder: complete ({tools})");
+    }
+    let missing: Vec<String> = ladder
+        .missing
+        .iter()
+        .map(|m| match m.reason {
+            MissingReason::Skipped => format!("{} skipped (--no-mergiraf)", m.resolver),
+            MissingReason::NotFound => format!("{} not found", m.resolver),
+        })
+        .collect();
+    format!(
+        "ladder: INCOMPLETE, {}: a task a missing rung would solve may be levelled too high ({tools})",
+        missing.join(", ")
+    )
 }
 
 fn shard_json(report: &ShardReport) -> serde_json::Value {

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::bundle::dataset::{self, VersionFiles};
-use crate::bundle::manifest::{Manifest, ParentVersion, TaskEntry, MANIFEST_SCHEMA};
+use crate::bundle::manifest::{Ladder, Manifest, ParentVersion, TaskEntry, MANIFEST_SCHEMA};
 use crate::bundle::record::TaskFiles;
 use crate::bundle::task::{self, CurriculumRecord, CurriculumStatus};
 use crate::bundle::version::{self as bundle_version, StoredVersion};
@@ -121,20 +121,24 @@ impl Plan {
     /// Refills under-supplied cells with `recipe` (the options of
     /// [`Plan::refill_command`]; required when it is `Some`) and writes the version.
     pub fn finish(mut self, recipe: Option<GenOptions>, options: &RefreshOptions) -> Result<RefreshReport> {
-        let added = match (self.deficits.is_empty(), recipe) {
-            (true, _) => Vec::new(),
+        let (added, refill_ladder) = match (self.deficits.is_empty(), recipe) {
+            (true, _) => (Vec::new(), None),
             (false, None) => bail!("cells need refilling but no gen-tasks options were given"),
-            (false, Some(recipe)) => self.refill(recipe, options)?,
+            (false, Some(recipe)) => {
+                let (added, ladder) = self.refill(recipe, options)?;
+                (added, Some(ladder))
+            }
         };
-        let (files, manifest) = self.assemble(&added, options)?;
+        let ladder = ladder_of(&self.parent.manifest.ladder, refill_ladder);
+        let (files, manifest) = self.assemble(&added, ladder, options)?;
         let manifest_bytes = task::to_json_bytes(&manifest)?;
         let (write, version_dir) =
             dataset::write_version(&options.out, &manifest.dataset, &manifest.version, &files, &manifest_bytes)?;
         Ok(RefreshReport { version_dir, write, manifest, changes: self.changes })
     }
 
-    /// Generates new tasks for the deficits.
-    fn refill(&mut self, mut recipe: GenOptions, options: &RefreshOptions) -> Result<Vec<TaskFiles>> {
+    /// Generates new tasks for the deficits; returns them and the ladder that levelled them.
+    fn refill(&mut self, mut recipe: GenOptions, options: &RefreshOptions) -> Result<(Vec<TaskFiles>, Ladder)> {
         check_substrates(&recipe, &self.parent)?;
         let quotas = Quotas {
             targets: self
@@ -171,10 +175,15 @@ impl Plan {
                 attempts: 0,
             });
         }
-        Ok(generated.tasks)
+        Ok((generated.tasks, generated.ladder))
     }
 
-    fn assemble(&self, added: &[TaskFiles], options: &RefreshOptions) -> Result<(VersionFiles, Manifest)> {
+    fn assemble(
+        &self,
+        added: &[TaskFiles],
+        ladder: Ladder,
+        options: &RefreshOptions,
+    ) -> Result<(VersionFiles, Manifest)> {
         let mut files = VersionFiles::new();
         let mut active = Vec::new();
         let mut retired = Vec::new();
@@ -221,7 +230,7 @@ impl Plan {
             command: options.command.clone(),
             seed: self.seed,
             substrates,
-            tools: bundle_version::tools(),
+            ladder,
             counts: bundle_version::counts(&active, retired.len()),
             tasks: active,
             retired,
@@ -233,6 +242,20 @@ impl Plan {
         };
         Ok((files, manifest))
     }
+}
+
+/// The ladder of a refreshed version: its refill's when it had one (the newest tools),
+/// else its parent's; either way incomplete when the parent's was, since the parent's
+/// tasks keep the levels that ladder gave them.
+fn ladder_of(parent: &Ladder, refill: Option<Ladder>) -> Ladder {
+    let Some(mut ladder) = refill else { return parent.clone() };
+    for missing in &parent.missing {
+        if !ladder.missing.iter().any(|m| m.resolver == missing.resolver) {
+            ladder.missing.push(missing.clone());
+        }
+    }
+    ladder.complete = ladder.missing.is_empty();
+    ladder
 }
 
 /// The gen-tasks command a version was made with, directly or through its parents.
@@ -328,4 +351,39 @@ fn check_substrates(recipe: &GenOptions, parent: &Parent) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bundle::manifest::{LadderTools, MissingReason, MissingRung};
+
+    fn ladder(mergiraf: Option<&str>, missing: &[(&str, MissingReason)]) -> Ladder {
+        let missing: Vec<MissingRung> =
+            missing.iter().map(|(r, reason)| MissingRung { resolver: r.to_string(), reason: *reason }).collect();
+        Ladder {
+            complete: missing.is_empty(),
+            missing,
+            tools: LadderTools {
+                mergiraf: mergiraf.map(str::to_string),
+                libgit2: "1.9.7".into(),
+                python: "Python 3.12.3".into(),
+                pytest: "8.4.2".into(),
+            },
+        }
+    }
+
+    #[test]
+    fn a_refreshed_version_keeps_its_parents_missing_rungs() {
+        let full = ladder(Some("mergiraf 0.20.0"), &[]);
+        let skipped = ladder(None, &[("mergiraf", MissingReason::Skipped)]);
+        assert_eq!(ladder_of(&full, None), full, "no refill: the parent's ladder");
+        assert_eq!(ladder_of(&skipped, Some(full.clone())), {
+            let mut l = full.clone();
+            l.complete = false;
+            l.missing = skipped.missing.clone();
+            l
+        });
+        assert_eq!(ladder_of(&full, Some(skipped.clone())), skipped);
+    }
 }

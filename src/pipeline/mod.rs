@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::bundle::dataset::{VersionFiles, WriteResult};
-use crate::bundle::manifest::{Manifest, SubstrateEntry};
+use crate::bundle::manifest::{Ladder, Manifest, SubstrateEntry};
 use crate::bundle::record::TaskFiles;
 pub use crate::bundle::version::VersionMeta;
 use crate::bundle::version::{self, write_generated};
@@ -92,6 +92,8 @@ pub struct Generated {
     pub tasks: Vec<TaskFiles>,
     /// Every usable substrate, in order (with task counts of `tasks`).
     pub substrates: Vec<SubstrateEntry>,
+    /// The ladder that levelled the tasks.
+    pub ladder: Ladder,
     pub stats: GenStats,
 }
 
@@ -104,7 +106,7 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     let entries = version::add_tasks(&mut files, &generated.tasks)?;
     let meta = options.meta();
     let (write, version_dir, manifest) =
-        write_generated(&options.out, &meta, generated.substrates.clone(), &files, entries)?;
+        write_generated(&options.out, &meta, generated.substrates.clone(), generated.ladder.clone(), &files, entries)?;
     version::write_durations(&options.cache_dir, &meta, "", &generated.tasks.iter().collect::<Vec<_>>())?;
     Ok(GenReport { version_dir, write, manifest, elapsed: started.elapsed(), stats: generated.stats })
 }
@@ -132,6 +134,7 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
         tasks.push(make_task(&repo, &staged.prepared[draft.substrate].substrate, draft)?);
         per_substrate[draft.substrate] += 1;
     }
+    let ladder = staged.ladder();
     let stats = GenStats {
         candidates_tried: selection.tried,
         kept,
@@ -141,5 +144,5 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
         runs: staged.prepared.iter().map(|p| p.runner.stats()).sum(),
         levels: LevelBreakdown::of(&tasks),
     };
-    Ok(Generated { tasks, substrates: substrate_entries(&staged.prepared, &per_substrate), stats })
+    Ok(Generated { tasks, substrates: substrate_entries(&staged.prepared, &per_substrate), ladder, stats })
 }

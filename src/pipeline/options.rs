@@ -38,6 +38,10 @@ pub struct GenOptions {
     pub command: Vec<String>,
     /// Which tests run on a tree: selected by a coverage map of HEAD, or all of them.
     pub selection: SelectionMode,
+    /// Leave the `mergiraf` rung out of the ladder (`--no-mergiraf`); the command that
+    /// runs the pipeline chooses the rung's binary before it starts
+    /// ([`crate::resolve::mergiraf::prepare`]).
+    pub no_mergiraf: bool,
 }
 
 impl GenOptions {

@@ -39,7 +39,7 @@ use super::order::{global_order, Goal};
 use super::stage::{stage, substrate_entries, Staged};
 use super::{GenReport, GenStats, LevelBreakdown};
 use crate::bundle::dataset::{self, VersionFiles, WriteResult};
-use crate::bundle::manifest::{Generator, SubstrateEntry, TaskEntry};
+use crate::bundle::manifest::{Generator, Ladder, SubstrateEntry, TaskEntry};
 use crate::bundle::record::TaskFiles;
 use crate::bundle::version::write_generated;
 use crate::bundle::version::VersionMeta;
@@ -117,6 +117,9 @@ pub struct ShardRun {
     pub substrates: Vec<SubstrateEntry>,
     /// Each (substrate, family) cell and its number of candidates, in order.
     pub cells: Vec<CellRecord>,
+    /// The ladder that levelled the shard's tasks (the same rungs and tool versions on
+    /// every shard, or the levels would not be comparable).
+    pub ladder: Ladder,
 }
 
 impl ShardRun {
@@ -284,6 +287,7 @@ fn shard_run(options: &GenOptions, staged: &Staged) -> ShardRun {
             .iter()
             .map(|c| CellRecord { substrate: c.substrate, family: c.family, candidates: c.candidates.len() })
             .collect(),
+        ladder: staged.ladder(),
     }
 }
 
@@ -410,7 +414,8 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
     }
     let substrates: Vec<SubstrateEntry> =
         run.substrates.iter().zip(&per_substrate).map(|(s, n)| SubstrateEntry { tasks: *n, ..s.clone() }).collect();
-    let (write, version_dir, manifest) = write_generated(out, &run.meta, substrates, &files, entries)?;
+    let (write, version_dir, manifest) =
+        write_generated(out, &run.meta, substrates, run.ladder.clone(), &files, entries)?;
     let stats = GenStats {
         candidates_tried: selection.tried,
         kept,
@@ -439,7 +444,7 @@ fn load_shards(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, ShardFile)>> {
     for (dir, shard) in &shards[1..] {
         if shard.fingerprint != first.fingerprint || shard.of != first.of {
             bail!(
-                "{} (shard {}/{}, run {}) and {} (shard {}/{}, run {}) come from different runs; every shard must come from the same gen-tasks command, seed, substrates and generator",
+                "{} (shard {}/{}, run {}) and {} (shard {}/{}, run {}) come from different runs; every shard must come from the same gen-tasks command, seed, substrates, generator and ladder (its rungs and their tools' versions)",
                 dir.display(),
                 shard.shard,
                 shard.of,

@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 
 use super::options::GenOptions;
-use crate::bundle::manifest::SubstrateEntry;
+use crate::bundle::manifest::{Ladder, SubstrateEntry};
 use crate::forge::{self, Candidate, Family, ForgeInput};
 use crate::leftovers;
 use crate::mutate::{self, Mutation};
@@ -23,6 +23,8 @@ use crate::substrate::{self, Substrate, SubstrateSpec};
 pub(super) struct Prepared {
     pub(super) substrate: Substrate,
     pub(super) runner: TestRunner,
+    /// The venv's interpreter as it reports itself (`Python 3.12.3`).
+    pub(super) python: String,
     pub(super) modules: Vec<PyModule>,
     pub(super) mutations: Vec<Vec<Mutation>>,
 }
@@ -39,6 +41,12 @@ pub(super) struct Staged {
 impl Staged {
     pub(super) fn repo_path(&self) -> &Path {
         self.scratch.path()
+    }
+
+    /// The ladder the candidates are levelled with (every venv comes from the same base
+    /// interpreter, so the first substrate's names the Python of all).
+    pub(super) fn ladder(&self) -> Ladder {
+        crate::bundle::version::ladder(self.prepared.first().map_or("", |p| p.python.as_str()))
     }
 }
 
@@ -138,7 +146,7 @@ fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> 
     }
     let runner = with_selection(runner, &substrate, options);
     let (modules, mutations) = mutable_modules(&substrate)?;
-    Ok(Prepared { substrate, runner, modules, mutations })
+    Ok(Prepared { substrate, runner, python: python.version, modules, mutations })
 }
 
 /// The substrate's mutable sources, parsed (a file that does not parse is skipped with a

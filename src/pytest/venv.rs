@@ -16,6 +16,11 @@ use crate::snapshot::sha256_hex;
 /// The pytest every venv gets, pinned so that outcomes do not drift between machines.
 pub const PYTEST_REQUIREMENT: &str = "pytest==8.4.2";
 
+/// The version [`PYTEST_REQUIREMENT`] pins (`8.4.2`).
+pub fn pytest_version() -> &'static str {
+    PYTEST_REQUIREMENT.rsplit("==").next().unwrap_or(PYTEST_REQUIREMENT)
+}
+
 /// A ready interpreter.
 #[derive(Debug, Clone)]
 pub struct PythonEnv {

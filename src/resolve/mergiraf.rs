@@ -1,18 +1,28 @@
-//! `mergiraf`: the structured merge tool, run as a binary when one is available.
+//! `mergiraf`: the structured merge tool, run as a separate program (GPL-3.0, not linked
+//! into mergeforge).
 //!
-//! The binary is `$MERGEFORGE_MERGIRAF` when that names a file, else `mergiraf` on PATH;
-//! `MERGEFORGE_MERGIRAF=off` disables it. When no binary is found the baseline is
-//! recorded as `{"available": false}`. Each conflicted file is split into its three
-//! versions ([`super::resolver::versions`]) and merged with
-//! `mergiraf merge BASE OURS THEIRS --path-name NAME --output OUT` in a private
-//! directory; a merge that still has conflicts (exit status 1) leaves the file
+//! Where the binary comes from ([`Binary`]): `$MERGEFORGE_MERGIRAF` when that names a
+//! file, else `mergiraf` on PATH, else the pinned version [`install`] put in mergeforge's
+//! user cache. The commands that level tasks call [`prepare`] first, which
+//! installs that pinned version when none of these exists (or leaves mergiraf out on
+//! purpose: `--no-mergiraf`, or `MERGEFORGE_MERGIRAF=off`); a library caller that does
+//! not gets whatever is found, and a rung without a binary is recorded as
+//! `{"available": false}` (the manifest then says the ladder is incomplete).
+//!
+//! Each conflicted file is split into its three versions ([`super::resolver::versions`])
+//! and merged with `mergiraf merge BASE OURS THEIRS --path-name NAME --output OUT` in a
+//! private directory; a merge that still has conflicts (exit status 1) leaves the file
 //! conflicted. Any other exit, a signal, a run longer than a minute or an output that is
 //! not a clean UTF-8 file is a [`ResolverFailure`]: the task's level is then unknown.
+
+pub mod install;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
+
+use install::is_executable;
 
 use super::resolver::{FileResolution, RecordKey, Resolver, ResolverFailure, Rung};
 use crate::sandbox::{run_in_dir, Limits};
@@ -23,27 +33,61 @@ pub const ENV_VAR: &str = "MERGEFORGE_MERGIRAF";
 /// Wall-clock limit for one file.
 const TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The mergiraf resolver; [`FROM_PATH`] finds its binary on first use.
-pub struct Mergiraf {
-    binary: OnceLock<Option<PathBuf>>,
-    fixed: Option<PathBuf>,
+/// Which mergiraf the ladder runs, or why it runs none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Binary {
+    /// This executable.
+    Found(PathBuf),
+    /// Left out on purpose: `--no-mergiraf`, or `MERGEFORGE_MERGIRAF=off`.
+    Skipped,
+    /// None found: not in `$MERGEFORGE_MERGIRAF`, on PATH or in the cache, and nothing
+    /// installed one.
+    NotFound,
 }
 
-/// The resolver listed in [`crate::resolve::ALL`]: the binary from `$MERGEFORGE_MERGIRAF` or PATH.
-pub static FROM_PATH: Mergiraf = Mergiraf { binary: OnceLock::new(), fixed: None };
+impl Binary {
+    /// The executable, when there is one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Binary::Found(path) => Some(path),
+            Binary::Skipped | Binary::NotFound => None,
+        }
+    }
+}
+
+/// The mergiraf resolver. [`FROM_PATH`] finds its binary on first use ([`locate`]),
+/// unless a command chose it before ([`Mergiraf::choose`]).
+pub struct Mergiraf {
+    binary: OnceLock<Binary>,
+}
+
+/// The resolver listed in [`crate::resolve::ALL`].
+pub static FROM_PATH: Mergiraf = Mergiraf { binary: OnceLock::new() };
 
 impl Mergiraf {
     /// A resolver using this binary.
     pub fn with_binary(binary: &Path) -> Self {
-        Mergiraf { binary: OnceLock::new(), fixed: Some(binary.to_path_buf()) }
+        Mergiraf { binary: OnceLock::from(Binary::Found(binary.to_path_buf())) }
+    }
+
+    /// Which binary this resolver runs (found on first use when not chosen before).
+    pub fn choice(&self) -> &Binary {
+        self.binary.get_or_init(locate)
+    }
+
+    /// Fixes which binary this resolver runs; an error if it already runs another one
+    /// (a command chooses once, before anything resolves).
+    pub fn choose(&self, binary: Binary) -> anyhow::Result<()> {
+        let chosen = self.binary.get_or_init(|| binary.clone());
+        if *chosen != binary {
+            anyhow::bail!("internal error: the mergiraf rung already runs {chosen:?}, not {binary:?}");
+        }
+        Ok(())
     }
 
     /// The binary this resolver runs, if there is one.
     pub fn binary(&self) -> Option<&Path> {
-        if let Some(fixed) = &self.fixed {
-            return Some(fixed);
-        }
-        self.binary.get_or_init(locate).as_deref()
+        self.choice().path()
     }
 
     /// What `mergiraf --version` prints (its first line), when a binary is available.
@@ -139,28 +183,81 @@ impl Resolver for Mergiraf {
     }
 }
 
-/// `$MERGEFORGE_MERGIRAF`, else `mergiraf` in a PATH directory.
-fn locate() -> Option<PathBuf> {
-    match std::env::var_os(ENV_VAR) {
-        Some(value) if value == "off" || value == "0" || value.is_empty() => return None,
-        Some(value) => {
-            let path = PathBuf::from(value);
-            if !is_executable(&path) {
-                eprintln!(
-                    "warning: {ENV_VAR}={}: not an executable file; the mergiraf baseline is unavailable",
-                    path.display()
-                );
-                return None;
-            }
-            return Some(path);
-        }
-        None => {}
-    }
-    let paths = std::env::var_os("PATH")?;
-    std::env::split_paths(&paths).map(|dir| dir.join("mergiraf")).find(|p| is_executable(p))
+/// Chooses the binary of [`FROM_PATH`] for a command that levels tasks and returns it:
+/// none when `skip` (`--no-mergiraf`) or `MERGEFORGE_MERGIRAF=off`; the file
+/// `$MERGEFORGE_MERGIRAF` names (an error when it is not executable); `mergiraf` on
+/// PATH; the cached install; else the pinned release installed now (`progress`: draw a
+/// spinner while cargo builds it).
+pub fn prepare(skip: bool, progress: bool) -> anyhow::Result<Binary> {
+    let binary = find_or_install(skip, progress)?;
+    FROM_PATH.choose(binary.clone())?;
+    Ok(binary)
 }
 
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+fn find_or_install(skip: bool, progress: bool) -> anyhow::Result<Binary> {
+    if skip {
+        return Ok(Binary::Skipped);
+    }
+    match env_choice() {
+        EnvChoice::Off => Ok(Binary::Skipped),
+        EnvChoice::Path(path) if is_executable(&path) => Ok(Binary::Found(path)),
+        EnvChoice::Path(path) => anyhow::bail!(
+            "{ENV_VAR}={}: not an executable file; name a mergiraf binary, unset it, or pass --no-mergiraf",
+            path.display()
+        ),
+        EnvChoice::Unset => {
+            if let Some(path) = on_path() {
+                return Ok(Binary::Found(path));
+            }
+            let cache = crate::pytest::venv::user_cache_dir();
+            match install::installed(&cache) {
+                Some(path) => Ok(Binary::Found(path)),
+                None => install::install(Path::new("cargo"), &cache, progress).map(Binary::Found),
+            }
+        }
+    }
+}
+
+/// What `MERGEFORGE_MERGIRAF` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum EnvChoice {
+    /// Unset: look on PATH, then in the cache.
+    Unset,
+    /// `off`, `0` or empty: no mergiraf.
+    Off,
+    /// A path to run.
+    Path(PathBuf),
+}
+
+pub(crate) fn env_choice() -> EnvChoice {
+    match std::env::var_os(ENV_VAR) {
+        None => EnvChoice::Unset,
+        Some(value) if value == "off" || value == "0" || value.is_empty() => EnvChoice::Off,
+        Some(value) => EnvChoice::Path(PathBuf::from(value)),
+    }
+}
+
+/// The binary a library caller gets without choosing: `$MERGEFORGE_MERGIRAF`, else
+/// `mergiraf` in a PATH directory, else the cached install; never installs.
+fn locate() -> Binary {
+    match env_choice() {
+        EnvChoice::Off => Binary::Skipped,
+        EnvChoice::Path(path) if is_executable(&path) => Binary::Found(path),
+        EnvChoice::Path(path) => {
+            eprintln!(
+                "warning: {ENV_VAR}={}: not an executable file; the mergiraf baseline is unavailable",
+                path.display()
+            );
+            Binary::NotFound
+        }
+        EnvChoice::Unset => on_path()
+            .or_else(|| install::installed(&crate::pytest::venv::user_cache_dir()))
+            .map_or(Binary::NotFound, Binary::Found),
+    }
+}
+
+/// `mergiraf` in a PATH directory.
+fn on_path() -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths).map(|dir| dir.join("mergiraf")).find(|p| is_executable(p))
 }

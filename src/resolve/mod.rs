@@ -9,7 +9,7 @@
 //! | `union-ours-first`, `union-theirs-first` | medium | `union` (shared) | keep both sides of every hunk, in one order |
 //! | `rule` | medium | `rule` | the classic rule-based resolver, hunk by hunk (see [`rule`]) |
 //! | `structured` | medium | `structured` | a Python-aware merge of both sides' statement changes (see [`structured`]) |
-//! | `mergiraf` | medium | `mergiraf` | the `mergiraf` binary, when one is on PATH (see [`mergiraf`]) |
+//! | `mergiraf` | medium | `mergiraf` | the `mergiraf` program, from PATH or installed into the cache (see [`mergiraf`]) |
 //!
 //! The rung, record key, eval agent name and availability are items of each entry
 //! ([`Resolver`]); the ladder, the record, the demo page and the eval agents read them.

@@ -15,6 +15,7 @@ mod gen_tasks;
 mod hostile;
 mod layout;
 mod merge;
+mod mergiraf_rung;
 mod mutate_ops;
 mod publish;
 mod quotas;

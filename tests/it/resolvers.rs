@@ -4,7 +4,8 @@
 //! with git (diff3 markers, as gen-tasks does), hands the conflicted file to the
 //! resolver named by the folder, and compares. Adding a case is adding a folder.
 //!
-//! `mergiraf` cases run when a mergiraf binary is available (see
+//! `mergiraf` cases run when a mergiraf binary is available: `$MERGEFORGE_MERGIRAF`, on
+//! PATH, or the pinned release gen-tasks installed into the user cache (see
 //! `mergeforge::resolve::mergiraf`); otherwise they are reported as skipped.
 
 use std::path::{Path, PathBuf};
@@ -100,7 +101,11 @@ fn every_resolver_case() {
             continue;
         };
         if name == "mergiraf" && !resolve::mergiraf::FROM_PATH.available() {
-            eprintln!("skipped: mergiraf cases (no mergiraf binary on PATH or in ${})", resolve::mergiraf::ENV_VAR);
+            eprintln!(
+                "skipped: mergiraf cases ({:?}: no mergiraf binary in ${}, on PATH or in the cache; `mergeforge gen-tasks` installs one)",
+                resolve::mergiraf::FROM_PATH.choice(),
+                resolve::mergiraf::ENV_VAR
+            );
             continue;
         }
         for case in folders(&resolver_dir) {
