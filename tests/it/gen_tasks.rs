@@ -47,8 +47,10 @@ fn tasks_verify_with_plain_git_and_are_deterministic() {
     let one = report(&generate("substrates/calculator", &first, &cache, &args));
     assert_eq!(one["result"], "created");
     assert_eq!(one["tasks"], 3, "one task per family: {one}");
-    for level in ["easy", "medium", "hard"] {
-        assert_eq!(one["by_level"][level], 1, "{one}");
+    // divergent-edit is easy; strip-restore medium, and so is compose-edits: its sides
+    // edit different tokens, which `tokens` (a token-level diff3) combines.
+    for (level, count) in [("easy", 1), ("medium", 2), ("hard", 0)] {
+        assert_eq!(one["by_level"][level], count, "{one}");
     }
 
     // Same seed, other --jobs, shared outcome cache: byte-identical version.
