@@ -13,8 +13,8 @@
 //! * [`mutate`] finds AST nodes with rustpython-parser and edits them as text splices.
 //! * [`forge`] turns mutations into the four commits of a task (base, ours, theirs, gold).
 //! * [`merge`] merges ours and theirs in memory with git2 and reads the conflict markers.
-//! * [`resolve`] holds the baseline resolvers (ours, theirs, union, rule, structured,
-//!   mergiraf), the ladder that levels tasks.
+//! * [`resolve`] holds the baseline resolvers (ours, theirs, union, rule, tokens,
+//!   structured, mergiraf), the ladder that levels tasks.
 //! * [`validate`] runs the tests on every tree a task needs and checks the family's rules.
 //! * [`difficulty`] levels a validated task and scores it.
 //! * [`bundle`] writes the versioned, content-addressed dataset.

@@ -17,7 +17,7 @@ use crate::env::Environment;
 /// Score a baseline agent on a dataset by playing full episodes through the
 /// environment (the same code `serve` runs: materialise, act, test, reward).
 ///
-/// Agents: ours, theirs, union (resolve every hunk that way, one file per step), gold
+/// Agents: ours, theirs, union, tokens (resolve every hunk that way, one file per step), gold
 /// (submits the gold merge; must reach the maximum reward on every task). Prints per
 /// task: steps, reward / max, markers remaining, syntax, tests passed/total; then
 /// totals by level, and the environment's latency: reset p50/p95 and the per-step
@@ -29,7 +29,7 @@ pub struct EvalArgs {
     #[arg(long, value_name = "DIR", default_value = "generated/mergeforge-embedded/1.0.0")]
     pub dataset: PathBuf,
 
-    /// The agent: ours, theirs, union or gold.
+    /// The agent: ours, theirs, union, tokens or gold.
     #[arg(long, value_name = "NAME")]
     pub agent: String,
 

@@ -25,7 +25,7 @@ use crate::substrate::SubstrateSpec;
 /// each candidate is merged with git2 and kept only if the conflicted tree fails its
 /// tests, the gold merge passes, and ours/theirs fail or pass as the family requires.
 /// Kept tasks are levelled by the first baseline resolver that solves them (easy: ours
-/// or theirs; medium: union, rule, structured or mergiraf; hard: none) and written to
+/// or theirs; medium: union, rule, tokens, structured or mergiraf; hard: none) and written to
 /// OUT/DATASET/VERSION with a manifest written last. Writing a version that already
 /// exists succeeds only if the new bytes are identical (the run reproduced it).
 ///

@@ -44,7 +44,7 @@ pub enum Command {
     Publish(PublishArgs),
     /// Serve a dataset as an OpenEnv-compatible environment (HTTP + WebSocket).
     Serve(ServeArgs),
-    /// Score a baseline agent (ours, theirs, union, gold) by playing episodes.
+    /// Score a baseline agent (ours, theirs, union, tokens, gold) by playing episodes.
     Eval(EvalArgs),
     // About and long help come from `CurriculumArgs`'s doc comment.
     Curriculum(CurriculumArgs),

@@ -6,7 +6,7 @@
 //! | level | solved by |
 //! |---|---|
 //! | easy | taking ours or taking theirs |
-//! | medium | a combination: union (either order), `rule`, `structured` or `mergiraf` |
+//! | medium | a combination: union (either order), `rule`, `tokens`, `structured` or `mergiraf` |
 //! | hard | none of them |
 //!
 //! Each resolver's rung is an item of its catalogue entry ([`crate::resolve::Resolver::rung`]).

@@ -332,12 +332,12 @@ fn generation(out: &mut String, m: &Manifest) {
         "- verification: for every task the tests were run in a sandbox on the conflicted tree (must fail), \
 on `gold` (must pass), on `ours` and `theirs` (each must fail, or for `divergent-edit` exactly one must pass), \
 and on the results of the baseline resolvers (take ours, take theirs, union of both sides in either order, \
-a rule-based resolver, a Python-aware structured merge, and mergiraf when it was available); \
+a rule-based resolver, a token-level diff3, a Python-aware structured merge, and mergiraf when it was available); \
 all outcomes are in the record.\n",
     );
     out.push_str(
         "- levels: **easy** if taking ours or theirs for every hunk passes, **medium** if a combining resolver \
-(union, rule, structured or mergiraf) passes, **hard** otherwise (`structural_level`; a curriculum refresh may \
+(union, rule, tokens, structured or mergiraf) passes, **hard** otherwise (`structural_level`; a curriculum refresh may \
 re-level `level` by agents' solve rates); `score` in [0, 1] adds hunks, conflicted lines and files, edits \
 outside the conflicts, how weak the test signal is, the mutation operators and the family.\n\n",
     );

@@ -7,6 +7,7 @@
 //! |---|---|---|---|
 //! | `ours`, `theirs` | easy | `ours`, `theirs` | take one side for every hunk |
 //! | `union-ours-first`, `union-theirs-first` | medium | `union` (shared) | keep both sides of every hunk, in one order |
+//! | `tokens` | medium | `tokens` | diff3 on every hunk's Python tokens, one token a line (see [`tokens`]) |
 //! | `rule` | medium | `rule` | the classic rule-based resolver, hunk by hunk (see [`rule`]) |
 //! | `structured` | medium | `structured` | a Python-aware merge of both sides' statement changes (see [`structured`]) |
 //! | `mergiraf` | medium | `mergiraf` | the `mergiraf` program, from PATH or installed into the cache (see [`mergiraf`]) |
@@ -24,6 +25,7 @@ pub mod resolver;
 pub mod rule;
 pub mod structured;
 pub mod theirs;
+pub mod tokens;
 pub mod union;
 
 pub use mergiraf::Mergiraf;
@@ -31,6 +33,7 @@ pub use ours::TakeOurs;
 pub use rule::Rule;
 pub use structured::Structured;
 pub use theirs::TakeTheirs;
+pub use tokens::Tokens;
 pub use union::{UnionOursFirst, UnionTheirsFirst};
 
 pub use resolver::{
@@ -40,7 +43,7 @@ pub use resolver::{
 
 /// Every baseline resolver, in ladder order.
 pub static ALL: &[&dyn Resolver] =
-    &[&TakeOurs, &TakeTheirs, &UnionOursFirst, &UnionTheirsFirst, &Rule, &Structured, &mergiraf::FROM_PATH];
+    &[&TakeOurs, &TakeTheirs, &UnionOursFirst, &UnionTheirsFirst, &Tokens, &Rule, &Structured, &mergiraf::FROM_PATH];
 
 /// The record keys of [`ALL`] in ladder order, each with its resolvers (one for an own
 /// key, the members of a shared one).

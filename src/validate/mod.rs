@@ -318,13 +318,14 @@ mod tests {
         // Durations are measurements, kept in the outcome cache, never in a record.
         let ran = |passed: bool, _: u64| format!(r#"{{"passed":{passed},"failed_tests":[]}}"#);
         let expected = format!(
-            r#"{{"ours":{},"theirs":{},"union":{{"passed":true,"ours_first":{},"theirs_first":{}}},"rule":{},"structured":{},"mergiraf":{{"available":false}}}}"#,
+            r#"{{"ours":{},"theirs":{},"union":{{"passed":true,"ours_first":{},"theirs_first":{}}},"tokens":{},"rule":{},"structured":{},"mergiraf":{{"available":false}}}}"#,
             ran(false, 1),
             ran(false, 2),
             ran(false, 3),
             ran(true, 4),
             ran(false, 5),
-            ran(false, 6)
+            ran(false, 6),
+            ran(false, 7)
         );
         assert_eq!(json, expected);
         let back: Baselines = serde_json::from_str(&json).unwrap();

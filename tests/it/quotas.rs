@@ -58,14 +58,14 @@ fn quotas_are_met_in_turn_and_shortfalls_reported() {
             "--candidates-per-cell",
             "3",
             "--quota",
-            "compose-edits:hard=5",
+            "compose-edits:medium=5",
         ],
     );
     let kept = report["tasks"].as_u64().unwrap();
     assert!(kept < 5, "{report}");
-    assert_eq!(report["shortfall"], serde_json::json!([{"quota": "compose-edits:hard", "wanted": 5, "kept": kept}]));
+    assert_eq!(report["shortfall"], serde_json::json!([{"quota": "compose-edits:medium", "wanted": 5, "kept": kept}]));
     assert_eq!(report["by_level"]["easy"], 0);
-    assert_eq!(report["by_level"]["medium"], 0);
+    assert_eq!(report["by_level"]["hard"], 0);
 }
 
 #[test]

@@ -128,9 +128,9 @@ fn every_listed_resolver_has_cases() {
 }
 
 #[test]
-fn structured_and_rule_leave_the_file_as_it_was_when_they_fail() {
+fn rule_tokens_and_structured_leave_the_file_as_it_was_when_they_fail() {
     let text = conflicted("x = 1\n", "x = 2\n", "x = 3\n").unwrap();
-    for name in ["rule", "structured"] {
+    for name in ["rule", "tokens", "structured"] {
         let resolution = resolve::by_name(name).unwrap().resolve_file("case.py", &text).expect("the resolver runs");
         assert_eq!((resolution.text.as_str(), resolution.unresolved), (text.as_str(), 1), "{name}");
     }

@@ -356,7 +356,11 @@ fn api_filters_counts_and_explains_tasks() {
         view["validation"].as_array().expect("validation").iter().filter_map(|r| r["tree"].as_str()).collect();
     assert_eq!(trees, ["conflicted", "ours", "theirs", "gold"]);
     assert_eq!(view["validation"][3]["passed"], true, "gold passes");
-    assert_eq!(view["ladder"].as_array().map(Vec::len), Some(7), "ours, theirs, union ×2, rule, structured, mergiraf");
+    assert_eq!(
+        view["ladder"].as_array().map(Vec::len),
+        Some(8),
+        "ours, theirs, union ×2, rule, tokens, structured, mergiraf"
+    );
     let hunks: u64 = task["conflicts"].as_array().expect("conflicts").iter().filter_map(|c| c["hunks"].as_u64()).sum();
     let maximum = mergeforge::env::reward::RewardWeights::default().max_reward(hunks as usize);
     assert_eq!(view["max_reward"].as_f64(), Some(maximum), "0.15 per block + 0.20 + 0.30");
@@ -365,5 +369,5 @@ fn api_filters_counts_and_explains_tasks() {
     assert_eq!(status, 404, "{missing}");
     let (status, _, body) = http(addr, "POST", "/api/demo/run", &json!({"task": id, "agent": "oracle"}).to_string());
     assert_eq!(status, 422, "{body}");
-    assert!(body.contains("unknown agent `oracle`: expected one of ours, theirs, union, gold"), "{body}");
+    assert!(body.contains("unknown agent `oracle`: expected one of ours, theirs, union, tokens, gold"), "{body}");
 }

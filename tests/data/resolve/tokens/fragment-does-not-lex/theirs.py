@@ -1,0 +1,6 @@
+def add(a, b):
+    """Add a and b.
+
+    Both are numbers.
+    """
+    return a + b

@@ -1,0 +1,2 @@
+def fields():
+    return ["id", "email", "name"]

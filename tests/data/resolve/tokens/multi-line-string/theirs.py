@@ -1,0 +1,4 @@
+def greet(name):
+    """Say hello.
+    Returns the greeting."""
+    return "Hello " + name.title()

@@ -1,0 +1,5 @@
+def scale(values, factor):
+    for i, v in enumerate(values):
+        if v > 0:
+            values[i] = v * factor
+    return list(values)

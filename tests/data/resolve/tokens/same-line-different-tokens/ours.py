@@ -1,0 +1,2 @@
+def total(price, qty, tax):
+    return price * qty - tax

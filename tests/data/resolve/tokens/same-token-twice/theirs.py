@@ -1,0 +1,2 @@
+TIMEOUT = 90
+RETRIES = 3
