@@ -97,6 +97,12 @@ impl RunHooks<'_> {
     pub fn fresh() -> RunHooks<'static> {
         RunHooks { mode: ChildMode::Fresh, prepare: &|_| Ok(BTreeMap::new()), accept: &|_| true }
     }
+
+    /// A run of the command as it is (every test collected and run), the changed
+    /// functions swapped into the warm modules.
+    pub fn swapped() -> RunHooks<'static> {
+        RunHooks { mode: ChildMode::Swap, prepare: &|_| Ok(BTreeMap::new()), accept: &|_| true }
+    }
 }
 
 /// Idle servers for one spec; a server is taken for a run and put back after it.
