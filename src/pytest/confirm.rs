@@ -7,10 +7,10 @@
 //! may also pass or fail by chance (a flaky test). So [`super::testrun::TestRunner`]
 //! confirms, and this module names and counts, each kind of [`Confirmation`]:
 //!
-//! - a selected run that **passes** is confirmed by a full run, whose outcome is the
-//!   verdict;
-//! - a selected run stopped by its **scaled time limit** runs again with the
-//!   substrate's full `timeout_s` before it counts as timed out;
+//! - a selected run that **passes** is confirmed by a full run (on a fork-server child
+//!   when one can run the tree exactly), whose outcome is the verdict;
+//! - a selected run stopped by its **scaled time limit** is confirmed by a full run with
+//!   the substrate's full `timeout_s`: it counts as timed out only if that run does;
 //! - a selected run that fails on an **order-dependent** test (one that fails when its
 //!   file runs alone at HEAD, [`OrderDependence`]) is confirmed by a full run; other
 //!   selected failures stand;
@@ -18,7 +18,7 @@
 //!   second run of the same tree; the tests that flip between the two are flaky
 //!   ([`flipped_tests`]).
 //!
-//! Whether a verdict needed confirmations is kept in its outcome-cache entry, never in a
+//! Whether a verdict needed a confirmation is kept in its outcome-cache entry, never in a
 //! task record: records are the same whether or not a selection ran.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -36,7 +36,7 @@ use super::testrun::Outcome;
 pub enum Confirmation {
     /// A selected run passed: the full suite ran.
     SelectedPass,
-    /// A selected run hit its scaled time limit: it ran again with the full `timeout_s`.
+    /// A selected run hit its scaled time limit: the full suite ran with `timeout_s`.
     ScaledTimeout,
     /// A selected run failed on an order-dependent test: the full suite ran.
     OrderDependent,

@@ -383,7 +383,7 @@ impl TestRunner {
     }
 
     /// The verdict of `ids` on `tree`, confirmed as it needs (or the cached verdict; its
-    /// cache entry lists the confirmations it needed).
+    /// cache entry lists the confirmation it needed).
     fn run_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<Outcome> {
         let key = self.selected_key(tree, ids);
         if let Some(outcome) = self.cache.as_ref().and_then(|c| c.get(&key)) {
@@ -409,34 +409,26 @@ impl TestRunner {
         self.cache.as_ref()?.confirmations(&self.selected_key(tree, &ids))
     }
 
-    /// Runs `ids` on `tree` with the scaled limit, then whatever confirms the result: a
-    /// time-out runs again with the full limit, and a pass (or a failure that names an
-    /// order-dependent test) is replaced by the full suite's outcome. The outcome's
-    /// duration is the sum of the runs'.
+    /// Runs `ids` on `tree` with the scaled limit; if that result needs confirming (a
+    /// time-out under a scaled limit, a pass, a failure that names an order-dependent
+    /// test), the full suite runs with the configured limit and its outcome is the
+    /// verdict, with both runs' durations.
     fn judge_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<(Outcome, Vec<Confirmation>)> {
         let selector = self.selector.as_ref().context("a selected run without a coverage map")?;
-        let configured = self.limits.wall_timeout;
-        let scaled = selector.index.timeout_for(ids, configured);
-        let mut outcome = self.executed(self.execute_selected(tree, ids, scaled)?);
-        let mut confirmed = Vec::new();
-        if outcome.timed_out && scaled < configured {
-            let again = self.executed(self.execute_selected(tree, ids, configured)?);
-            outcome = self.confirmed_by(Confirmation::ScaledTimeout, &outcome, again, true);
-            confirmed.push(Confirmation::ScaledTimeout);
-        }
-        let needed = if outcome.passed {
+        let scaled = selector.index.timeout_for(ids, self.limits.wall_timeout);
+        let outcome = self.executed(self.execute_selected(tree, ids, scaled)?);
+        let needed = if outcome.timed_out {
+            (scaled < self.limits.wall_timeout).then_some(Confirmation::ScaledTimeout)
+        } else if outcome.passed {
             Some(Confirmation::SelectedPass)
-        } else if !outcome.timed_out && selector.order.needs_full_run(&outcome.failed_tests) {
+        } else if selector.order.needs_full_run(&outcome.failed_tests) {
             Some(Confirmation::OrderDependent)
         } else {
             None
         };
-        if let Some(kind) = needed {
-            let (full, ran) = self.run_suite(tree, Serving::SwapOrFresh)?;
-            outcome = self.confirmed_by(kind, &outcome, full, ran);
-            confirmed.push(kind);
-        }
-        Ok((outcome, confirmed))
+        let Some(kind) = needed else { return Ok((outcome, Vec::new())) };
+        let (full, ran) = self.run_suite(tree, Serving::SwapOrFresh)?;
+        Ok((self.confirmed_by(kind, &outcome, full, ran), vec![kind]))
     }
 
     /// `confirming`, the outcome of a confirmation of `kind` of `first` (executed when
