@@ -168,10 +168,13 @@ struct PluginRun {
     mismatch: bool,
 }
 
-/// Selected and served runs print Python's own tracebacks: pytest's default style parses
-/// every file of a traceback to show whole statements (half a second for a collection
-/// error through a large module). Outcomes come from the `-rfE` summary, which does not
-/// change.
+/// Selected runs print Python's own tracebacks: pytest's default style parses every file
+/// of a traceback to show whole statements (half a second for a collection error through
+/// a large module). Which tests fail does not change, but how a session ends can: with
+/// the default style a `MemoryError` while rendering a traceback ends the session with an
+/// internal error, where native tracebacks go on to the next test (which may then hang).
+/// So full runs, served or not, keep the command's own style: a selected verdict whose
+/// outcome rests on such a difference (a pass, a time-out) is confirmed by one of them.
 const FAST_TRACEBACKS: &str = "--tb=native";
 
 /// Where a traced run leaves its coverage map, relative to the sandbox root.
@@ -284,7 +287,7 @@ impl TestRunner {
         let (python, rest) = self.argv.split_first()?;
         let pytest_args = rest.strip_prefix(&["-m".to_string(), "pytest".to_string()])?;
         let mut pytest_args = pytest_args.to_vec();
-        pytest_args.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string(), FAST_TRACEBACKS.to_string()]);
+        pytest_args.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string()]);
         Some(ServerSpec {
             head: head.clone(),
             python: python.clone(),
@@ -455,9 +458,11 @@ impl TestRunner {
                 Ok(env)
             };
             let accept = |dir: &Path| !dir.join(MISMATCH_FILE).exists();
-            if let Some(output) =
-                servers.run(tree, &RunHooks { mode: ChildMode::Swap, prepare: &prepare, accept: &accept }, timeout)
-            {
+            if let Some(output) = servers.run(
+                tree,
+                &RunHooks { mode: ChildMode::Swap, prepare: &prepare, accept: &accept, args: &[FAST_TRACEBACKS] },
+                timeout,
+            ) {
                 self.counters.served.fetch_add(1, Ordering::Relaxed);
                 return Ok(output);
             }
