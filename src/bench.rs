@@ -30,6 +30,7 @@ use crate::forge::commits::write_task_commits;
 use crate::forge::{self, ForgeInput};
 use crate::merge::{self, MergeResult};
 use crate::pipeline::{self, GenOptions, GenReport};
+use crate::pytest::confirm::ConfirmationStats;
 use crate::pytest::select::SelectionMode;
 use crate::pytest::venv::{ensure_venv, user_cache_dir};
 use crate::substrate;
@@ -89,6 +90,11 @@ pub struct ModeRun {
     pub served_runs: usize,
     /// Summed wall time of those runs.
     pub test_seconds: f64,
+    /// Of those runs (and cache hits), the ones that confirmed another run's verdict,
+    /// by kind, with their time (see [`crate::pytest::confirm`]).
+    pub confirmations: ConfirmationStats,
+    /// Tests seen flipping between two runs of one tree, over all substrates.
+    pub flaky_tests: usize,
     pub tasks_per_cpu_minute: f64,
     /// `1 - test_seconds / wall_seconds` (`None` unless `jobs` is 1).
     pub share_outside_tests: Option<f64>,
@@ -128,13 +134,16 @@ pub fn run(options: &GenOptions) -> Result<BenchReport> {
         eprintln!("bench: gen-tasks --selection {} (fresh cache) ...", mode.name());
         let (run, tasks) = run_mode(options, mode)?;
         eprintln!(
-            "bench: {} kept {} tasks of {} candidates in {:.1}s wall, {:.1}s CPU, {} test runs",
+            "bench: {} kept {} tasks of {} candidates in {:.1}s wall, {:.1}s CPU, {} test runs ({} confirmations, {} overturned, {:.1}s)",
             mode.name(),
             run.tasks,
             run.candidates_tried,
             run.wall_seconds,
             run.cpu_seconds,
-            run.test_runs
+            run.test_runs,
+            run.confirmations.total(),
+            run.confirmations.overturned,
+            run.confirmations.time.as_secs_f64()
         );
         modes.push(run);
         verdicts.push(tasks);
@@ -213,6 +222,8 @@ fn mode_run(mode: SelectionMode, report: &GenReport, wall: Duration, cpu: Durati
         test_cases: report.stats.runs.test_cases,
         served_runs: report.stats.runs.served_runs,
         test_seconds: report.stats.runs.test_time.as_secs_f64(),
+        confirmations: report.stats.runs.confirmations,
+        flaky_tests: report.stats.flaky_tests.values().map(Vec::len).sum(),
         tasks_per_cpu_minute: if minutes > 0.0 { report.stats.kept as f64 / minutes } else { 0.0 },
         share_outside_tests: share,
     }
@@ -412,6 +423,8 @@ mod tests {
             test_cases: 3,
             served_runs: 0,
             test_seconds: 0.5,
+            confirmations: ConfirmationStats::default(),
+            flaky_tests: 0,
             tasks_per_cpu_minute: 60.0,
             share_outside_tests: Some(0.5),
         }

@@ -7,6 +7,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 
 use crate::bench::{self, BenchReport, ModeRun};
+use crate::pytest::confirm::Confirmation;
 
 /// Measure what generating tasks costs on a substrate.
 ///
@@ -138,6 +139,23 @@ fn print_report(report: &BenchReport) {
     );
     for mode in &report.modes {
         print_mode(mode);
+    }
+    for mode in &report.modes {
+        let c = &mode.confirmations;
+        println!(
+            "{:<10} confirmations {} ({} selected-pass, {} scaled-timeout, {} order-dependent, {} repeat), {} overturned, {:.1}s; {} files run alone, {:.1}s; {} flaky tests",
+            mode.selection,
+            c.total(),
+            c.of(Confirmation::SelectedPass),
+            c.of(Confirmation::ScaledTimeout),
+            c.of(Confirmation::OrderDependent),
+            c.of(Confirmation::Repeat),
+            c.overturned,
+            c.time.as_secs_f64(),
+            c.files_run_alone,
+            c.alone_time.as_secs_f64(),
+            mode.flaky_tests
+        );
     }
     match report.selection_speedup {
         Some(ratio) => println!("coverage selection: {ratio:.2}x the validated tasks per CPU-minute of full runs"),

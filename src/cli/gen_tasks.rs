@@ -14,6 +14,7 @@ use crate::difficulty::Level;
 use crate::forge::Family;
 use crate::pipeline::shard::{ShardReport, ShardSpec};
 use crate::pipeline::{self, GenOptions, GenReport};
+use crate::pytest::confirm::Confirmation;
 use crate::pytest::select::SelectionMode;
 use crate::resolve::mergiraf;
 use crate::substrate::SubstrateSpec;
@@ -308,6 +309,8 @@ pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
         "test_cases": report.stats.runs.test_cases,
         "test_runs_on_fork_servers": report.stats.runs.served_runs,
         "fork_servers_started": report.stats.runs.servers_started,
+        "confirmations": report.stats.runs.confirmations,
+        "flaky_tests": report.stats.flaky_tests,
     })
 }
 
@@ -377,6 +380,26 @@ pub(crate) fn print_summary(report: &GenReport) {
         report.stats.runs.test_cases,
         report.stats.runs.test_time.as_secs_f64()
     );
+    let confirmations = &report.stats.runs.confirmations;
+    if confirmations.total() + confirmations.files_run_alone > 0 {
+        let kinds: Vec<String> = Confirmation::ALL
+            .iter()
+            .filter(|k| confirmations.of(**k) > 0)
+            .map(|k| format!("{} {}", confirmations.of(*k), k.name()))
+            .collect();
+        println!(
+            "confirmations {} ({}), {} overturned, {:.1}s; {} test files run alone, {:.1}s",
+            confirmations.total(),
+            kinds.join(", "),
+            confirmations.overturned,
+            confirmations.time.as_secs_f64(),
+            confirmations.files_run_alone,
+            confirmations.alone_time.as_secs_f64()
+        );
+    }
+    for (substrate, ids) in &report.stats.flaky_tests {
+        println!("flaky tests of {substrate} (candidates resting on them dropped): {}", ids.join(", "));
+    }
 }
 
 /// One line on the ladder that levelled a version: complete, with its tools' versions,

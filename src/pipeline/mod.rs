@@ -73,6 +73,9 @@ pub struct GenStats {
     pub runs: RunStats,
     /// Levels per family of the tasks this run made, and the medium rungs that solve them.
     pub levels: LevelBreakdown,
+    /// Per substrate, the tests seen flipping between two runs of one tree (candidates
+    /// resting on them were dropped as `flaky`); substrates without any are left out.
+    pub flaky_tests: BTreeMap<String, Vec<String>>,
 }
 
 /// What a run did: the version it wrote, and its [`GenStats`].
@@ -143,6 +146,12 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
         skipped_substrates: staged.skipped,
         runs: staged.prepared.iter().map(|p| p.runner.stats()).sum(),
         levels: LevelBreakdown::of(&tasks),
+        flaky_tests: staged
+            .prepared
+            .iter()
+            .map(|p| (p.substrate.name.clone(), p.runner.flaky_tests()))
+            .filter(|(_, ids)| !ids.is_empty())
+            .collect(),
     };
     Ok(Generated { tasks, substrates: substrate_entries(&staged.prepared, &per_substrate), ladder, stats })
 }

@@ -425,6 +425,7 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         // Merging runs no tests: the shards ran them.
         runs: RunStats::default(),
         levels,
+        flaky_tests: BTreeMap::new(),
     };
     Ok(GenReport { version_dir, write, manifest, elapsed: started.elapsed(), stats })
 }

@@ -144,6 +144,10 @@ fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> 
             if head.failed_tests.len() > 5 { ", ..." } else { "" }
         );
     }
+    let flipped = runner.flips(&substrate.files, &head)?;
+    if !flipped.is_empty() {
+        bail!("tests flip between two runs at HEAD ({}); fix or deselect them in substrate.toml", flipped.join(", "));
+    }
     let runner = with_selection(runner, &substrate, options);
     let (modules, mutations) = mutable_modules(&substrate)?;
     Ok(Prepared { substrate, runner, python: python.version, modules, mutations })

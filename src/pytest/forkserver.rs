@@ -51,7 +51,8 @@ pub struct ServerSpec {
     pub head: Snapshot,
     /// The interpreter (the command's first word).
     pub python: String,
-    /// pytest's arguments: the command's words after `-m pytest`, plugins included.
+    /// pytest's arguments: the command's words after `-m pytest`, plugins included (a
+    /// run adds its own, [`RunHooks::args`]).
     pub pytest_args: Vec<String>,
     pub env: BTreeMap<String, String>,
     /// Limits of the server and of each child; `wall_timeout` bounds the warm-up.
@@ -84,18 +85,26 @@ pub enum Served {
     Refused,
 }
 
-/// A run's own files and variables: `prepare` writes into the run's folder and returns
-/// the variables to set; `accept` looks at the folder after the run (false: refused).
+/// A run's own files, variables and arguments: `prepare` writes into the run's folder and
+/// returns the variables to set; `accept` looks at the folder after the run (false:
+/// refused); `args` go after the server's pytest arguments.
 pub struct RunHooks<'a> {
     pub mode: ChildMode,
     pub prepare: &'a dyn Fn(&Path) -> Result<BTreeMap<String, String>>,
     pub accept: &'a dyn Fn(&Path) -> bool,
+    pub args: &'a [&'a str],
 }
 
 impl RunHooks<'_> {
     /// A run of the command as it is, its modules imported afresh.
     pub fn fresh() -> RunHooks<'static> {
-        RunHooks { mode: ChildMode::Fresh, prepare: &|_| Ok(BTreeMap::new()), accept: &|_| true }
+        RunHooks { mode: ChildMode::Fresh, prepare: &|_| Ok(BTreeMap::new()), accept: &|_| true, args: &[] }
+    }
+
+    /// A run of the command as it is (every test collected and run), the changed
+    /// functions swapped into the warm modules.
+    pub fn swapped() -> RunHooks<'static> {
+        RunHooks { mode: ChildMode::Swap, prepare: &|_| Ok(BTreeMap::new()), accept: &|_| true, args: &[] }
     }
 }
 
@@ -265,8 +274,9 @@ impl ForkServer {
         env.insert("TMPDIR".to_string(), tmp.to_string_lossy().into_owned());
         env.insert("XDG_CACHE_HOME".to_string(), tmp.join("cache").to_string_lossy().into_owned());
         let output_path = run_dir.join("output.txt");
-        let request =
-            serde_json::json!({ "output": output_path, "env": env, "changed": entries, "mode": hooks.mode.name() });
+        let request = serde_json::json!({
+            "output": output_path, "env": env, "changed": entries, "mode": hooks.mode.name(), "args": hooks.args
+        });
         let outcome = self.run_child(&request, timeout);
         let tree_intact = restore_and_check(&self.work, head, &changed)?;
         self.retired |= !tree_intact;

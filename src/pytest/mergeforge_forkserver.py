@@ -7,10 +7,11 @@ It imports pytest and runs one `--collect-only` session (so pytest, its plugins,
 conftest files, the project and every test module are imported, assertions rewritten),
 then answers requests, one JSON object a line on stdin, one at a time:
 
-    {"output": FILE, "env": {NAME: VALUE}, "changed": [FILE...], "mode": "swap"|"fresh"}
+    {"output": FILE, "env": {NAME: VALUE}, "changed": [FILE...], "mode": "swap"|"fresh",
+     "args": [ARG...]}
 
 For each it forks a child that starts a new process group, sends its stdout and stderr to
-FILE, sets the variables, and runs `pytest.main(PYTEST_ARG...)` in the work tree (the
+FILE, sets the variables, and runs `pytest.main(PYTEST_ARG... ARG...)` in the work tree (the
 caller has already written the changed files there). Before that, in "swap" mode it
 swaps in the new code of the changed files' functions; in "fresh" mode it forgets every
 module of the work tree (the project, its tests, conftest files), so pytest imports them
@@ -260,7 +261,7 @@ def _child(request, pytest_args, functions):
         os._exit(REFUSED)
     import pytest
 
-    status = pytest.main(list(pytest_args))
+    status = pytest.main(list(pytest_args) + list(request.get("args", [])))
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(int(status))

@@ -8,8 +8,11 @@
 //!   and the content-addressed [`testrun::OutcomeCache`];
 //! - [`report`]: reading pytest's console report (failing test ids);
 //! - [`select`]: test selection from a coverage map of HEAD, and its pytest plugin;
+//! - [`confirm`]: what a selected or single run cannot vouch for, and the runs that
+//!   confirm it (kinds, counts, order-dependent tests, flaky tests);
 //! - [`forkserver`]: warm pytest processes that run selected tests without start-up cost.
 
+pub mod confirm;
 pub mod forkserver;
 pub mod report;
 pub mod select;

@@ -2,23 +2,33 @@
 //! with a content-addressed cache so that no tree is tested twice with the same command.
 //!
 //! With a coverage map ([`TestRunner::with_selection`]) a tree runs only the tests
-//! [`super::select`] picks for it; [`TestRunner::run_full`] always runs the whole suite.
-//! The runner counts the sandboxed runs it actually executes (cache hits excluded).
+//! [`super::select`] picks for it, and the runner confirms what such a run cannot vouch
+//! for ([`super::confirm`]: a pass, a scaled time-out, a failure of an order-dependent
+//! test) before returning a verdict; [`TestRunner::run_full`] always runs the whole
+//! suite, and [`TestRunner::flips`] runs it again to catch flaky tests.
+//!
+//! A cache key covers everything that decides an outcome besides the tree: the command
+//! as configured, its variables, the interpreter's version, the venv's installed
+//! packages, the sandbox's [`Profile`] (limits, confinement) and, for a selected run,
+//! the plugin and the selected ids. The runner counts the sandboxed runs it actually
+//! executes (cache hits excluded), and the confirmations among them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use super::confirm::{self, Confirmation, ConfirmationCounters, ConfirmationStats, OrderDependence};
 use super::forkserver::{ChildMode, ForkServerPool, RunHooks, ServerSpec};
 use super::report;
 use super::select::{self, CoverageIndex, CoverageMap, Selection};
 use super::venv::PythonEnv;
 use super::{append_python_path, last_line};
-use crate::sandbox::{materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, RunOutput, RunRequest};
+use crate::sandbox::{materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, Profile, RunOutput, RunRequest};
 use crate::snapshot::{content_id, sha256_hex, Snapshot};
 
 /// The verdict of one test run.
@@ -47,12 +57,15 @@ pub struct TestRunner {
     argv: Vec<String>,
     env: BTreeMap<String, String>,
     limits: Limits,
-    /// Hash of (argv as configured, env, python version): half of every cache key.
+    /// Hash of (argv as configured, env, python version, venv packages, sandbox
+    /// profile): half of every cache key.
     command_key: String,
     cache: Option<OutcomeCache>,
     /// HEAD and its coverage map, when runs are selected.
     selector: Option<Selector>,
     counters: Counters,
+    /// Tests seen flipping between two runs of one tree, for the run report.
+    flaky: Mutex<BTreeSet<String>>,
 }
 
 /// What a runner (or a run's runners together) executed: sandboxed test runs, cache
@@ -69,6 +82,8 @@ pub struct RunStats {
     pub served_runs: usize,
     /// Fork servers started.
     pub servers_started: usize,
+    /// Of `test_runs` (and cache hits), the runs that confirmed another run's verdict.
+    pub confirmations: ConfirmationStats,
 }
 
 impl std::ops::Add for RunStats {
@@ -80,6 +95,7 @@ impl std::ops::Add for RunStats {
             test_cases: self.test_cases + other.test_cases,
             served_runs: self.served_runs + other.served_runs,
             servers_started: self.servers_started + other.servers_started,
+            confirmations: self.confirmations + other.confirmations,
         }
     }
 }
@@ -98,15 +114,40 @@ struct Counters {
     cases: AtomicUsize,
     /// Of `runs`, those a fork server ran.
     served: AtomicUsize,
+    confirmations: ConfirmationCounters,
 }
 
-/// What selected runs need: HEAD, its coverage map, and fork servers warm on HEAD.
+/// What selected runs need: HEAD, its coverage map, fork servers warm on HEAD, and the
+/// tests that fail when their file runs alone.
 struct Selector {
     head: Snapshot,
     index: CoverageIndex,
     /// `None` for a command other than `python -m pytest ...`, or with
     /// `MERGEFORGE_FORK_SERVER=off`: selected runs then start fresh processes.
     servers: Option<ForkServerPool>,
+    order: OrderDependence,
+}
+
+/// Which fork-server children may run a whole suite (before a new process does).
+#[derive(Debug, Clone, Copy)]
+enum Serving {
+    /// None: a new process (gold trees, HEAD).
+    NewProcess,
+    /// A child that imports the tree afresh (trees that need not be swappable).
+    Fresh,
+    /// A child that swaps the changed functions in, else one that imports afresh
+    /// (confirmations of selected runs: their trees are swappable).
+    SwapOrFresh,
+}
+
+impl Serving {
+    fn hooks(self) -> Vec<RunHooks<'static>> {
+        match self {
+            Serving::NewProcess => Vec::new(),
+            Serving::Fresh => vec![RunHooks::fresh()],
+            Serving::SwapOrFresh => vec![RunHooks::swapped(), RunHooks::fresh()],
+        }
+    }
 }
 
 /// How the plugin takes part in a run.
@@ -127,10 +168,13 @@ struct PluginRun {
     mismatch: bool,
 }
 
-/// Selected and served runs print Python's own tracebacks: pytest's default style parses
-/// every file of a traceback to show whole statements (half a second for a collection
-/// error through a large module). Outcomes come from the `-rfE` summary, which does not
-/// change.
+/// Selected runs print Python's own tracebacks: pytest's default style parses every file
+/// of a traceback to show whole statements (half a second for a collection error through
+/// a large module). Which tests fail does not change, but how a session ends can: with
+/// the default style a `MemoryError` while rendering a traceback ends the session with an
+/// internal error, where native tracebacks go on to the next test (which may then hang).
+/// So full runs, served or not, keep the command's own style: a selected verdict whose
+/// outcome rests on such a difference (a pass, a time-out) is confirmed by one of them.
 const FAST_TRACEBACKS: &str = "--tb=native";
 
 /// Where a traced run leaves its coverage map, relative to the sandbox root.
@@ -162,32 +206,77 @@ impl TestRunner {
         if report::is_pytest(&argv) {
             argv.push("-rfE".to_string());
         }
+        let limits = Limits::for_tests(timeout);
         let identity = serde_json::json!({
             "test_command": test_command,
             "env": env,
             "python": python.version,
             "pytest": super::venv::PYTEST_REQUIREMENT,
+            "packages": python.packages,
+            "sandbox": Profile::of(&limits),
         });
         TestRunner {
             argv,
             env: env.clone(),
-            limits: Limits::for_tests(timeout),
+            limits,
             command_key: sha256_hex(identity.to_string().as_bytes()),
             cache,
             selector: None,
             counters: Counters::default(),
+            flaky: Mutex::new(BTreeSet::new()),
         }
     }
 
     /// Selects the tests of later runs by `map`, recorded on `head` (a pytest command only).
     /// Selected runs go to fork servers warm on `head` when the command is
-    /// `python -m pytest ...` (unless `MERGEFORGE_FORK_SERVER=off`).
+    /// `python -m pytest ...` (unless `MERGEFORGE_FORK_SERVER=off`). Each test file of
+    /// the map runs alone on `head` first, to find the order-dependent tests.
     pub fn with_selection(mut self, head: Snapshot, map: CoverageMap) -> Self {
         if report::is_pytest(&self.argv) {
+            let index = CoverageIndex::new(map);
+            let order = match self.order_dependence(&head, &index) {
+                Ok(order) => order,
+                Err(err) => {
+                    eprintln!("warning: running the test files alone failed ({err:#}); every selected failure is confirmed by a full run");
+                    OrderDependence::Unknown
+                }
+            };
             let servers = self.server_spec(&head).map(ForkServerPool::new);
-            self.selector = Some(Selector { head, index: CoverageIndex::new(map), servers });
+            self.selector = Some(Selector { head, index, servers, order });
         }
         self
+    }
+
+    /// Runs each test file of `index` alone on `head` (a new process collecting only its
+    /// tests; cached), in parallel: the tests failing there are order-dependent.
+    fn order_dependence(&self, head: &Snapshot, index: &CoverageIndex) -> Result<OrderDependence> {
+        use rayon::prelude::*;
+        let files = index.tests_by_file();
+        let alone: Vec<(String, (Vec<String>, Outcome))> = files
+            .into_par_iter()
+            .map(|(file, ids)| {
+                let identity = format!(
+                    "{}:{}:alone:{}:{}",
+                    self.command_key,
+                    content_id(head),
+                    select::plugin_version(),
+                    ids.join("\n")
+                );
+                let (outcome, ran) = self.cached_run(&sha256_hex(identity.as_bytes()), || {
+                    let mode = PluginMode::Select { ids: &ids, narrow: true };
+                    Ok(self.run_with_plugin(head, mode, &self.limits)?.output)
+                })?;
+                self.counters.confirmations.count_alone(ran.then(|| Duration::from_millis(outcome.duration_ms)));
+                Ok((file, (ids, outcome)))
+            })
+            .collect::<Result<_>>()?;
+        Ok(OrderDependence::from_alone_runs(&alone.into_iter().collect()))
+    }
+
+    /// The tests that fail when their file runs alone on HEAD (`None` without a
+    /// selection, or when the files could not be run alone).
+    pub fn order_dependent_tests(&self) -> Option<&BTreeSet<String>> {
+        self.selector.as_ref().and_then(|s| s.order.tests())
     }
 
     /// What a fork server of `head` runs: the command's pytest arguments and the plugin.
@@ -198,7 +287,7 @@ impl TestRunner {
         let (python, rest) = self.argv.split_first()?;
         let pytest_args = rest.strip_prefix(&["-m".to_string(), "pytest".to_string()])?;
         let mut pytest_args = pytest_args.to_vec();
-        pytest_args.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string(), FAST_TRACEBACKS.to_string()]);
+        pytest_args.extend(["-p".to_string(), select::PLUGIN_MODULE.to_string()]);
         Some(ServerSpec {
             head: head.clone(),
             python: python.clone(),
@@ -218,7 +307,13 @@ impl TestRunner {
             test_cases: self.counters.cases.load(Ordering::Relaxed),
             served_runs: self.counters.served.load(Ordering::Relaxed),
             servers_started: self.pool().map_or(0, |p| p.servers_started()),
+            confirmations: self.counters.confirmations.stats(),
         }
+    }
+
+    /// The tests seen flipping between two runs of one tree ([`Self::flips`]), sorted.
+    pub fn flaky_tests(&self) -> Vec<String> {
+        self.flaky.lock().map(|f| f.iter().cloned().collect()).unwrap_or_default()
     }
 
     fn pool(&self) -> Option<&ForkServerPool> {
@@ -233,49 +328,129 @@ impl TestRunner {
         }
     }
 
-    /// Runs the selected tests on `tree` (or returns the cached outcome for it). A
-    /// selected run that passes stands for the full suite passing (see [`super::select`]).
+    /// The verdict of the tests on `tree` (or the cached one): the full suite's, or with
+    /// a selection the selected tests', confirmed where a selected run cannot vouch for
+    /// it ([`super::confirm`]), so that it is the verdict the full suite gives.
     pub fn run(&self, tree: &Snapshot) -> Result<Outcome> {
         match self.selection(tree) {
             Selection::Tests(ids) => self.run_selected(tree, &ids),
-            Selection::Full(_) => self.run_suite(tree, true),
+            Selection::Full(_) => Ok(self.run_suite(tree, Serving::Fresh)?.0),
         }
     }
 
     /// Runs the full suite on `tree` in a new process (or returns the cached outcome for
     /// it): how gold trees are proven.
     pub fn run_full(&self, tree: &Snapshot) -> Result<Outcome> {
-        self.run_suite(tree, false)
+        Ok(self.run_suite(tree, Serving::NewProcess)?.0)
     }
 
-    /// Runs the full suite, on a fork server (modules imported afresh) if `may_fork` and
-    /// the runner has servers, else in a new process. Both give the same outcome, so they
-    /// share a cache key.
-    fn run_suite(&self, tree: &Snapshot, may_fork: bool) -> Result<Outcome> {
-        let key = sha256_hex(format!("{}:{}", self.command_key, content_id(tree)).as_bytes());
-        self.cached(&key, || {
-            if let Some(servers) = self.pool().filter(|_| may_fork) {
-                if let Some(output) = servers.run(tree, &RunHooks::fresh(), self.limits.wall_timeout) {
+    /// Runs the full suite on `tree` once more (on a fork-server child that imports it
+    /// afresh when the runner has servers, else in a new process; cached apart from the
+    /// first run) and returns the tests whose verdict differs from `first`'s, a run of the
+    /// same tree: the flaky tests, also kept for [`Self::flaky_tests`]. How a pass that a
+    /// verdict rests on (HEAD's, gold's) is confirmed.
+    pub fn flips(&self, tree: &Snapshot, first: &Outcome) -> Result<Vec<String>> {
+        let key = sha256_hex(format!("{}:repeat", self.suite_key(tree)).as_bytes());
+        let (again, ran) = self.cached_run(&key, || self.execute_suite(tree, Serving::Fresh))?;
+        self.counted(Confirmation::Repeat, first, &again, ran);
+        let flipped = confirm::flipped_tests(first, &again);
+        if let Ok(mut flaky) = self.flaky.lock() {
+            flaky.extend(flipped.iter().cloned());
+        }
+        Ok(flipped)
+    }
+
+    /// The cache key of a full run of `tree` (however it is served: every way gives the
+    /// same outcome).
+    fn suite_key(&self, tree: &Snapshot) -> String {
+        sha256_hex(format!("{}:{}", self.command_key, content_id(tree)).as_bytes())
+    }
+
+    /// Runs the full suite (or returns its cached outcome); true when it ran.
+    fn run_suite(&self, tree: &Snapshot, serving: Serving) -> Result<(Outcome, bool)> {
+        self.cached_run(&self.suite_key(tree), || self.execute_suite(tree, serving))
+    }
+
+    /// Runs the full suite on the first fork-server child `serving` allows that can run
+    /// the tree exactly, else in a new process.
+    fn execute_suite(&self, tree: &Snapshot, serving: Serving) -> Result<RunOutput> {
+        if let Some(servers) = self.pool() {
+            for hooks in serving.hooks() {
+                if let Some(output) = servers.run(tree, &hooks, self.limits.wall_timeout) {
                     self.counters.served.fetch_add(1, Ordering::Relaxed);
                     return Ok(output);
                 }
             }
-            run_in_fresh_tree(&RunRequest { tree, argv: &self.argv, env: &self.env, limits: &self.limits })
-        })
+        }
+        run_in_fresh_tree(&RunRequest { tree, argv: &self.argv, env: &self.env, limits: &self.limits })
     }
 
+    /// The verdict of `ids` on `tree`, confirmed as it needs (or the cached verdict; its
+    /// cache entry lists the confirmation it needed).
     fn run_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<Outcome> {
+        let key = self.selected_key(tree, ids);
+        if let Some(outcome) = self.cache.as_ref().and_then(|c| c.get(&key)) {
+            return Ok(outcome);
+        }
+        let (outcome, confirmed) = self.judge_selected(tree, ids)?;
+        if let Some(cache) = &self.cache {
+            cache.put_confirmed(&key, &outcome, &confirmed)?;
+        }
+        Ok(outcome)
+    }
+
+    fn selected_key(&self, tree: &Snapshot, ids: &[String]) -> String {
         let identity =
             format!("{}:{}:select:{}:{}", self.command_key, content_id(tree), select::plugin_version(), ids.join("\n"));
-        self.cached(&sha256_hex(identity.as_bytes()), || self.execute_selected(tree, ids))
+        sha256_hex(identity.as_bytes())
     }
 
-    /// Runs `ids` on `tree`: on a fork server if one can run the tree exactly, else in a
-    /// fresh process collecting only them, else (if that missed some) in a fresh process
-    /// collecting everything. The wall-clock limit comes from the tests' HEAD durations.
-    fn execute_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<RunOutput> {
+    /// The confirmations the cached verdict of `tree` needed, in order (`None` when the
+    /// tree runs in full or its verdict is not cached).
+    pub fn confirmations(&self, tree: &Snapshot) -> Option<Vec<Confirmation>> {
+        let Selection::Tests(ids) = self.selection(tree) else { return None };
+        self.cache.as_ref()?.confirmations(&self.selected_key(tree, &ids))
+    }
+
+    /// Runs `ids` on `tree` with the scaled limit; if that result needs confirming (a
+    /// time-out under a scaled limit, a pass, a failure that names an order-dependent
+    /// test), the full suite runs with the configured limit and its outcome is the
+    /// verdict, with both runs' durations.
+    fn judge_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<(Outcome, Vec<Confirmation>)> {
         let selector = self.selector.as_ref().context("a selected run without a coverage map")?;
-        let timeout = selector.index.timeout_for(ids, self.limits.wall_timeout);
+        let scaled = selector.index.timeout_for(ids, self.limits.wall_timeout);
+        let outcome = self.executed(self.execute_selected(tree, ids, scaled)?);
+        let needed = if outcome.timed_out {
+            (scaled < self.limits.wall_timeout).then_some(Confirmation::ScaledTimeout)
+        } else if outcome.passed {
+            Some(Confirmation::SelectedPass)
+        } else if selector.order.needs_full_run(&outcome.failed_tests) {
+            Some(Confirmation::OrderDependent)
+        } else {
+            None
+        };
+        let Some(kind) = needed else { return Ok((outcome, Vec::new())) };
+        let (full, ran) = self.run_suite(tree, Serving::SwapOrFresh)?;
+        Ok((self.confirmed_by(kind, &outcome, full, ran), vec![kind]))
+    }
+
+    /// `confirming`, the outcome of a confirmation of `kind` of `first` (executed when
+    /// `ran`, else from the cache), counted, with both runs' durations.
+    fn confirmed_by(&self, kind: Confirmation, first: &Outcome, confirming: Outcome, ran: bool) -> Outcome {
+        self.counted(kind, first, &confirming, ran);
+        Outcome { duration_ms: first.duration_ms + confirming.duration_ms, ..confirming }
+    }
+
+    fn counted(&self, kind: Confirmation, first: &Outcome, confirming: &Outcome, ran: bool) {
+        let time = ran.then(|| Duration::from_millis(confirming.duration_ms));
+        self.counters.confirmations.count(kind, time, confirm::overturns(first, confirming));
+    }
+
+    /// Runs `ids` on `tree` with `timeout`: on a fork server if one can run the tree
+    /// exactly, else in a fresh process collecting only them, else (if that missed some)
+    /// in a fresh process collecting everything.
+    fn execute_selected(&self, tree: &Snapshot, ids: &[String], timeout: Duration) -> Result<RunOutput> {
+        let selector = self.selector.as_ref().context("a selected run without a coverage map")?;
         if let Some(servers) = &selector.servers {
             let prepare = |dir: &Path| -> Result<BTreeMap<String, String>> {
                 let mut env = BTreeMap::new();
@@ -283,9 +458,11 @@ impl TestRunner {
                 Ok(env)
             };
             let accept = |dir: &Path| !dir.join(MISMATCH_FILE).exists();
-            if let Some(output) =
-                servers.run(tree, &RunHooks { mode: ChildMode::Swap, prepare: &prepare, accept: &accept }, timeout)
-            {
+            if let Some(output) = servers.run(
+                tree,
+                &RunHooks { mode: ChildMode::Swap, prepare: &prepare, accept: &accept, args: &[FAST_TRACEBACKS] },
+                timeout,
+            ) {
                 self.counters.served.fetch_add(1, Ordering::Relaxed);
                 return Ok(output);
             }
@@ -357,36 +534,47 @@ impl TestRunner {
         self.counters.cases.fetch_add(executed_cases(&output.output), Ordering::Relaxed);
     }
 
-    /// The cached outcome under `key`, or the outcome of `execute`, cached.
-    fn cached(&self, key: &str, execute: impl FnOnce() -> Result<RunOutput>) -> Result<Outcome> {
+    /// The cached outcome under `key`, or the outcome of `execute` (counted, cached), and
+    /// whether it was executed.
+    fn cached_run(&self, key: &str, execute: impl FnOnce() -> Result<RunOutput>) -> Result<(Outcome, bool)> {
         if let Some(cache) = &self.cache {
             if let Some(outcome) = cache.get(key) {
-                return Ok(outcome);
+                return Ok((outcome, false));
             }
         }
-        let output = execute()?;
-        self.count(&output);
-        let passed = output.exit_code == Some(0);
-        let mut failed_tests = report::failing_test_ids(&output.output);
-        if !passed && failed_tests.is_empty() {
-            // Timeouts, crashes and "no tests ran" still need a visible reason.
-            failed_tests.push(if output.timed_out {
-                "<timeout>".to_string()
-            } else {
-                format!("<exit {}>", output.exit_code.map_or("signal".to_string(), |c| c.to_string()))
-            });
-        }
-        let outcome = Outcome {
-            passed,
-            failed_tests,
-            duration_ms: output.duration.as_millis() as u64,
-            timed_out: output.timed_out,
-            last_line: last_line(&output.output).to_string(),
-        };
+        let outcome = self.executed(execute()?);
         if let Some(cache) = &self.cache {
             cache.put(key, &outcome)?;
         }
-        Ok(outcome)
+        Ok((outcome, true))
+    }
+
+    /// A run executed: counted, and reduced to its outcome.
+    fn executed(&self, output: RunOutput) -> Outcome {
+        self.count(&output);
+        outcome_of(&output)
+    }
+}
+
+/// What a run's output says: passed, the failing ids (or a placeholder saying why it
+/// failed without naming one), timed out.
+fn outcome_of(output: &RunOutput) -> Outcome {
+    let passed = output.exit_code == Some(0);
+    let mut failed_tests = report::failing_test_ids(&output.output);
+    if !passed && failed_tests.is_empty() {
+        // Timeouts, crashes and "no tests ran" still need a visible reason.
+        failed_tests.push(if output.timed_out {
+            "<timeout>".to_string()
+        } else {
+            format!("<exit {}>", output.exit_code.map_or("signal".to_string(), |c| c.to_string()))
+        });
+    }
+    Outcome {
+        passed,
+        failed_tests,
+        duration_ms: output.duration.as_millis() as u64,
+        timed_out: output.timed_out,
+        last_line: last_line(&output.output).to_string(),
     }
 }
 
@@ -456,20 +644,35 @@ impl OutcomeCache {
     }
 
     pub fn put(&self, key: &str, outcome: &Outcome) -> Result<()> {
-        let cached = CachedOutcome { outcome: outcome.clone(), duration_ms: outcome.duration_ms };
+        self.put_confirmed(key, outcome, &[])
+    }
+
+    /// Stores the verdict of a run that needed the `confirmed` runs (in order).
+    pub fn put_confirmed(&self, key: &str, outcome: &Outcome, confirmed: &[Confirmation]) -> Result<()> {
+        let cached =
+            CachedOutcome { outcome: outcome.clone(), duration_ms: outcome.duration_ms, confirmed: confirmed.to_vec() };
         let mut text = serde_json::to_string(&cached)?;
         text.push('\n');
         write_atomically(&self.path(key), text.as_bytes()).context("writing the outcome cache")
     }
+
+    /// The confirmations the verdict under `key` needed (empty for a single run).
+    pub fn confirmations(&self, key: &str) -> Option<Vec<Confirmation>> {
+        let text = std::fs::read_to_string(self.path(key)).ok()?;
+        serde_json::from_str::<CachedOutcome>(&text).ok().map(|c| c.confirmed)
+    }
 }
 
-/// A cache entry: the outcome with its measured duration.
+/// A cache entry: the outcome with its measured duration and, for a selected run, the
+/// confirmations its verdict needed (the outcome is then the last confirmation's).
 #[derive(Serialize, Deserialize)]
 struct CachedOutcome {
     #[serde(flatten)]
     outcome: Outcome,
     #[serde(default)]
     duration_ms: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    confirmed: Vec<Confirmation>,
 }
 
 /// Writes `bytes` to `path` through an owner-tagged temporary file in the same folder

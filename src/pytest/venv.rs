@@ -2,12 +2,17 @@
 //! pytest and the substrate's `python_deps`, created once and cached by a hash of the
 //! base interpreter's version and the requirement list.
 //!
+//! [`installed_packages`] hashes what the venv holds (a dependency can be installed or
+//! upgraded in it by hand), for the outcome cache's key.
+//!
 //! Layout: `<cache>/venvs/<key>/` with a `.ready` marker written last. A venv is built
 //! in a temporary sibling directory and renamed into place, so a killed build never
 //! leaves a half-made venv that looks ready.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
 use anyhow::{bail, Context, Result};
 
@@ -28,6 +33,10 @@ pub struct PythonEnv {
     pub interpreter: PathBuf,
     /// `Python 3.11.7`, as the interpreter reports it.
     pub version: String,
+    /// A hash of the distributions installed in the venv (names and versions, see
+    /// [`installed_packages`]): part of every outcome's cache key, so a dependency
+    /// installed or upgraded in place never reuses an outcome of the old set.
+    pub packages: String,
 }
 
 /// Finds the base interpreter: `$MERGEFORGE_PYTHON`, else `python3` on PATH.
@@ -49,7 +58,7 @@ pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
     let target = venvs.join(&key[..16]);
     let interpreter = target.join("bin").join("python");
     if target.join(".ready").exists() {
-        return Ok(PythonEnv { interpreter, version });
+        return Ok(PythonEnv { interpreter, version, packages: installed_packages(&target) });
     }
     std::fs::create_dir_all(&venvs).with_context(|| format!("creating venv cache {}", venvs.display()))?;
     let staging = tempfile::Builder::new()
@@ -71,7 +80,33 @@ pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
         Err(_) if target.join(".ready").exists() => {}
         Err(err) => return Err(err).with_context(|| format!("moving venv to {}", target.display())),
     }
-    Ok(PythonEnv { interpreter, version })
+    Ok(PythonEnv { interpreter, version, packages: installed_packages(&target) })
+}
+
+/// A hash of the distributions installed in the venv at `venv`: the sorted names of its
+/// `site-packages/*.dist-info` and `*.egg-info` entries (pip names them
+/// `<name>-<version>`), read once per venv and process.
+pub fn installed_packages(venv: &Path) -> String {
+    static READ: Mutex<BTreeMap<PathBuf, String>> = Mutex::new(BTreeMap::new());
+    let mut read = READ.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    read.entry(venv.to_path_buf()).or_insert_with(|| sha256_hex(package_list(venv).join("\n").as_bytes())).clone()
+}
+
+/// The `<name>-<version>.dist-info` (or `.egg-info`) entries of every
+/// `lib/<python>/site-packages` folder of `venv`, sorted.
+pub fn package_list(venv: &Path) -> Vec<String> {
+    let mut packages = Vec::new();
+    for lib in std::fs::read_dir(venv.join("lib")).into_iter().flatten().flatten() {
+        let site = lib.path().join("site-packages");
+        for entry in std::fs::read_dir(&site).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".dist-info") || name.ends_with(".egg-info") {
+                packages.push(name);
+            }
+        }
+    }
+    packages.sort();
+    packages
 }
 
 fn interpreter_version(python: &Path) -> Result<String> {

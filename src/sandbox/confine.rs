@@ -161,24 +161,94 @@ pub unsafe fn join_cgroup(procs: &CString) -> std::io::Result<()> {
     Ok(())
 }
 
-/// A Landlock ruleset allowing writes only beneath `writable` (plus `/dev`), or `None`
+/// What a confined command may do beneath a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+enum Grant {
+    /// Read files and list and execute.
+    Read,
+    /// Read, and write files that exist (`/dev/null`); create nothing.
+    ReadAndWriteFiles,
+    /// Everything.
+    All,
+}
+
+impl Grant {
+    fn access(self, abi: ABI) -> landlock::BitFlags<AccessFs> {
+        match self {
+            Grant::Read => AccessFs::from_read(abi),
+            Grant::ReadAndWriteFiles => AccessFs::from_read(abi) | AccessFs::WriteFile,
+            Grant::All => AccessFs::from_all(abi),
+        }
+    }
+}
+
+/// Where a rule applies: a fixed path, or the run's own sandbox folder.
+#[derive(Debug, Clone, Copy)]
+enum Beneath {
+    Path(&'static str),
+    Sandbox,
+}
+
+/// The Landlock ABI the ruleset is written for (best effort on older kernels).
+const LANDLOCK_ABI: ABI = ABI::V3;
+
+/// The Landlock rules, in the order they are added: read anywhere, write existing files
+/// under `/dev`, do anything inside the sandbox. [`write_confinement`] builds the ruleset
+/// from this table and [`confinement_profile`] describes it, so the outcome cache's key
+/// follows any change to it.
+const RULES: [(Beneath, Grant); 3] = [
+    (Beneath::Path("/"), Grant::Read),
+    (Beneath::Path("/dev"), Grant::ReadAndWriteFiles),
+    (Beneath::Sandbox, Grant::All),
+];
+
+/// A Landlock ruleset of [`RULES`] with `writable` as the sandbox folder, or `None`
 /// where the kernel has no Landlock (a warning says so once).
 pub fn write_confinement(writable: &Path) -> Option<RulesetCreated> {
-    let abi = ABI::V3;
+    let abi = LANDLOCK_ABI;
     let build = || -> Result<RulesetCreated, Box<dyn std::error::Error>> {
-        let ruleset = Ruleset::default()
+        let mut ruleset = Ruleset::default()
             .set_compatibility(CompatLevel::BestEffort)
             .handle_access(AccessFs::from_all(abi))?
-            .create()?
-            .add_rule(PathBeneath::new(PathFd::new("/")?, AccessFs::from_read(abi)))?
-            .add_rule(PathBeneath::new(PathFd::new("/dev")?, AccessFs::from_read(abi) | AccessFs::WriteFile))?
-            .add_rule(PathBeneath::new(PathFd::new(writable)?, AccessFs::from_all(abi)))?;
+            .create()?;
+        for (beneath, grant) in RULES {
+            let path = match beneath {
+                Beneath::Path(path) => Path::new(path),
+                Beneath::Sandbox => writable,
+            };
+            ruleset = ruleset.add_rule(PathBeneath::new(PathFd::new(path)?, grant.access(abi)))?;
+        }
         Ok(ruleset)
     };
     if !landlock_available() {
         return None;
     }
     build().ok()
+}
+
+/// The confinement this host applies, one line per rule (`/dev: read-and-write-files`),
+/// or `None` where Landlock is not enforced: part of the sandbox's
+/// [`super::Profile`].
+pub fn confinement_profile() -> Option<Vec<String>> {
+    landlock_available().then(|| {
+        RULES
+            .iter()
+            .map(|(beneath, grant)| {
+                let path = match beneath {
+                    Beneath::Path(path) => path,
+                    Beneath::Sandbox => "<sandbox>",
+                };
+                format!("{path}: {}", <&str>::from(*grant))
+            })
+            .chain(std::iter::once(format!("abi: {LANDLOCK_ABI:?}")))
+            .collect()
+    })
+}
+
+/// Whether this host gives sandboxed commands a pids cgroup (see [`PidsCgroup`]).
+pub fn pids_cgroup_available() -> bool {
+    cgroup_root().is_some()
 }
 
 /// Whether this kernel enforces Landlock; probed once by confining a throwaway thread.

@@ -4,7 +4,8 @@
 //! (an allow-list plus the caller's extra variables, `HOME` and `TMPDIR` inside the
 //! sandbox), resource limits (address space, CPU time, file size, open files), a
 //! wall-clock timeout that kills the whole process group, a new network namespace when
-//! the kernel allows it (root), and a cap on captured output.
+//! the kernel allows it (root), and a cap on captured output. [`Profile`] describes all
+//! of that (what can change an outcome) from the same values, for the outcome cache.
 //!
 //! It knows nothing about tasks or families: callers hand it a snapshot and an argv.
 //! It is the jail only: running pytest in it (runner, outcome cache, test selection,
@@ -47,6 +48,64 @@ impl Limits {
             open_files: 1024,
             max_processes: 256,
             output_cap_bytes: 256 << 10,
+        }
+    }
+}
+
+impl Limits {
+    /// The rlimits a command gets between fork and exec: (resource, name, value).
+    fn rlimits(&self) -> [(RlimitResource, &'static str, u64); 6] {
+        [
+            (libc::RLIMIT_AS, "address-space", self.address_space_bytes),
+            (libc::RLIMIT_CPU, "cpu-seconds", self.cpu_seconds),
+            (libc::RLIMIT_FSIZE, "file-size", self.file_size_bytes),
+            (libc::RLIMIT_NOFILE, "open-files", self.open_files),
+            (libc::RLIMIT_NPROC, "processes", self.max_processes),
+            (libc::RLIMIT_CORE, "core-size", 0),
+        ]
+    }
+}
+
+/// The resource type `setrlimit` takes on this target.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+type RlimitResource = libc::__rlimit_resource_t;
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+type RlimitResource = libc::c_int;
+
+/// Everything the sandbox decides about a command besides its tree, its argv and the
+/// caller's variables: the limits it sets, the variables it fixes, and the confinement
+/// this host gives it (network namespace, pids cgroup, Landlock rules). Each of these can
+/// change a test's outcome, so the outcome cache keys on the profile. It is read from
+/// the same values [`sandboxed_command`] applies ([`Limits::rlimits`], [`fixed_env`],
+/// [`confine::confinement_profile`]), never from a copy of them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Profile {
+    /// Every rlimit, by name.
+    pub rlimits: BTreeMap<&'static str, u64>,
+    pub wall_timeout_ms: u128,
+    pub output_cap_bytes: usize,
+    /// The variables every command gets (`HOME`, `TMPDIR` and `XDG_CACHE_HOME` aside:
+    /// they are folders of each run's own sandbox).
+    pub env: BTreeMap<&'static str, String>,
+    /// Whether commands run in a network namespace of their own (no network).
+    pub network_namespace: bool,
+    /// Whether a pids cgroup caps their processes (and collects what they leave).
+    pub pids_cgroup: bool,
+    /// The Landlock rules, where the kernel enforces them.
+    pub landlock: Option<Vec<String>>,
+}
+
+impl Profile {
+    /// The profile of a command run with `limits` on this host.
+    pub fn of(limits: &Limits) -> Profile {
+        Profile {
+            rlimits: limits.rlimits().iter().map(|(_, name, value)| (*name, *value)).collect(),
+            wall_timeout_ms: limits.wall_timeout.as_millis(),
+            output_cap_bytes: limits.output_cap_bytes,
+            env: fixed_env().into_iter().collect(),
+            network_namespace: network_namespace_available(),
+            pids_cgroup: confine::pids_cgroup_available(),
+            landlock: confine::confinement_profile(),
         }
     }
 }
@@ -170,19 +229,11 @@ pub(crate) fn sandboxed_command(
         .args(args)
         .current_dir(work)
         .env_clear()
-        .env("PATH", scrubbed_path())
+        .envs(fixed_env())
         .env("HOME", &home)
         .env("TMPDIR", &tmp)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .env("PYTHONHASHSEED", "0")
-        .env("PYTHONUNBUFFERED", "1")
         .env("XDG_CACHE_HOME", tmp.join("cache"))
         .process_group(0);
-    for name in PASSED_THROUGH {
-        if let Ok(value) = std::env::var(name) {
-            command.env(name, value);
-        }
-    }
     for (key, value) in extra_env {
         command.env(key, value);
     }
@@ -192,8 +243,22 @@ pub(crate) fn sandboxed_command(
     Ok(Sandboxed { command, cgroup })
 }
 
-fn scrubbed_path() -> String {
-    "/usr/local/bin:/usr/bin:/bin".to_string()
+/// The variables every sandboxed command starts with (before the run's own folders and
+/// the caller's variables): a scrubbed `PATH`, Python's determinism switches, and the
+/// [`PASSED_THROUGH`] variables this process has.
+fn fixed_env() -> Vec<(&'static str, String)> {
+    let mut env = vec![
+        ("PATH", "/usr/local/bin:/usr/bin:/bin".to_string()),
+        ("PYTHONDONTWRITEBYTECODE", "1".to_string()),
+        ("PYTHONHASHSEED", "0".to_string()),
+        ("PYTHONUNBUFFERED", "1".to_string()),
+    ];
+    for name in PASSED_THROUGH {
+        if let Ok(value) = std::env::var(name) {
+            env.push((name, value));
+        }
+    }
+    env
 }
 
 pub(crate) fn kill_group(pid: i32) {
@@ -282,14 +347,7 @@ fn apply_limits_after_fork(
     cgroup_procs: Option<std::ffi::CString>,
     ruleset: Option<landlock::RulesetCreated>,
 ) {
-    let rlimits = [
-        (libc::RLIMIT_AS, limits.address_space_bytes),
-        (libc::RLIMIT_CPU, limits.cpu_seconds),
-        (libc::RLIMIT_FSIZE, limits.file_size_bytes),
-        (libc::RLIMIT_NOFILE, limits.open_files),
-        (libc::RLIMIT_NPROC, limits.max_processes),
-        (libc::RLIMIT_CORE, 0),
-    ];
+    let rlimits = limits.rlimits().map(|(resource, _, value)| (resource, value));
     let cut_network = network_namespace_available();
     let mut ruleset = ruleset;
     // SAFETY: see above; the closure runs in the forked child only.

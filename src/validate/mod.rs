@@ -187,6 +187,9 @@ pub enum Rejection {
     /// A resolver of the ladder failed to run (crashed, hung, printed something
     /// unparseable): the task's level is unknown, and an unknown level is never "hard".
     LadderIncomplete,
+    /// Gold passed once and failed when run again: a test the verdicts rest on flips
+    /// between runs of the same tree (the flipping ids go to the run report).
+    Flaky,
 }
 
 impl Rejection {
@@ -247,6 +250,14 @@ pub fn validate(
     let gold = runner.run_full(&candidate.gold)?;
     if !gold.passed {
         return Ok(Err(Rejection::GoldFails));
+    }
+    let flipped = runner.flips(&candidate.gold, &gold)?;
+    if !flipped.is_empty() {
+        eprintln!(
+            "warning: gold's tests flip between two runs ({}); the candidate is dropped (flaky)",
+            flipped.join(", ")
+        );
+        return Ok(Err(Rejection::Flaky));
     }
     let baselines = match run_baselines(conflicted, conflicted_paths, &candidate.gold, runner)? {
         Ok(baselines) => baselines,

@@ -25,4 +25,5 @@ mod sandbox;
 mod schemas;
 mod selection;
 mod shards;
+mod verdicts;
 mod web_demo;

@@ -159,6 +159,16 @@ impl CoverageIndex {
         &self.map
     }
 
+    /// Every test of the map by the file that holds it (the node id's path part).
+    pub fn tests_by_file(&self) -> BTreeMap<String, Vec<String>> {
+        let mut files: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for id in self.map.tests.keys() {
+            let file = id.split("::").next().unwrap_or(id);
+            files.entry(file.to_string()).or_default().push(id.clone());
+        }
+        files
+    }
+
     /// The wall-clock limit of a run of `ids`: [`TIMEOUT_FACTOR`] times what those tests
     /// took in the traced HEAD run, but never less than a sixth of `configured`, three
     /// times that run's start-up and collection, or [`MIN_SELECTED_TIMEOUT`], and never
