@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::testrun::Outcome;
+use super::outcome::Outcome;
 
 /// Why a run was repeated before its verdict was used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]

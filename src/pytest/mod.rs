@@ -1,19 +1,22 @@
 //! pytest in the sandbox: everything that turns "run this tree's tests" into a
-//! [`testrun::Outcome`], on top of the jail in [`crate::sandbox`] (which never imports
+//! [`outcome::Outcome`], on top of the jail in [`crate::sandbox`] (which never imports
 //! this module).
 //!
 //! - [`venv`]: the interpreter, a cached virtual environment with pytest and a
 //!   substrate's `python_deps`;
-//! - [`testrun`]: the [`testrun::TestRunner`] (full or selected runs, [`testrun::RunStats`])
-//!   and the content-addressed [`testrun::OutcomeCache`];
+//! - [`testrun`]: the [`testrun::TestRunner`] (full or selected runs, [`testrun::RunStats`]);
+//! - [`outcome`]: what a run comes to, the recorded [`outcome::Outcome`];
+//! - [`cache`]: the content-addressed [`cache::OutcomeCache`];
 //! - [`report`]: reading pytest's console report (failing test ids);
 //! - [`select`]: test selection from a coverage map of HEAD, and its pytest plugin;
 //! - [`confirm`]: what a selected or single run cannot vouch for, and the runs that
 //!   confirm it (kinds, counts, order-dependent tests, flaky tests);
 //! - [`forkserver`]: warm pytest processes that run selected tests without start-up cost.
 
+pub mod cache;
 pub mod confirm;
 pub mod forkserver;
+pub mod outcome;
 pub mod report;
 pub mod select;
 pub mod testrun;

@@ -14,43 +14,25 @@
 //! executes (cache hits excluded), and the confirmations among them.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
 
+use super::cache::write_atomically;
+pub use super::cache::{OutcomeCache, CACHE_TEMP_PREFIX};
 use super::confirm::{self, Confirmation, ConfirmationCounters, ConfirmationStats, OrderDependence};
 use super::forkserver::{ChildMode, ForkServerPool, RunHooks, ServerSpec};
+pub use super::outcome::Outcome;
+use super::outcome::{executed_cases, outcome_of};
 use super::report;
 use super::select::{self, CoverageIndex, CoverageMap, Selection};
 use super::venv::PythonEnv;
 use super::{append_python_path, last_line};
 use crate::sandbox::{materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits, Profile, RunOutput, RunRequest};
 use crate::snapshot::{content_id, sha256_hex, Snapshot};
-
-/// The verdict of one test run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Outcome {
-    /// Whether the test command passed.
-    pub passed: bool,
-    /// Failing or erroring test ids (pytest node ids), sorted, at most 200.
-    pub failed_tests: Vec<String>,
-    /// Measured wall time: kept in the outcome cache, never in a record (records must
-    /// not depend on how fast a machine was).
-    #[serde(skip)]
-    pub duration_ms: u64,
-    /// Present (true) only when the run hit the time limit.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[schemars(extend("const" = true))]
-    pub timed_out: bool,
-    /// The last line of the output, for error messages; not part of any record.
-    #[serde(skip)]
-    pub last_line: String,
-}
 
 /// Everything that decides a test run's outcome except the tree.
 pub struct TestRunner {
@@ -556,28 +538,6 @@ impl TestRunner {
     }
 }
 
-/// What a run's output says: passed, the failing ids (or a placeholder saying why it
-/// failed without naming one), timed out.
-fn outcome_of(output: &RunOutput) -> Outcome {
-    let passed = output.exit_code == Some(0);
-    let mut failed_tests = report::failing_test_ids(&output.output);
-    if !passed && failed_tests.is_empty() {
-        // Timeouts, crashes and "no tests ran" still need a visible reason.
-        failed_tests.push(if output.timed_out {
-            "<timeout>".to_string()
-        } else {
-            format!("<exit {}>", output.exit_code.map_or("signal".to_string(), |c| c.to_string()))
-        });
-    }
-    Outcome {
-        passed,
-        failed_tests,
-        duration_ms: output.duration.as_millis() as u64,
-        timed_out: output.timed_out,
-        last_line: last_line(&output.output).to_string(),
-    }
-}
-
 /// Writes the selected node ids into `dir` for the plugin and sets the variables that
 /// point it there (and narrow the collection to them, with `narrow`).
 fn write_selection(dir: &Path, ids: &[String], narrow: bool, env: &mut BTreeMap<String, String>) -> Result<()> {
@@ -588,103 +548,5 @@ fn write_selection(dir: &Path, ids: &[String], narrow: bool, env: &mut BTreeMap<
     if narrow {
         env.insert("MERGEFORGE_NARROW".to_string(), "1".to_string());
     }
-    Ok(())
-}
-
-/// Test cases a pytest run executed, from its final summary line
-/// (`3 failed, 40 passed, 120 deselected in 0.52s`): everything but deselected.
-fn executed_cases(output: &str) -> usize {
-    let Some(summary) = output
-        .lines()
-        .rev()
-        .find(|l| l.contains(" in ") && (l.contains("passed") || l.contains("failed") || l.contains("error")))
-    else {
-        return 0;
-    };
-    let words: Vec<&str> =
-        summary.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty() && *w != "=").collect();
-    words
-        .windows(2)
-        .filter(|pair| ["passed", "failed", "error", "errors", "skipped", "xfailed", "xpassed"].contains(&pair[1]))
-        .filter_map(|pair| pair[0].parse::<usize>().ok())
-        .sum()
-}
-
-/// Prefix of an entry being written (outcomes and coverage maps).
-pub const CACHE_TEMP_PREFIX: &str = ".tmp-";
-
-/// Outcomes on disk, one small JSON file per key: `<dir>/<key[0..2]>/<key>.json`.
-/// Files are written to a temporary name and renamed, so a killed run leaves no
-/// half-written entry, at most a temporary file that [`OutcomeCache::sweep_leftovers`]
-/// removes later (see [`crate::leftovers`]). Several processes may share one cache.
-#[derive(Debug, Clone)]
-pub struct OutcomeCache {
-    dir: PathBuf,
-}
-
-impl OutcomeCache {
-    pub fn new(dir: &Path) -> Self {
-        OutcomeCache { dir: dir.to_path_buf() }
-    }
-
-    /// Removes the temporary files of writers that were killed; returns how many.
-    pub fn sweep_leftovers(&self) -> usize {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else { return 0 };
-        entries.flatten().map(|e| crate::leftovers::sweep(&e.path(), CACHE_TEMP_PREFIX)).sum()
-    }
-
-    fn path(&self, key: &str) -> PathBuf {
-        self.dir.join(&key[..2]).join(format!("{key}.json"))
-    }
-
-    pub fn get(&self, key: &str) -> Option<Outcome> {
-        let text = std::fs::read_to_string(self.path(key)).ok()?;
-        let cached: CachedOutcome = serde_json::from_str(&text).ok()?;
-        Some(Outcome { duration_ms: cached.duration_ms, ..cached.outcome })
-    }
-
-    pub fn put(&self, key: &str, outcome: &Outcome) -> Result<()> {
-        self.put_confirmed(key, outcome, &[])
-    }
-
-    /// Stores the verdict of a run that needed the `confirmed` runs (in order).
-    pub fn put_confirmed(&self, key: &str, outcome: &Outcome, confirmed: &[Confirmation]) -> Result<()> {
-        let cached =
-            CachedOutcome { outcome: outcome.clone(), duration_ms: outcome.duration_ms, confirmed: confirmed.to_vec() };
-        let mut text = serde_json::to_string(&cached)?;
-        text.push('\n');
-        write_atomically(&self.path(key), text.as_bytes()).context("writing the outcome cache")
-    }
-
-    /// The confirmations the verdict under `key` needed (empty for a single run).
-    pub fn confirmations(&self, key: &str) -> Option<Vec<Confirmation>> {
-        let text = std::fs::read_to_string(self.path(key)).ok()?;
-        serde_json::from_str::<CachedOutcome>(&text).ok().map(|c| c.confirmed)
-    }
-}
-
-/// A cache entry: the outcome with its measured duration and, for a selected run, the
-/// confirmations its verdict needed (the outcome is then the last confirmation's).
-#[derive(Serialize, Deserialize)]
-struct CachedOutcome {
-    #[serde(flatten)]
-    outcome: Outcome,
-    #[serde(default)]
-    duration_ms: u64,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    confirmed: Vec<Confirmation>,
-}
-
-/// Writes `bytes` to `path` through an owner-tagged temporary file in the same folder
-/// (created if missing) and a rename, so a killed writer leaves at most a temporary
-/// file that [`crate::leftovers::sweep`] can tell apart and remove.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let parent = path.parent().context("cache path has no parent")?;
-    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!("{CACHE_TEMP_PREFIX}{}-", crate::leftovers::owner_tag()))
-        .tempfile_in(parent)?;
-    std::io::Write::write_all(&mut temp, bytes)?;
-    temp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
