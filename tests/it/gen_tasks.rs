@@ -164,9 +164,17 @@ fn a_crashing_rung_drops_the_candidate_as_ladder_incomplete() {
     )
     .unwrap();
     std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // The quick config: a candidate whose tests hang costs seconds, not a minute.
+    let config = quick_config(work.path());
     let output = mergeforge()
         .env("MERGEFORGE_MERGIRAF", &tool)
-        .args(["gen-tasks", "--substrate", "substrates/calculator", "--families", "strip-restore,compose-edits"])
+        .args([
+            "gen-tasks",
+            "--substrate-config",
+            config.to_str().unwrap(),
+            "--families",
+            "strip-restore,compose-edits",
+        ])
         .args(["--per-cell", "2", "--candidates-per-cell", "10", "--json", "--out"])
         .arg(work.path().join("out"))
         .arg("--cache")
