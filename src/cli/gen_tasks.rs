@@ -329,25 +329,32 @@ pub(crate) fn print_summary(report: &GenReport) {
         print!("{:>8}", level.name());
     }
     println!("{:>8}", "total");
-    for (family, row) in report.stats.levels.families() {
-        print!("{:<20}", family.name());
-        for level in levels {
-            print!("{:>8}", row.count(level));
+    let mut no_hard = Vec::new();
+    for family in Family::ALL {
+        let mut row = [0usize; 3];
+        for task in report.manifest.tasks.iter().filter(|t| t.family == family) {
+            row[levels.iter().position(|l| *l == task.level).unwrap_or(0)] += 1;
         }
-        print!("{:>8}", row.easy + row.medium + row.hard);
-        let solved: Vec<String> = row.medium_solved_by.iter().map(|(key, n)| format!("{key} {n}")).collect();
-        if !solved.is_empty() {
+        print!("{:<20}", family.name());
+        for n in row {
+            print!("{n:>8}");
+        }
+        print!("{:>8}", row.iter().sum::<usize>());
+        if let Some(solved) = report.stats.levels.family(family).filter(|f| !f.medium_solved_by.is_empty()) {
+            let solved: Vec<String> = solved.medium_solved_by.iter().map(|(key, n)| format!("{key} {n}")).collect();
             print!("   medium solved by {}", solved.join(", "));
         }
         println!();
+        let [_, _, hard] = row;
+        if hard == 0 && row.iter().sum::<usize>() > 0 {
+            no_hard.push(family.name());
+        }
     }
     print!("{:<20}", "all");
     for level in levels {
         print!("{:>8}", counts.by_level.get(&level).copied().unwrap_or(0));
     }
     println!("{:>8}", counts.tasks);
-    let no_hard: Vec<&str> =
-        report.stats.levels.families().filter(|(_, row)| row.hard == 0).map(|(f, _)| f.name()).collect();
     if !no_hard.is_empty() {
         println!("no hard task from: {}", no_hard.join(", "));
     }

@@ -30,17 +30,6 @@ pub struct FamilyLevels {
     pub medium_solved_by: BTreeMap<&'static str, usize>,
 }
 
-impl FamilyLevels {
-    /// The count of tasks at `level`.
-    pub fn count(&self, level: Level) -> usize {
-        match level {
-            Level::Easy => self.easy,
-            Level::Medium => self.medium,
-            Level::Hard => self.hard,
-        }
-    }
-}
-
 impl LevelBreakdown {
     /// The breakdown of `tasks`.
     pub fn of<'a>(tasks: impl IntoIterator<Item = &'a TaskFiles>) -> Self {
@@ -69,8 +58,8 @@ impl LevelBreakdown {
         }
     }
 
-    /// The families with at least one task, in family order.
-    pub fn families(&self) -> impl Iterator<Item = (Family, &FamilyLevels)> + '_ {
-        self.families.iter().map(|(f, row)| (*f, row))
+    /// The row of `family`, if this run made a task of it.
+    pub fn family(&self, family: Family) -> Option<&FamilyLevels> {
+        self.families.get(&family)
     }
 }
