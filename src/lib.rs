@@ -35,6 +35,7 @@ pub mod curriculum;
 pub mod difficulty;
 pub mod env;
 pub mod forge;
+pub mod intent;
 pub mod leftovers;
 pub mod merge;
 pub mod mutate;

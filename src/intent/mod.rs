@@ -26,6 +26,8 @@ use crate::pytest::select::CoverageMap;
 use crate::python::PyModule;
 use crate::snapshot::Snapshot;
 
+pub(crate) mod naming;
+
 /// What a [`Site`]'s change is to a developer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "kebab-case")]
@@ -50,7 +52,7 @@ pub struct Workspace<'a> {
 
 /// Where one intent applies, by name: found on HEAD by [`Transform::sites`], applied to
 /// any tree that still has the symbol by [`Transform::apply`].
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Site {
     pub kind: Kind,
     /// The file holding the symbol (repository-relative).
@@ -72,13 +74,7 @@ pub struct Site {
 impl Site {
     /// Stable identity of the site (orders candidates, names recipes).
     pub fn key(&self) -> String {
-        format!(
-            "{}|{}|{}|{}",
-            self.kind.name(),
-            self.path,
-            self.symbol,
-            self.target.as_deref().unwrap_or_default()
-        )
+        format!("{}|{}|{}|{}", self.kind.name(), self.path, self.symbol, self.target.as_deref().unwrap_or_default())
     }
 }
 
@@ -140,6 +136,8 @@ macro_rules! catalogue {
 }
 
 catalogue! {
+    Rename => rename::Rename,
+    RenameLocal => rename_local::RenameLocal,
 }
 
 impl Kind {

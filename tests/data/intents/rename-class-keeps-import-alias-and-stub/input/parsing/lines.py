@@ -1,0 +1,13 @@
+import re
+
+
+class LineParser:
+    pattern = re.compile(r"(\w+)=(\w+)")
+
+    def pairs(self, text):
+        return dict(self.pattern.findall(text))
+
+
+def parse_all(texts):
+    parser = LineParser()
+    return [parser.pairs(t) for t in texts]

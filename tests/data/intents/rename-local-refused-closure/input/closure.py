@@ -1,0 +1,3 @@
+def scaler(factor):
+    value = factor * 2
+    return lambda x: x * value

@@ -1,0 +1,7 @@
+count = 0
+
+
+def bump():
+    global count
+    count = count + 1
+    return count

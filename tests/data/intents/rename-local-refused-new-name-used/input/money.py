@@ -1,0 +1,3 @@
+def split(amount, parts):
+    value = amount // parts
+    return [value] * parts

@@ -1,0 +1,3 @@
+def clamp(value, low, high):
+    value = max(low, value)
+    return min(high, value)

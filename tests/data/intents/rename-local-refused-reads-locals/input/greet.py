@@ -1,0 +1,3 @@
+def greet(person):
+    name = person.title()
+    return "Hello, {name}!".format(**locals())

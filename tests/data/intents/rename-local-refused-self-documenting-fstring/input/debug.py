@@ -1,0 +1,3 @@
+def show(x):
+    value = x * 2
+    return f"{value=}"

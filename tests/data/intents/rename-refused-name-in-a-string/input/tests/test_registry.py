@@ -1,0 +1,5 @@
+from registry import renderer
+
+
+def test_lookup_by_name():
+    assert renderer("plain")(" x ") == "x"
