@@ -13,6 +13,8 @@ mod forkserver;
 mod format;
 mod gen_tasks;
 mod hostile;
+mod intents;
+mod intents_rename;
 mod layout;
 mod merge;
 mod mergiraf_rung;
