@@ -305,7 +305,7 @@ fn bench_merges(options: &GenOptions) -> Result<MergeBench> {
         git2_conflicted.clear();
         for (ours, theirs) in &pairs {
             let result = merge::merge(&repo, *ours, *theirs)?;
-            git2_conflicted.push(!matches!(result, MergeResult::Clean));
+            git2_conflicted.push(!matches!(result, MergeResult::Clean { .. }));
         }
         passes += 1;
     }
@@ -337,7 +337,13 @@ fn commit_pairs(options: &GenOptions, repo: &git2::Repository) -> Result<Vec<(gi
     for spec in &options.substrates {
         let loaded = substrate::load(spec)?;
         let (modules, mutations) = pipeline::mutable_modules(&loaded)?;
-        let input = ForgeInput { substrate: &loaded, modules: &modules, mutations: &mutations, seed: options.seed };
+        let input = ForgeInput {
+            substrate: &loaded,
+            modules: &modules,
+            mutations: &mutations,
+            coverage: None,
+            seed: options.seed,
+        };
         for family in &options.families {
             for candidate in forge::ordered_candidates(*family, &input, options.candidates_per_cell) {
                 let commits = write_task_commits(repo, &candidate)?;

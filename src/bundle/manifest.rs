@@ -12,6 +12,7 @@ use anyhow::{bail, Context, Result};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::task::ConflictKind;
 use crate::difficulty::Level;
 use crate::forge::Family;
 
@@ -176,6 +177,8 @@ pub struct Counts {
     pub by_level: BTreeMap<Level, usize>,
     /// Of those, by family.
     pub by_family: BTreeMap<Family, usize>,
+    /// Of those, by conflict kind (semantic and mixed tasks are reported apart).
+    pub by_conflict_kind: BTreeMap<ConflictKind, usize>,
     /// Tasks in the retired split (absent when none).
     #[serde(default, skip_serializing_if = "is_zero")]
     #[schemars(range(min = 1))]
@@ -197,6 +200,8 @@ pub struct TaskEntry {
     pub level: Level,
     /// Its family.
     pub family: Family,
+    /// What kind of conflict its merge leaves.
+    pub conflict_kind: ConflictKind,
     /// The substrate it was made from.
     #[schemars(length(min = 1))]
     pub substrate: String,

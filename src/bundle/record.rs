@@ -40,6 +40,7 @@ pub struct TaskInput<'a> {
     pub validation: &'a Validation,
     pub difficulty: &'a Difficulty,
     pub features: &'a Features,
+    pub conflict_kind: ConflictKind,
 }
 
 /// A task's four files. `task.json` is serialised from `task` when written (a curriculum
@@ -81,6 +82,7 @@ impl TaskFiles {
             id: id.clone(),
             level: self.task.difficulty.level,
             family: self.task.family,
+            conflict_kind: self.task.conflict_kind,
             substrate: self.task.substrate.name.clone(),
             sha256: sha256_hex(&json),
         };
@@ -151,8 +153,7 @@ fn task_record(input: &TaskInput, sha256: Digests) -> Task {
         schema: task::TASK_SCHEMA.to_string(),
         id: input.id.to_string(),
         family: input.candidate.family,
-        // Every current family's candidates are kept only when git leaves markers.
-        conflict_kind: ConflictKind::Textual,
+        conflict_kind: input.conflict_kind,
         substrate: SubstrateRef { name: substrate.name.clone(), commit: substrate.commit.clone() },
         test_command: substrate.config.test_command.clone(),
         test_env: substrate.config.env.clone(),
@@ -214,6 +215,42 @@ pub fn edits_outside_conflicts(merged: &Snapshot, gold: &Snapshot, conflicted: &
     paths.sort();
     paths.dedup();
     paths
+}
+
+/// What kind of conflict the merge left: no marker is `semantic` (a clean merge whose
+/// tests fail); markers are `textual` when gold changes nothing outside them, `mixed`
+/// when gold also changes a file git merged cleanly, or a conflicted file's lines
+/// outside its markers.
+pub fn conflict_kind(merged: &Snapshot, gold: &Snapshot, conflicted: &[String]) -> ConflictKind {
+    if conflicted.is_empty() {
+        return ConflictKind::Semantic;
+    }
+    let outside_markers_kept = conflicted.iter().all(|path| {
+        let gold_text = text(gold.get(path));
+        context_kept(&text(merged.get(path)), &gold_text)
+    });
+    if edits_outside_conflicts(merged, gold, conflicted).is_empty() && outside_markers_kept {
+        ConflictKind::Textual
+    } else {
+        ConflictKind::Mixed
+    }
+}
+
+/// Whether every line of `merged` outside its diff3 marker blocks appears in `gold`, in
+/// order (gold keeps the context git merged, changing only what the markers hold).
+fn context_kept(merged: &str, gold: &str) -> bool {
+    let mut gold_lines = gold.lines();
+    let mut in_block = false;
+    for line in merged.lines() {
+        if line.starts_with("<<<<<<< ") || line == "<<<<<<<" {
+            in_block = true;
+        } else if line.starts_with(">>>>>>> ") || line == ">>>>>>>" {
+            in_block = false;
+        } else if !in_block && !gold_lines.any(|g| g == line) {
+            return false;
+        }
+    }
+    true
 }
 
 fn text(data: Option<&Arc<[u8]>>) -> String {

@@ -84,8 +84,39 @@ pub struct IntentRecord {
     /// The side's commit message.
     pub message: String,
     /// The mutations the change concerns: those it undoes, or for divergent-edit's
-    /// other side, the one it makes in place of base's.
+    /// other side, the one it makes in place of base's (repair group).
     pub mutations: Vec<MutationRecord>,
+    /// The intents the side makes, in order (integration group).
+    pub changes: Vec<ChangeRecord>,
+}
+
+/// One intent a side makes (`crate::intent`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangeRecord {
+    /// The intent kind.
+    pub kind: crate::intent::Kind,
+    /// The file holding the symbol (repository-relative).
+    #[schemars(pattern(crate::bundle::patterns::PATH))]
+    pub path: String,
+    /// The unit it concerns (`func`, `Class.method`, `func.local`).
+    pub symbol: String,
+    /// A refactor's new name or destination module.
+    pub target: Option<String>,
+    /// A feature's tests (pytest node ids), added with it.
+    pub tests: Vec<String>,
+}
+
+impl From<&crate::intent::Site> for ChangeRecord {
+    fn from(site: &crate::intent::Site) -> Self {
+        ChangeRecord {
+            kind: site.kind,
+            path: site.path.clone(),
+            symbol: site.symbol.clone(),
+            target: site.target.clone(),
+            tests: site.tests.clone(),
+        }
+    }
 }
 
 /// A mutation (an AST edit) of the substrate.
@@ -121,6 +152,10 @@ impl From<&crate::mutate::Mutation> for MutationRecord {
 
 impl From<&crate::forge::Intent> for IntentRecord {
     fn from(intent: &crate::forge::Intent) -> Self {
-        IntentRecord { message: intent.message.clone(), mutations: intent.mutations.iter().map(Into::into).collect() }
+        IntentRecord {
+            message: intent.message.clone(),
+            mutations: intent.mutations.iter().map(Into::into).collect(),
+            changes: intent.changes.iter().map(Into::into).collect(),
+        }
     }
 }

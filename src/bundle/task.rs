@@ -52,8 +52,11 @@ pub struct Task {
 }
 
 /// How the task shows up when the sides are merged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum ConflictKind {
     /// `git merge` stops with conflict markers.
     Textual,
@@ -61,6 +64,13 @@ pub enum ConflictKind {
     Semantic,
     /// Markers plus a break outside them.
     Mixed,
+}
+
+impl ConflictKind {
+    /// The kebab-case name, as serde writes it.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// sha256 of the task's files next to `task.json`.
@@ -140,8 +150,8 @@ pub struct ConflictRecord {
     /// Repository-relative path.
     #[schemars(pattern(crate::bundle::patterns::PATH))]
     pub path: String,
-    /// Conflict hunks in the file.
-    #[schemars(range(min = 1))]
+    /// Conflict hunks in the file (0 in a semantic task: a file both sides changed,
+    /// merged without markers).
     pub hunks: usize,
     /// Lines between the hunks' markers.
     pub conflicted_lines: usize,

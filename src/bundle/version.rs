@@ -12,7 +12,7 @@ use super::manifest::{
     self, Counts, Generator, Ladder, LadderTools, Manifest, MissingReason, MissingRung, SubstrateEntry, TaskEntry,
 };
 use super::record::TaskFiles;
-use super::task;
+use super::task::{self, ConflictKind};
 use crate::difficulty::Level;
 use crate::forge::Family;
 
@@ -98,11 +98,13 @@ pub fn libgit2_version() -> String {
 pub fn counts(entries: &[TaskEntry], retired: usize) -> Counts {
     let mut by_level: BTreeMap<Level, usize> = Level::ALL.into_iter().map(|l| (l, 0)).collect();
     let mut by_family: BTreeMap<Family, usize> = BTreeMap::new();
+    let mut by_conflict_kind: BTreeMap<ConflictKind, usize> = BTreeMap::new();
     for entry in entries {
         *by_level.entry(entry.level).or_default() += 1;
         *by_family.entry(entry.family).or_default() += 1;
+        *by_conflict_kind.entry(entry.conflict_kind).or_default() += 1;
     }
-    Counts { tasks: entries.len(), by_level, by_family, retired }
+    Counts { tasks: entries.len(), by_level, by_family, by_conflict_kind, retired }
 }
 
 /// Adds `tasks` under `tasks/` and returns their manifest entries, in order.

@@ -21,6 +21,7 @@ use super::observation::{pytest_counts, EpisodeState, Observation, StepReply, Ta
 use super::protocol::EnvError;
 use super::reward::{RewardComponents, RewardLedger, StepFacts};
 use super::workspace::{FileText, TreeScan, Workspace};
+use crate::bundle::task::ConflictKind;
 use crate::merge::markers;
 use crate::pytest::report;
 use crate::sandbox::{run_in_dir, Limits};
@@ -92,9 +93,14 @@ impl Episode {
         episode_id: Option<String>,
     ) -> Result<(Episode, StepReply), EnvError> {
         let started = Instant::now();
-        let workspace = Workspace::materialise(&entry.bundle, &settings.config.work_dir)
+        let kind = entry.task.conflict_kind;
+        let workspace = Workspace::materialise(&entry.bundle, &settings.config.work_dir, kind)
             .map_err(|e| EnvError::execution(format!("task {}: {e:#}", entry.task.id)))?;
-        let conflicted = workspace.unmerged_paths().map_err(|e| EnvError::execution(format!("{e:#}")))?;
+        // A semantic task has no unmerged path: its files are those both sides changed.
+        let conflicted = match kind {
+            ConflictKind::Semantic => entry.task.conflicts.iter().map(|c| c.path.clone()).collect(),
+            _ => workspace.unmerged_paths().map_err(|e| EnvError::execution(format!("{e:#}")))?,
+        };
         let twins = reference_twins(&workspace, &entry, &conflicted);
         let mut episode = Episode {
             id: episode_id.unwrap_or_else(new_episode_id),
@@ -121,10 +127,16 @@ impl Episode {
         episode.last_conflicted = episode.conflicted_texts(&scan);
         episode.fingerprint = scan.fingerprint();
         episode.timing = StepTiming { total: started.elapsed(), commands: Duration::ZERO };
-        let note = format!(
-            "merge of theirs into ours stopped with conflicts in {}; resolve them, the tests decide",
-            episode.conflicted.join(", ")
-        );
+        let note = match kind {
+            ConflictKind::Semantic => format!(
+                "merge of theirs into ours applied without conflict markers and is not committed; both sides changed {}; the tests decide",
+                episode.conflicted.join(", ")
+            ),
+            _ => format!(
+                "merge of theirs into ours stopped with conflicts in {}; resolve them, the tests decide",
+                episode.conflicted.join(", ")
+            ),
+        };
         let observation = episode.observe(note, RewardComponents::default());
         Ok((episode, StepReply { observation, reward: None, done: false }))
     }

@@ -16,6 +16,8 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use sha2::{Digest, Sha256};
 
+use crate::bundle::task::ConflictKind;
+
 /// The repository of one episode: `<dir>/repo`, with `<dir>` private to the episode
 /// (the sandbox keeps `home` and `tmp` next to the repository).
 #[derive(Debug)]
@@ -33,8 +35,10 @@ pub enum FileText {
 }
 
 impl Workspace {
-    /// Materialises the task from `bundle` into a fresh directory under `parent`.
-    pub fn materialise(bundle: &Path, parent: &Path) -> Result<Workspace> {
+    /// Materialises the task from `bundle` into a fresh directory under `parent`. A
+    /// semantic task's merge applies without markers: it is left uncommitted
+    /// (`--no-commit`, MERGE_HEAD set) for the agent to finish.
+    pub fn materialise(bundle: &Path, parent: &Path, kind: ConflictKind) -> Result<Workspace> {
         let dir = tempfile::Builder::new()
             .prefix("mergeforge-episode-")
             .tempdir_in(parent)
@@ -63,9 +67,12 @@ impl Workspace {
             b"[user]\n\tname = mergeforge agent\n\temail = agent@mergeforge.invalid\n[merge]\n\tconflictStyle = diff3\n",
         )?;
         git(&repo, &["checkout", "-q", "ours"])?;
-        let merge = git_command(&repo).args(["merge", "--no-edit", "--no-ff", "theirs"]).output()?;
-        if merge.status.success() {
-            bail!("{}: `git merge theirs` did not conflict; the task is broken", bundle.display());
+        let semantic = kind == ConflictKind::Semantic;
+        let mode = if semantic { "--no-commit" } else { "--no-edit" };
+        let merge = git_command(&repo).args(["merge", mode, "--no-ff", "theirs"]).output()?;
+        if merge.status.success() != semantic {
+            let expected = if semantic { "merge without conflict" } else { "conflict" };
+            bail!("{}: `git merge theirs` did not {expected}; the task is broken", bundle.display());
         }
         if !repo.join(".git/MERGE_HEAD").exists() {
             let stderr = String::from_utf8_lossy(&merge.stderr);

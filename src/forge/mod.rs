@@ -30,10 +30,35 @@ impl Family {
         self.builder().side_rule()
     }
 
+    /// The families `gen-tasks` uses when `--families` is not given, in catalogue order.
+    pub fn default_mix() -> Vec<Family> {
+        Family::ALL.into_iter().filter(|f| f.builder().in_default_mix()).collect()
+    }
+
+    /// The family's group: repairs of a broken base, or integrations of two valid changes.
+    pub fn group(self) -> Group {
+        match self.side_rule() {
+            SideRule::BothPass => Group::Integration,
+            SideRule::BothFail | SideRule::ExactlyOnePasses => Group::Repair,
+        }
+    }
+
     /// One sentence on how the family makes a task (the dataset card's list).
     pub fn description(self) -> &'static str {
         self.builder().description()
     }
+}
+
+/// The two groups of families.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, strum::IntoStaticStr)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Group {
+    /// Base is broken by mutations; each side is a partial or competing repair.
+    Repair,
+    /// Base works; each side is a valid change (a feature with its tests, a refactor)
+    /// and the conflict comes from combining them.
+    Integration,
 }
 
 impl std::fmt::Display for Family {

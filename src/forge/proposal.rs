@@ -16,8 +16,20 @@ use crate::substrate::Substrate;
 /// The family's requirement on the `ours` and `theirs` commits' test outcomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SideRule {
+    /// Repair group: each side is a partial repair of a broken base; both fail.
     BothFail,
+    /// Repair group: one side is right, the other wrong; exactly one passes.
     ExactlyOnePasses,
+    /// Integration group: base works and each side is a valid change that passes its
+    /// own suite (its own new tests included); the conflict comes from combining them.
+    BothPass,
+}
+
+impl SideRule {
+    /// Whether base must pass its tests (a working tree the sides branch from).
+    pub fn base_passes(self) -> bool {
+        self == SideRule::BothPass
+    }
 }
 
 /// A proposed task, before merging and validation, as its family's recipe builds it
@@ -48,15 +60,30 @@ pub struct Intent {
     /// the family ([`super::messages`]).
     pub message: String,
     /// The mutations the change concerns: those it undoes, or for divergent-edit's
-    /// other side, the one it makes in place of base's.
+    /// other side, the one it makes in place of base's (repair group).
     pub mutations: Vec<Mutation>,
+    /// The intents the side makes, in order (integration group).
+    pub changes: Vec<crate::intent::Site>,
 }
 
 impl Intent {
     /// The change that undoes `mutations` (the first one names it).
     pub fn undoing(mutations: &[&Mutation]) -> Intent {
         let message = mutations.first().map(|m| messages::undo(m)).unwrap_or_default();
-        Intent { message, mutations: mutations.iter().map(|m| (*m).clone()).collect() }
+        Intent { message, mutations: mutations.iter().map(|m| (*m).clone()).collect(), changes: Vec::new() }
+    }
+
+    /// The change that makes `sites` in order. Its message is the first site's, and
+    /// with more than one, a body listing the others (`- Rename ...`) after a blank line.
+    pub fn making(sites: Vec<crate::intent::Site>) -> Intent {
+        let mut message = sites.first().map(|s| s.message()).unwrap_or_default();
+        if sites.len() > 1 {
+            message.push('\n');
+            for site in &sites[1..] {
+                message.push_str(&format!("\n- {}", site.message()));
+            }
+        }
+        Intent { message, mutations: Vec::new(), changes: sites }
     }
 }
 
@@ -67,7 +94,17 @@ pub struct ForgeInput<'a> {
     pub modules: &'a [PyModule],
     /// Every mutation of every module, per module (same order as `modules`).
     pub mutations: &'a [Vec<Mutation>],
+    /// The coverage map of HEAD, when the run made one (intents read which tests need
+    /// a unit from it).
+    pub coverage: Option<&'a crate::pytest::select::CoverageMap>,
     pub seed: u64,
+}
+
+impl<'a> ForgeInput<'a> {
+    /// What intents see of the substrate at HEAD.
+    pub fn workspace(&self) -> crate::intent::Workspace<'a> {
+        crate::intent::Workspace { tree: &self.substrate.files, modules: self.modules, coverage: self.coverage }
+    }
 }
 
 /// A candidate not built yet: its key orders it, `build` makes it (or `None` when an
@@ -88,6 +125,10 @@ pub trait FamilyBuilder: Sync + Send {
     fn description(&self) -> &'static str;
     /// Every candidate this family can make, as recipes, in any order (the caller orders them).
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>>;
+    /// Whether `gen-tasks` uses the family when `--families` is not given.
+    fn in_default_mix(&self) -> bool {
+        true
+    }
 }
 
 /// The rank of a key under a seed: hex sha256(seed ‖ key).

@@ -40,6 +40,7 @@ pub enum Change {
 }
 
 /// What intents see of a substrate at HEAD.
+#[derive(Clone, Copy)]
 pub struct Workspace<'a> {
     /// HEAD's tree (every file of the substrate).
     pub tree: &'a Snapshot,

@@ -26,8 +26,10 @@ pub struct ConflictedFile {
 /// The result of merging ours and theirs.
 #[derive(Debug, Clone)]
 pub enum MergeResult {
-    /// No conflict: the candidate is dropped.
-    Clean,
+    /// No conflict: git merged every file; `tree` is the merge.
+    Clean {
+        tree: Snapshot,
+    },
     /// A conflict git2 cannot express as text (modify/delete, binary, rename).
     Unsupported(String),
     Conflicted {
@@ -41,9 +43,6 @@ pub fn merge(repo: &Repository, ours: Oid, theirs: Oid) -> Result<MergeResult> {
     let ours_commit = repo.find_commit(ours)?;
     let theirs_commit = repo.find_commit(theirs)?;
     let index = repo.merge_commits(&ours_commit, &theirs_commit, None).context("git2 merge_commits")?;
-    if !index.has_conflicts() {
-        return Ok(MergeResult::Clean);
-    }
     let mut tree = Snapshot::new();
     for entry in index.iter() {
         // Stage 0 entries are merged cleanly; conflicted paths only have stages 1-3.
@@ -54,6 +53,9 @@ pub fn merge(repo: &Repository, ours: Oid, theirs: Oid) -> Result<MergeResult> {
         let path = String::from_utf8_lossy(&entry.path).into_owned();
         let blob = repo.find_blob(entry.id)?;
         tree.insert(path, Arc::from(blob.content()));
+    }
+    if !index.has_conflicts() {
+        return Ok(MergeResult::Clean { tree });
     }
     let mut files = Vec::new();
     for conflict in index.conflicts()? {
@@ -87,6 +89,17 @@ pub fn merge(repo: &Repository, ours: Oid, theirs: Oid) -> Result<MergeResult> {
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(MergeResult::Conflicted { tree, files })
+}
+
+/// The files both sides changed from base, in path order, as conflicted files without
+/// hunks: where a clean merge of the two can break (a semantic conflict).
+pub fn touched_by_both(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> Vec<ConflictedFile> {
+    let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
+    paths
+        .into_iter()
+        .filter(|p| base.get(*p) != ours.get(*p) && base.get(*p) != theirs.get(*p))
+        .map(|p| ConflictedFile { path: p.clone(), hunks: 0, conflicted_lines: 0 })
+        .collect()
 }
 
 fn describe(path: &str, text: &str) -> ConflictedFile {

@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 
 use super::order::Goal;
 use crate::bundle::record::TaskFiles;
+use crate::bundle::task::ConflictKind;
 use crate::difficulty::quota::{QuotaState, Shortfall};
 use crate::difficulty::Level;
 use crate::forge::Family;
@@ -31,6 +32,7 @@ pub(crate) trait Keepable {
     /// The near-duplicate fingerprint of its conflict hunks.
     fn fingerprint(&self) -> &str;
     fn level(&self) -> Level;
+    fn conflict_kind(&self) -> ConflictKind;
 }
 
 /// The outcome of selection.
@@ -41,6 +43,11 @@ pub(crate) struct Selection<T> {
     pub rejected: BTreeMap<Rejection, usize>,
     pub shortfall: Vec<Shortfall>,
 }
+
+/// Semantic and mixed tasks are kept while they stay at most one in this many of the
+/// kept tasks: they are hard by construction (every mechanical rung equals the failing
+/// merge), and a run of mostly them would say little about merging.
+const SEMANTIC_SHARE: usize = 4;
 
 /// The acceptance state, updated strictly in global order. The one place that decides
 /// which verdicts become tasks: an unsharded run feeds it verdicts as workers deliver
@@ -53,6 +60,8 @@ pub(crate) struct Acceptance<'a, T> {
     pub(super) quota: QuotaState,
     ids: BTreeSet<String>,
     fingerprints: BTreeSet<String>,
+    /// Kept tasks whose break lies outside markers (semantic or mixed).
+    breaks_outside: usize,
     pub(super) selection: Selection<T>,
 }
 
@@ -66,6 +75,7 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
             quota: QuotaState::default(),
             ids: exclude.ids.clone(),
             fingerprints: exclude.fingerprints.clone(),
+            breaks_outside: 0,
             selection: Selection { accepted: Vec::new(), tried: 0, rejected: BTreeMap::new(), shortfall: Vec::new() },
         }
     }
@@ -127,6 +137,12 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
         if !wanted {
             return;
         }
+        let outside = kept.conflict_kind() != ConflictKind::Textual;
+        if outside && (self.breaks_outside + 1) * SEMANTIC_SHARE > self.selection.accepted.len() + 1 {
+            *self.selection.rejected.entry(Rejection::SemanticCap).or_default() += 1;
+            return;
+        }
+        self.breaks_outside += usize::from(outside);
         if let Goal::Quotas(q) = self.goal {
             q.keep(&mut self.quota, family, level);
         }

@@ -1,6 +1,7 @@
 //! A kept candidate before it is bundled: its commits, conflicted tree, validation and
 //! difficulty, id and near-duplicate fingerprint.
 
+use crate::bundle::task::ConflictKind;
 use crate::difficulty::{Difficulty, Features};
 use crate::forge::commits::TaskCommits;
 use crate::forge::Candidate;
@@ -20,4 +21,5 @@ pub(crate) struct Draft {
     pub(super) validation: Validation,
     pub(super) difficulty: Difficulty,
     pub(super) features: Features,
+    pub(super) conflict_kind: ConflictKind,
 }

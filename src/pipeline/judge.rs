@@ -10,10 +10,11 @@ use super::accept::{Keepable, Verdict};
 use super::draft::Draft;
 use super::stage::Prepared;
 use crate::bundle::record::{self, TaskFiles, TaskInput};
+use crate::bundle::task::ConflictKind;
 use crate::bundle::task_id;
 use crate::difficulty::{self, near_duplicate, Features, Level};
 use crate::forge::commits::write_task_commits;
-use crate::forge::Candidate;
+use crate::forge::{Candidate, Group};
 use crate::merge::{self, MergeResult};
 use crate::mutate::OperatorRef;
 use crate::resolve;
@@ -32,16 +33,26 @@ pub(super) fn judge(
     let repo = git2::Repository::open_bare(repo_path)?;
     let commits = write_task_commits(&repo, candidate)?;
     let (conflicted, conflicts) = match merge::merge(&repo, commits.ours, commits.theirs)? {
-        MergeResult::Clean => return Ok(Verdict::rejected(Rejection::CleanMerge)),
+        // A clean merge of two valid changes may still break: a semantic conflict, whose
+        // files are those both sides touched (the tests decide whether it is one).
+        MergeResult::Clean { tree } if candidate.family.group() == Group::Integration => {
+            (tree, merge::touched_by_both(&candidate.base, &candidate.ours, &candidate.theirs))
+        }
+        MergeResult::Clean { .. } => return Ok(Verdict::rejected(Rejection::CleanMerge)),
         MergeResult::Unsupported(_) => return Ok(Verdict::rejected(Rejection::UnsupportedConflict)),
         MergeResult::Conflicted { tree, files } => (tree, files),
     };
     let paths: Vec<String> = conflicts.iter().map(|c| c.path.clone()).collect();
-    let validation = match validate::validate(candidate, &conflicted, &paths, &prepared.runner)? {
+    let marked: Vec<String> = conflicts.iter().filter(|c| c.hunks > 0).map(|c| c.path.clone()).collect();
+    if validate::leak::leaked_line(candidate, &paths).is_some() {
+        return Ok(Verdict::rejected(Rejection::MessageLeak));
+    }
+    let validation = match validate::validate(candidate, &conflicted, &marked, &prepared.runner)? {
         Ok(validation) => validation,
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };
     let outside = record::edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
+    let conflict_kind = record::conflict_kind(&conflicted, &candidate.gold, &marked);
     let mut operators: Vec<OperatorRef> = candidate.mutations.iter().map(|m| m.operator).collect();
     operators.sort();
     operators.dedup();
@@ -73,6 +84,7 @@ pub(super) fn judge(
         validation,
         difficulty,
         features,
+        conflict_kind,
     })))
 }
 
@@ -104,6 +116,7 @@ pub(super) fn make_task(repo: &git2::Repository, substrate: &Substrate, draft: &
             validation: &draft.validation,
             difficulty: &draft.difficulty,
             features: &draft.features,
+            conflict_kind: draft.conflict_kind,
         },
     )
 }
@@ -117,5 +130,8 @@ impl Keepable for Box<Draft> {
     }
     fn level(&self) -> Level {
         self.difficulty.level
+    }
+    fn conflict_kind(&self) -> ConflictKind {
+        self.conflict_kind
     }
 }

@@ -41,6 +41,7 @@ use super::{GenReport, GenStats, LevelBreakdown};
 use crate::bundle::dataset::{self, VersionFiles, WriteResult};
 use crate::bundle::manifest::{Generator, Ladder, SubstrateEntry, TaskEntry};
 use crate::bundle::record::TaskFiles;
+use crate::bundle::task::ConflictKind;
 use crate::bundle::version::write_generated;
 use crate::bundle::version::VersionMeta;
 use crate::bundle::{task, version};
@@ -181,6 +182,7 @@ pub struct KeptRecord {
     fingerprint: String,
     level: Level,
     family: Family,
+    conflict_kind: ConflictKind,
     /// Index into [`ShardRun::substrates`].
     substrate: usize,
     task_sha256: String,
@@ -338,6 +340,7 @@ fn judge_position(
                 fingerprint: draft.fingerprint.clone(),
                 level: draft.difficulty.level,
                 family: draft.candidate.family,
+                conflict_kind: draft.conflict_kind,
                 substrate: draft.substrate,
                 task_sha256: sha256_hex(&json),
             });
@@ -363,6 +366,9 @@ impl Keepable for ShardTask {
     }
     fn level(&self) -> Level {
         self.record.level
+    }
+    fn conflict_kind(&self) -> ConflictKind {
+        self.record.conflict_kind
     }
 }
 

@@ -83,8 +83,13 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
 
     let mut cells = Vec::new();
     for (index, p) in prepared.iter().enumerate() {
-        let input =
-            ForgeInput { substrate: &p.substrate, modules: &p.modules, mutations: &p.mutations, seed: options.seed };
+        let input = ForgeInput {
+            substrate: &p.substrate,
+            modules: &p.modules,
+            mutations: &p.mutations,
+            coverage: p.runner.coverage(),
+            seed: options.seed,
+        };
         for family in &options.families {
             let candidates = forge::ordered_candidates(*family, &input, options.candidates_per_cell);
             cells.push(Cell { substrate: index, family: *family, candidates });

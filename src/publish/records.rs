@@ -96,6 +96,7 @@ pub struct FlatFile {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatValidation {
+    pub base: Option<FlatOutcome>,
     pub conflicted: FlatOutcome,
     pub ours: FlatOutcome,
     pub theirs: FlatOutcome,
@@ -158,6 +159,7 @@ pub fn record_from_task(task: &Task, solution: &Solution) -> FlatRecord {
             })
             .collect(),
         validation: FlatValidation {
+            base: v.base.as_ref().map(FlatOutcome::from),
             conflicted: FlatOutcome::from(&v.conflicted),
             ours: FlatOutcome::from(&v.ours),
             theirs: FlatOutcome::from(&v.theirs),
@@ -212,6 +214,7 @@ pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
         edits_outside_conflicts: record.edits_outside_conflicts.clone(),
         intents: record.intents.clone(),
         validation: Validation {
+            base: record.validation.base.as_ref().map(Outcome::from),
             conflicted: Outcome::from(&record.validation.conflicted),
             ours: Outcome::from(&record.validation.ours),
             theirs: Outcome::from(&record.validation.theirs),

@@ -229,6 +229,11 @@ impl TestRunner {
         self
     }
 
+    /// The coverage map of HEAD this runner selects by, if it has one.
+    pub fn coverage(&self) -> Option<&CoverageMap> {
+        self.selector.as_ref().map(|s| s.index.map())
+    }
+
     /// Runs each test file of `index` alone on `head` (a new process collecting only its
     /// tests; cached), in parallel: the tests failing there are order-dependent.
     fn order_dependence(&self, head: &Snapshot, index: &CoverageIndex) -> Result<OrderDependence> {

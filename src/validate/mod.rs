@@ -6,6 +6,7 @@
 //! It runs tests only through the sandbox's [`TestRunner`]; it does not level tasks.
 
 pub mod ladder;
+pub mod leak;
 
 use anyhow::{Context, Result};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -21,6 +22,9 @@ use ladder::LadderCell;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Validation {
+    /// Base, the tree both sides branch from (integration group: it must pass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<Outcome>,
     /// The merge as git left it (markers in place).
     pub conflicted: Outcome,
     /// The ours commit alone.
@@ -187,6 +191,19 @@ pub enum Rejection {
     /// A resolver of the ladder failed to run (crashed, hung, printed something
     /// unparseable): the task's level is unknown, and an unknown level is never "hard".
     LadderIncomplete,
+    /// Integration group: base fails its tests (the sides must branch from a working tree).
+    BaseFails,
+    /// Integration group: a side fails its own suite (each side is a valid change).
+    SideFails,
+    /// Integration group: taking one side for every hunk solves the task (an easy task
+    /// is a repair's; an integration task needs both changes).
+    SideSolves,
+    /// A side's commit message contains a line of the gold resolution that its own
+    /// commit does not add: the message would hand the answer over.
+    MessageLeak,
+    /// A semantic or mixed task over the run's cap (a quarter of the kept tasks),
+    /// decided when tasks are selected.
+    SemanticCap,
     /// Gold passed once and failed when run again: a test the verdicts rest on flips
     /// between runs of the same tree (the flipping ids go to the run report).
     Flaky,
@@ -225,6 +242,7 @@ pub fn validate(
     conflicted_paths: &[String],
     runner: &TestRunner,
 ) -> Result<Result<Validation, Rejection>> {
+    let rule = candidate.family.side_rule();
     let conflicted_outcome = runner.run(&snapshot::with_tests_of(conflicted, &candidate.gold))?;
     if conflicted_outcome.passed {
         return Ok(Err(Rejection::ConflictedPasses));
@@ -232,18 +250,25 @@ pub fn validate(
     if conflicted_outcome.timed_out {
         return Ok(Err(Rejection::TimesOut));
     }
+    let base = match rule.base_passes() {
+        true => {
+            let base = runner.run(&candidate.base)?;
+            if !base.passed {
+                return Ok(Err(if base.timed_out { Rejection::TimesOut } else { Rejection::BaseFails }));
+            }
+            Some(base)
+        }
+        false => None,
+    };
     let ours = runner.run(&candidate.ours)?;
-    if candidate.family.side_rule() == SideRule::BothFail && ours.passed {
-        return Ok(Err(Rejection::SidePasses));
-    }
-    if ours.timed_out {
-        return Ok(Err(Rejection::TimesOut));
+    if let Some(rejection) = early_side_check(rule, &ours) {
+        return Ok(Err(rejection));
     }
     let theirs = runner.run(&candidate.theirs)?;
     if theirs.timed_out {
         return Ok(Err(Rejection::TimesOut));
     }
-    if let Some(rejection) = check_sides(candidate.family.side_rule(), &ours, &theirs) {
+    if let Some(rejection) = check_sides(rule, &ours, &theirs) {
         return Ok(Err(rejection));
     }
     // Gold is proven on the full suite, never on a selection.
@@ -266,7 +291,24 @@ pub fn validate(
             return Ok(Err(Rejection::LadderIncomplete));
         }
     };
-    Ok(Ok(Validation { conflicted: conflicted_outcome, ours, theirs, gold, baselines }))
+    // An integration task needs both changes: one side taken for every hunk must not
+    // solve it (it would be an easy task, which only the repair group makes).
+    if rule == SideRule::BothPass && baselines.a_side_passes() {
+        return Ok(Err(Rejection::SideSolves));
+    }
+    Ok(Ok(Validation { base, conflicted: conflicted_outcome, ours, theirs, gold, baselines }))
+}
+
+/// The check of ours alone that can reject before theirs runs.
+fn early_side_check(rule: SideRule, ours: &Outcome) -> Option<Rejection> {
+    if ours.timed_out {
+        return Some(Rejection::TimesOut);
+    }
+    match (rule, ours.passed) {
+        (SideRule::BothFail, true) => Some(Rejection::SidePasses),
+        (SideRule::BothPass, false) => Some(Rejection::SideFails),
+        _ => None,
+    }
 }
 
 /// Runs every baseline resolver on the conflicted tree, in ladder order, and judges each
@@ -305,6 +347,8 @@ fn check_sides(rule: SideRule, ours: &Outcome, theirs: &Outcome) -> Option<Rejec
         (SideRule::ExactlyOnePasses, true, true) => Some(Rejection::BothSidesPass),
         (SideRule::ExactlyOnePasses, false, false) => Some(Rejection::BothSidesFail),
         (SideRule::ExactlyOnePasses, _, _) => None,
+        (SideRule::BothPass, true, true) => None,
+        (SideRule::BothPass, _, _) => Some(Rejection::SideFails),
     }
 }
 

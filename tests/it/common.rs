@@ -182,21 +182,36 @@ pub fn verify_task_with_git(task_dir: &Path) {
     git(work.path(), &["clone", "-q", task_dir.join("repo.bundle").to_str().unwrap(), "w"]);
     git(&clone, &["checkout", "-q", "theirs"]);
     git(&clone, &["checkout", "-q", "ours"]);
-    let merge = git_output(&clone, &["merge", "--no-edit", "theirs"]);
-    assert!(!merge.status.success(), "{id}: git merge did not conflict");
-    let unmerged = git(&clone, &["diff", "--name-only", "--diff-filter=U"]);
-    let mut got: Vec<&str> = unmerged.lines().collect();
-    got.sort();
+    let semantic = task["conflict_kind"] == "semantic";
     let mut want: Vec<&str> =
         task["conflicts"].as_array().unwrap().iter().map(|c| c["path"].as_str().unwrap()).collect();
     want.sort();
-    assert_eq!(got, want, "{id}: conflicted paths");
+    if semantic {
+        // A semantic task merges without markers; the merge is left uncommitted.
+        let merge = git_output(&clone, &["merge", "--no-commit", "--no-ff", "theirs"]);
+        assert!(merge.status.success(), "{id}: the semantic task's merge conflicted");
+        let changed = git(&clone, &["diff", "--name-only", "ours", "theirs"]);
+        for path in &want {
+            assert!(changed.lines().any(|p| p == *path), "{id}: {path} is not changed between the sides");
+        }
+    } else {
+        let merge = git_output(&clone, &["merge", "--no-edit", "theirs"]);
+        assert!(!merge.status.success(), "{id}: git merge did not conflict");
+        let unmerged = git(&clone, &["diff", "--name-only", "--diff-filter=U"]);
+        let mut got: Vec<&str> = unmerged.lines().collect();
+        got.sort();
+        assert_eq!(got, want, "{id}: conflicted paths");
+    }
     let command: Vec<String> =
         task["test_command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
     let env = task["test_env"].as_object().unwrap().clone();
     let timeout = std::time::Duration::from_secs(task["timeout_s"].as_u64().unwrap());
     assert!(!tests_pass(&clone, &command, &env, timeout), "{id}: tests pass on the conflicted tree");
     git(&clone, &["merge", "--abort"]);
+    if let Some(base) = solution["validation"].get("base") {
+        git(&clone, &["checkout", "-q", "-f", "base"]);
+        assert_eq!(tests_pass(&clone, &command, &env, timeout), base["passed"].as_bool().unwrap(), "{id}: base");
+    }
     for side in ["ours", "theirs"] {
         git(&clone, &["checkout", "-q", "-f", side]);
         let recorded = solution["validation"][side]["passed"].as_bool().unwrap();

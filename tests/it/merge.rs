@@ -40,7 +40,7 @@ fn separate_edits_merge_cleanly() {
     let ours = snap(&[("m.py", "a = 10\n\n\n\nb = 2\n")]);
     let theirs = snap(&[("m.py", "a = 1\n\n\n\nb = 20\n")]);
     let commits = write_commits(&repo, [&base, &ours, &theirs, &base], ["test", "test"]).unwrap();
-    assert!(matches!(merge(&repo, commits.ours, commits.theirs).unwrap(), MergeResult::Clean));
+    assert!(matches!(merge(&repo, commits.ours, commits.theirs).unwrap(), MergeResult::Clean { .. }));
 }
 
 #[test]

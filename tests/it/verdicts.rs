@@ -122,7 +122,7 @@ fn cached_call_candidate(head: &Snapshot) -> Candidate {
         );
         tree
     };
-    let intent = |message: &str| Intent { message: message.to_string(), mutations: Vec::new() };
+    let intent = |message: &str| Intent { message: message.to_string(), mutations: Vec::new(), changes: Vec::new() };
     Candidate {
         family: Family::StripRestore,
         proposal: Proposal {

@@ -49,6 +49,7 @@ impl FamilyBuilder for DivergentEdit {
                                 let other = Intent {
                                     message: messages::replace(bug, wrong),
                                     mutations: vec![(*wrong).clone()],
+                                    changes: Vec::new(),
                                 };
                                 let ((ours, ours_intent), (theirs, theirs_intent)) = if seeded_coin(seed, &key) {
                                     ((gold.clone(), fix), (wrong_side, other))

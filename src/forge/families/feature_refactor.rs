@@ -1,0 +1,81 @@
+//! feature-refactor: one developer adds a feature (a function or method with its tests)
+//! that uses a name of the project; the other refactors that name — renames it, or
+//! moves it to another module — everywhere it is used, tests included. Base lacks the
+//! feature; gold is the refactor applied to HEAD with the feature, so the feature's new
+//! lines must be carried over to the refactored name: code neither side had.
+
+use super::integrate::{applied, independent, listed, Sides};
+use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
+use crate::intent::{Kind, Site};
+
+pub struct FeatureRefactor;
+
+/// The refactor kinds a feature can collide with.
+const REFACTORS: [Kind; 2] = [Kind::Rename, Kind::Move];
+
+impl FamilyBuilder for FeatureRefactor {
+    fn side_rule(&self) -> SideRule {
+        SideRule::BothPass
+    }
+
+    fn description(&self) -> &'static str {
+        "one developer adds a feature with its tests that uses a name, the other renames or moves that name everywhere; gold is the refactor applied to the feature too."
+    }
+
+    fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
+        let workspace = input.workspace();
+        let features = Kind::AddFunction.sites(&workspace);
+        let mut out = Vec::new();
+        for refactor in REFACTORS.iter().flat_map(|kind| kind.sites(&workspace)) {
+            let users: Vec<&Site> = features.iter().filter(|f| uses(f, &refactor)).collect();
+            for feature in &users {
+                out.push(recipe(input, vec![(*feature).clone()], refactor.clone()));
+            }
+            // Two features using the name, on one side: the refactor reaches both.
+            let pair = users.iter().enumerate().find_map(|(i, a)| {
+                users[i + 1..].iter().find(|b| independent(a, b)).map(|b| ((*a).clone(), (*b).clone()))
+            });
+            if let Some((a, b)) = pair {
+                out.push(recipe(input, vec![a, b], refactor.clone()));
+            }
+        }
+        out
+    }
+}
+
+/// Whether `feature`'s code uses a name `refactor` rewrites (and is not its subject).
+fn uses(feature: &Site, refactor: &Site) -> bool {
+    feature.symbol != refactor.symbol && refactor.uses.iter().any(|name| feature.uses.contains(name))
+}
+
+/// A task whose first side adds `features`, the second makes `refactor`.
+fn recipe<'a>(input: &ForgeInput<'a>, features: Vec<Site>, refactor: Site) -> Recipe<'a> {
+    let keys: Vec<String> = features.iter().map(Site::key).collect();
+    let key = format!("feature-refactor|{}|{}", keys.join("|"), refactor.key());
+    let workspace = input.workspace();
+    let seed = input.seed;
+    Recipe {
+        key: key.clone(),
+        build: Box::new(move || {
+            let head = workspace.tree;
+            let base = applied(&workspace, head, &features.iter().collect::<Vec<_>>())?;
+            let refactored = refactor.apply(&workspace, &base)?;
+            let gold = refactor.apply(&workspace, head)?;
+            Sides {
+                summary: format!(
+                    "one side adds {} using `{}`; the other makes `{}` ({}); gold writes the new code against the refactor",
+                    listed(&features),
+                    refactor.symbol,
+                    refactor.message(),
+                    refactor.kind
+                ),
+                key: key.clone(),
+                base,
+                first: (head.clone(), features.clone()),
+                second: (refactored, vec![refactor.clone()]),
+                gold,
+            }
+            .propose(seed)
+        }),
+    }
+}

@@ -1,0 +1,96 @@
+//! What the integration families (feature-feature, feature-refactor, move-edit) share:
+//! trees made by applying intents, the cheap checks that a pair of sides can collide,
+//! and the proposal of two sides that each make their own intents.
+//!
+//! An integration proposal has a working base; each side is a valid change (a feature
+//! with its tests, a refactor) and passes its own suite; gold makes both changes.
+
+use crate::forge::proposal::{seeded_coin, Intent, Proposal};
+use crate::intent::{Site, Workspace};
+use crate::snapshot::{self, Snapshot};
+
+/// `tree` with every site applied in order (features taken out, refactors made);
+/// `None` if one does not apply.
+pub(super) fn applied(workspace: &Workspace, tree: &Snapshot, sites: &[&Site]) -> Option<Snapshot> {
+    let mut out = tree.clone();
+    for site in sites {
+        out = site.apply(workspace, &out)?;
+    }
+    Some(out)
+}
+
+/// Whether some file differs from `base` in both `ours` and `theirs`: without one,
+/// git merges the sides without a conflict.
+pub(super) fn both_edit_a_file(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> bool {
+    let changed = |side: &Snapshot, path: &String| base.get(path) != side.get(path);
+    let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
+    paths.into_iter().any(|path| changed(ours, path) && changed(theirs, path))
+}
+
+/// Whether `second` follows `first` in the same file of `tree` with nothing between
+/// them but blank lines and comments (neighbouring units: two developers adding them
+/// insert at the same place).
+pub(super) fn neighbours(tree: &Snapshot, first: &Site, second: &Site) -> bool {
+    if first.path != second.path || first.lines.end > second.lines.start {
+        return false;
+    }
+    let Some(text) = snapshot::text_of(tree, &first.path) else { return false };
+    text.lines()
+        .skip(first.lines.end.saturating_sub(1))
+        .take(second.lines.start - first.lines.end)
+        .all(|line| line.trim().is_empty() || line.trim_start().starts_with('#'))
+}
+
+/// Whether two features can be added by different developers: different units, no test
+/// needed by both, neither using the other.
+pub(super) fn independent(a: &Site, b: &Site) -> bool {
+    let last = |site: &Site| site.symbol.rsplit('.').next().unwrap_or_default().to_string();
+    a.symbol != b.symbol
+        && !a.tests.iter().any(|t| b.tests.contains(t))
+        && !a.uses.contains(&last(b))
+        && !b.uses.contains(&last(a))
+}
+
+/// The four trees of an integration task and the intents of its two sides, before the
+/// seeded coin decides which side is `ours`.
+pub(super) struct Sides {
+    pub key: String,
+    pub base: Snapshot,
+    pub first: (Snapshot, Vec<Site>),
+    pub second: (Snapshot, Vec<Site>),
+    pub gold: Snapshot,
+    pub summary: String,
+}
+
+impl Sides {
+    /// The proposal, sides placed by a seeded coin on the key; `None` when the sides
+    /// cannot collide (no file edited by both) or a side equals base or gold.
+    pub(super) fn propose(self, seed: u64) -> Option<Proposal> {
+        let Sides { key, base, first, second, gold, summary } = self;
+        if !both_edit_a_file(&base, &first.0, &second.0) || first.0 == gold || second.0 == gold {
+            return None;
+        }
+        let (ours, theirs) = if seeded_coin(seed, &key) { (first, second) } else { (second, first) };
+        Some(Proposal {
+            key,
+            base,
+            ours: ours.0,
+            theirs: theirs.0,
+            gold,
+            mutations: Vec::new(),
+            summary,
+            ours_intent: Intent::making(ours.1),
+            theirs_intent: Intent::making(theirs.1),
+        })
+    }
+}
+
+/// `a`, `b` and `c` as a list for a summary: "`a`, `b` and `c`".
+pub(super) fn listed(sites: &[Site]) -> String {
+    let names: Vec<String> = sites.iter().map(|s| format!("`{}`", s.symbol)).collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
