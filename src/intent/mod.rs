@@ -139,6 +139,7 @@ macro_rules! catalogue {
 catalogue! {
     Rename => rename::Rename,
     RenameLocal => rename_local::RenameLocal,
+    Move => move_def::MoveDef,
 }
 
 impl Kind {
