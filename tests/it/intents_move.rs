@@ -2,9 +2,12 @@
 //! applies and leaves every Python file parsing, and a few sites (a deterministic pick)
 //! leave the substrate's own suite passing under the real runner.
 //!
-//! `measure_move_sites` (ignored) counts the sites per substrate and runs the suite on a
-//! sample of them; with `MERGEFORGE_REAL_PROJECTS=<folder of unpacked sdists>` it does the
-//! same on the real projects of `substrates/real-projects/` found there.
+//! `measure_move_sites` (ignored) counts the sites per substrate and runs the suite on
+//! every one; with `MERGEFORGE_REAL_PROJECTS=<folder of unpacked sdists>` it does the same
+//! on the real projects of `substrates/real-projects/` found there, on a sample of
+//! `MOVE_SAMPLE` sites (20), for the projects `MOVE_PROJECTS` names (all; naming some
+//! skips the embedded substrates). `dump_move_case` (ignored) writes the expected tree of
+//! the case folder `MOVE_CASE` names, to be read before it is committed.
 
 use std::path::Path;
 use std::time::Duration;

@@ -95,32 +95,39 @@ impl FileChange {
     pub fn render(&self, file: &File, is_project: &dyn Fn(&Import) -> bool) -> Option<String> {
         let text = &file.py.text;
         let mut splices = self.splices.clone();
+        let mut cuts = self.cuts.clone();
         let touched: BTreeSet<usize> = self.imports.keys().chain(self.after.keys()).copied().collect();
         for index in touched {
             let import = &file.imports[index];
             let change = self.imports.get(&index);
             let after = self.after.get(&index).map(Vec::as_slice).unwrap_or_default();
-            let mut kept: Vec<Alias> = import
+            // The aliases left, each with its index in the statement (`None`: added).
+            let mut kept: Vec<(Option<usize>, Alias)> = import
                 .aliases
                 .iter()
                 .enumerate()
                 .filter(|(j, _)| !change.is_some_and(|c| c.dropped.contains(j)))
-                .map(|(_, a)| a.clone())
+                .map(|(j, a)| (Some(j), a.clone()))
                 .collect();
             for alias in change.map(|c| c.added.as_slice()).unwrap_or_default() {
-                insert_sorted(&mut kept, alias.clone());
+                let names: Vec<&str> = kept.iter().map(|(_, a)| a.name.as_str()).collect();
+                let position = sorted_position(&names, &alias.name).unwrap_or(kept.len());
+                kept.insert(position, (None, alias.clone()));
             }
             let indent = file.py.indent_at(import.span.start).to_string();
             let mut lines = Vec::new();
             if !kept.is_empty() {
-                lines.push(render_import(file, import, &kept, &indent)?);
+                let aliases: Vec<Alias> = kept.iter().map(|(_, a)| a.clone()).collect();
+                let rendered =
+                    edited_in_place(file, import, &kept).or_else(|| render_import(file, import, &aliases, &indent))?;
+                lines.push(rendered);
             }
             lines.extend(after.iter().cloned());
             if lines.is_empty() {
                 if import.sole && !import.direct {
                     return None;
                 }
-                splices.push((cut_with_blank_run(text, whole_lines(text, import.span.clone())?), String::new()));
+                cuts.push(whole_lines(text, import.span.clone())?);
             } else {
                 splices.push((import.span.clone(), lines.join(&format!("\n{indent}"))));
             }
@@ -128,8 +135,17 @@ impl FileChange {
         if !self.header.is_empty() {
             splices.extend(header_insertions(file, &self.header, is_project));
         }
-        for cut in &self.cuts {
-            splices.push((cut_with_blank_run(text, cut.clone()), String::new()));
+        // Touching cuts go as one, so that one blank-line run goes with them.
+        cuts.sort_by_key(|c| (c.start, c.end));
+        let mut merged: Vec<Range<usize>> = Vec::new();
+        for cut in cuts {
+            match merged.last_mut() {
+                Some(last) if last.end == cut.start => last.end = cut.end,
+                _ => merged.push(cut),
+            }
+        }
+        for cut in merged {
+            splices.push((cut_with_blank_run(text, cut), String::new()));
         }
         splice(text, splices)
     }
@@ -237,6 +253,68 @@ pub fn sorted_position(names: &[&str], name: &str) -> Option<usize> {
     })
 }
 
+/// An import statement edited in place: dropped names cut with the separator after them
+/// (the one before, for the last), added ones written before the name they sort before
+/// (else after the last) with the statement's separator; `None` when no name of the
+/// original is left or a line would grow past the statement's widest (at least 79).
+fn edited_in_place(file: &File, import: &Import, kept: &[(Option<usize>, Alias)]) -> Option<String> {
+    let text = &file.py.text;
+    let range = |j: usize| import.ranges[j].clone();
+    let count = import.aliases.len();
+    let remaining: Vec<usize> = kept.iter().filter_map(|(j, _)| *j).collect();
+    let &last_kept = remaining.last()?;
+    let mut splices = Vec::new();
+    // Runs of dropped names before the last kept one: each goes with the separator after
+    // it, or with the one before it when only the one after breaks the line.
+    let mut j = 0;
+    while j < last_kept {
+        if remaining.contains(&j) {
+            j += 1;
+            continue;
+        }
+        let first = j;
+        while !remaining.contains(&(j + 1)) {
+            j += 1;
+        }
+        let breaks = |from: usize, to: usize| text[range(from).end..range(to).start].contains('\n');
+        if first > 0 && breaks(j, j + 1) && !breaks(first - 1, first) {
+            splices.push((range(first - 1).end..range(j).end, String::new()));
+        } else {
+            splices.push((range(first).start..range(j + 1).start, String::new()));
+        }
+        j += 1;
+    }
+    if last_kept + 1 < count {
+        splices.push((range(last_kept).end..range(count - 1).end, String::new()));
+    }
+    let line_indent = |at: usize| file.py.indent_at(at).to_string();
+    let one_a_line = (1..count).all(|j| text[range(j - 1).end..range(j).start].contains('\n'));
+    let separator = match count {
+        1 if text[import.span.clone()].contains('\n') => format!(",\n{}", line_indent(range(0).start)),
+        1 => ", ".to_string(),
+        _ if one_a_line => format!(",\n{}", line_indent(range(1).start)),
+        _ => ", ".to_string(),
+    };
+    for (position, (original, alias)) in kept.iter().enumerate() {
+        if original.is_some() {
+            continue;
+        }
+        let next = kept[position + 1..].iter().find_map(|(j, _)| *j);
+        splices.push(match next {
+            Some(j) => (range(j).start..range(j).start, format!("{}{separator}", alias.text())),
+            None => (range(last_kept).end..range(last_kept).end, format!("{separator}{}", alias.text())),
+        });
+    }
+    let base = import.span.start;
+    let local = splices.into_iter().map(|(r, t)| (r.start - base..r.end - base, t)).collect();
+    let original = &text[import.span.clone()];
+    let edited = splice(original, local)?;
+    let widest = |t: &str| t.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    let first_line = text[..base].rfind('\n').map_or(0, |i| i + 1);
+    let lead = text[first_line..base].chars().count();
+    (widest(&edited) + lead <= (widest(original) + lead).max(MAX_LINE)).then_some(edited)
+}
+
 /// An import statement with `aliases`, in the layout of the original: one name a line
 /// (comments kept) when it was so, else one line, or one name a line when too long.
 fn render_import(file: &File, import: &Import, aliases: &[Alias], indent: &str) -> Option<String> {
@@ -261,7 +339,8 @@ fn render_import(file: &File, import: &Import, aliases: &[Alias], indent: &str) 
         return None;
     }
     let line = format!("from {module} import {}", aliases.iter().map(Alias::text).collect::<Vec<_>>().join(", "));
-    if indent.len() + line.len() <= MAX_LINE || !original.contains('\n') {
+    let original_width = if original.contains('\n') { 0 } else { indent.len() + original.len() };
+    if indent.len() + line.len() <= MAX_LINE.max(original_width) {
         return Some(line);
     }
     let mut out = format!("from {module} import (\n");

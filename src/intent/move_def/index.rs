@@ -47,6 +47,8 @@ pub struct File {
     pub strings: Vec<(String, Range<usize>)>,
     /// Calls passing both a module-reaching expression and a string: (chains, strings).
     pub calls: Vec<(Vec<String>, Vec<String>)>,
+    /// A called expression's range → the call's range.
+    pub call_of: HashMap<(usize, usize), Range<usize>>,
     pub exports: Exports,
 }
 
@@ -58,6 +60,8 @@ pub struct Import {
     /// `from X import …`: `X` resolved to an absolute module name.
     pub module: Option<String>,
     pub aliases: Vec<Alias>,
+    /// Each alias's range (`name as other`).
+    pub ranges: Vec<Range<usize>>,
     /// Directly in the module's suite.
     pub direct: bool,
     /// Runs when the module is imported (not inside a function).
@@ -258,6 +262,7 @@ impl File {
             chains: HashMap::new(),
             strings: Vec::new(),
             calls: Vec::new(),
+            call_of: HashMap::new(),
             exports: Exports::Implicit,
         };
         file.scan_expressions();
@@ -299,9 +304,14 @@ impl File {
         let mut chains: HashMap<String, Vec<Chain>> = HashMap::new();
         let mut strings = Vec::new();
         let mut calls = Vec::new();
+        let mut call_of = HashMap::new();
         let mut modules: HashMap<String, Vec<String>> = HashMap::new();
         for stmt in statements {
             for expr in owned_exprs(stmt) {
+                if let ast::Expr::Call(call) = expr {
+                    let func = PyModule::span(call.func.as_ref());
+                    call_of.insert((func.start, func.end), PyModule::span(expr));
+                }
                 if let Some((n0, rest)) = dotted(expr) {
                     let roots = modules.entry(n0.clone()).or_insert_with(|| self.modules_of(&n0));
                     for root in roots.iter() {
@@ -342,6 +352,7 @@ impl File {
         self.chains = chains;
         self.strings = strings;
         self.calls = calls;
+        self.call_of = call_of;
     }
 
     fn read_exports(&self) -> Exports {
@@ -422,7 +433,17 @@ fn collect_imports(
                         }
                     })
                     .collect();
-                out.push(Import { span: PyModule::span(stmt), from: None, module: None, aliases, direct, eager, sole });
+                let ranges = i.names.iter().map(PyModule::span).collect();
+                out.push(Import {
+                    span: PyModule::span(stmt),
+                    from: None,
+                    module: None,
+                    aliases,
+                    ranges,
+                    direct,
+                    eager,
+                    sole,
+                });
             }
             ast::Stmt::ImportFrom(i) => {
                 let level = i.level.as_ref().map_or(0, |l| l.to_u32() as usize);
@@ -448,6 +469,7 @@ fn collect_imports(
                     from: Some(from),
                     module: resolved,
                     aliases,
+                    ranges: i.names.iter().map(PyModule::span).collect(),
                     direct,
                     eager,
                     sole,

@@ -6,17 +6,21 @@
 //!   lines around it and is appended to B (before a closing `if __name__ == "__main__":`).
 //! - What the unit reads from A comes along: A's imports of those names are copied into
 //!   B (trimmed to them; merged into B's import of the same module if it has one), A's
-//!   own definitions are imported from A; A drops the imports only the unit used and
-//!   imports the unit from B if it still uses it. `b.x` in the unit (A's import of B as a
-//!   module) becomes `x`.
+//!   own definitions are imported from A (or read as `a.name` when B already imports A
+//!   as a module); A drops the imports only the unit used and imports the unit from B if
+//!   it still uses it (or reads `b.name` when it imports B as a module). `b.x` in the
+//!   unit (A's import of B as a module) becomes `x`.
 //! - Every use follows: `from A import f` (split when it imports more), `A.f` through a
 //!   module import (rewritten to B's module, imported alike when the file lacks it),
-//!   `"pkg.A.f"` strings (`mock.patch` targets), `__all__` entries, star re-exports.
+//!   `"pkg.A.f"` strings (`mock.patch` targets), `__all__` entries, star re-exports, and
+//!   the declarations in A's stub (`a.pyi`), which move to B's.
 //! - Refused: a name the unit needs that B binds otherwise (or the unit's own name), a
 //!   name bound inside `if`/`try` blocks (`TYPE_CHECKING` imports, fallbacks) or through
-//!   `global`, a name the unit reads that A does not bind, `__name__`-like module
-//!   introspection, B using the name at import time, A left without code, and any new
-//!   import-time import cycle.
+//!   `global`, a name the unit reads that A does not bind, module introspection
+//!   (`__name__`, `__module__`, `globals()`), B using the name at import time, A left
+//!   without code, any new import-time import cycle, a text naming the unit's old place
+//!   (an expected `repr`), a patch target for a name the unit reads from A, a patch
+//!   target for the unit while A keeps using it, and doctests that would lose a name.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
@@ -145,6 +149,8 @@ struct Move<'a> {
     stub_changes: BTreeMap<usize, FileChange>,
     /// Import-time imports the move adds: (file, module file).
     new_edges: Vec<(usize, usize)>,
+    /// A's code still reads the unit's name (and imports it back).
+    a_keeps_name: bool,
 }
 
 /// The changes moving statement `stmt` of file `a` to file `b` makes, or `None` when the
@@ -168,6 +174,7 @@ pub fn plan(index: &Index, a: usize, stmt: usize, b: usize) -> Option<Planned> {
         changes: BTreeMap::new(),
         stub_changes: BTreeMap::new(),
         new_edges: Vec::new(),
+        a_keeps_name: false,
     };
     let unit = unit(fa, stmt)?;
     let reads = scope::reads(std::iter::once(&fa.py.suite[stmt]));
@@ -179,7 +186,7 @@ pub fn plan(index: &Index, a: usize, stmt: usize, b: usize) -> Option<Planned> {
     }
     let needs = planned.needs(&reads)?;
     planned.edit_a(&unit, &needs)?;
-    planned.edit_b(&unit, &needs)?;
+    planned.edit_b(&unit, &needs, &reads)?;
     planned.retarget_uses()?;
     planned.move_stub()?;
     if planned.cyclic() {
@@ -281,6 +288,7 @@ impl Move<'_> {
                             if clash || !fb.bindings.contains_key(attr) {
                                 return None;
                             }
+                            needs.rewrites.extend(realigned(fa, range, attr));
                             needs.rewrites.push((range.clone(), attr.clone()));
                         }
                     }
@@ -313,21 +321,44 @@ impl Move<'_> {
             return None;
         }
         let rest_reads = scope::reads(rest.iter().copied());
+        let rest_doctests = scope::doctest_reads(rest.iter().copied());
         let b_module = self.b_module().to_string();
         let name = self.name.clone();
         let (a, b) = (self.a, self.b);
-        if rest_reads.globals.contains_key(&name) {
-            let alias = Alias { name: name.clone(), asname: None, target: Target::Name(b_module.clone(), name.clone()), dotted: None };
-            match direct_from_import(fa, &b_module) {
-                Some(k) => self.change(a).add_alias(k, alias),
-                None => self.change(a).add_header(Some(&module_ref(fa, &index.files[b], &b_module)), alias, true),
+        self.a_keeps_name = rest_reads.globals.contains_key(&name);
+        // A doctest of A's reading the name needs it among A's globals.
+        if rest_doctests.contains(&name) && (!self.a_keeps_name || module_alias(fa, &b_module).is_some()) {
+            return None;
+        }
+        // A module import of B that A's code keeps using through the unit's new name.
+        let mut b_alias = None;
+        if let Some(reads) = rest_reads.globals.get(&name) {
+            if let Some(module) = module_alias(fa, &b_module) {
+                b_alias = module.split('.').next().map(str::to_string);
+                // A names B as a module already: `b.name`, as its other uses of B.
+                for range in reads {
+                    let qualified = format!("{module}.{name}");
+                    let realign = realigned(fa, range, &qualified);
+                    self.change(a).splices.extend(realign);
+                    self.change(a).splices.push((range.clone(), qualified));
+                }
+            } else {
+                let target = Target::Name(b_module.clone(), name.clone());
+                let alias = Alias { name: name.clone(), asname: None, target, dotted: None };
+                match direct_from_import(fa, &b_module) {
+                    Some(k) => self.change(a).add_alias(k, alias),
+                    None => self.change(a).add_header(Some(&module_ref(fa, &index.files[b], &b_module)), alias, true),
+                }
+                self.new_edges.push((a, b));
             }
-            self.new_edges.push((a, b));
         }
         for &(i, j) in &needs.read_imports {
             let alias = &fa.imports[i].aliases[j];
             let bound = alias.binds(fa.imports[i].from.is_some());
-            if !rest_reads.globals.contains_key(&bound) && !listed(fa, &bound) && !self.used_outside_a(&bound) {
+            let kept = b_alias.as_ref() == Some(&bound)
+                || rest_reads.globals.contains_key(&bound)
+                || rest_doctests.contains(&bound);
+            if !kept && !listed(fa, &bound) && !self.used_outside_a(&bound) {
                 self.change(a).drop_alias(i, j);
             }
         }
@@ -363,7 +394,7 @@ impl Move<'_> {
     }
 
     /// B gets the unit at its end, the imports it needs, and its `__all__` entry.
-    fn edit_b(&mut self, unit: &Unit, needs: &Needs) -> Option<()> {
+    fn edit_b(&mut self, unit: &Unit, needs: &Needs, reads: &Reads) -> Option<()> {
         let index = self.index;
         let (fa, fb) = (&index.files[self.a], &index.files[self.b]);
         let (a, b) = (self.a, self.b);
@@ -388,9 +419,13 @@ impl Move<'_> {
         if fb.reads.eager.contains(&name) {
             return None;
         }
+        // Module-level names B has after the move (for the unit's doctests).
+        let mut available: BTreeSet<String> = fb.bindings.keys().cloned().collect();
+        available.insert(name.clone());
         for &(i, j) in &needs.imports {
             let import = &fa.imports[i];
             let alias = import.aliases[j].clone();
+            available.insert(alias.binds(import.from.is_some()));
             if let Some(bindings) = fb.bindings.get(&alias.binds(import.from.is_some())) {
                 if own_import(bindings, &alias.target) {
                     continue;
@@ -406,6 +441,8 @@ impl Move<'_> {
                 (from, _) => self.change(b).add_header(from.as_deref(), alias, project),
             }
         }
+        let a_alias = module_alias(fb, &a_module);
+        let mut rewrites = needs.rewrites.clone();
         for needed in &needs.from_a {
             let target = Target::Name(a_module.clone(), needed.clone());
             if let Some(bindings) = fb.bindings.get(needed) {
@@ -414,6 +451,16 @@ impl Move<'_> {
                 }
                 return None;
             }
+            if let Some(module) = &a_alias {
+                // B names A as a module already: `a.name` in the unit, as in B's own code.
+                for range in reads.globals.get(needed).into_iter().flatten() {
+                    let qualified = format!("{module}.{needed}");
+                    rewrites.extend(realigned(fa, range, &qualified));
+                    rewrites.push((range.clone(), qualified));
+                }
+                continue;
+            }
+            available.insert(needed.clone());
             let alias = Alias { name: needed.clone(), asname: None, target, dotted: None };
             match direct_from_import(fb, &a_module) {
                 Some(k) => self.change(b).add_alias(k, alias),
@@ -421,9 +468,13 @@ impl Move<'_> {
             }
             self.new_edges.push((b, a));
         }
+        let doctests = scope::doctest_reads(std::iter::once(&fa.py.suite[self.stmt]));
+        if doctests.iter().any(|n| !available.contains(n) && !scope::is_builtin(n)) {
+            return None;
+        }
         let mut text = splice(
             &fa.py.text[unit.cut.clone()],
-            needs.rewrites.iter().map(|(r, t)| (r.start - unit.cut.start..r.end - unit.cut.start, t.clone())).collect(),
+            rewrites.iter().map(|(r, t)| (r.start - unit.cut.start..r.end - unit.cut.start, t.clone())).collect(),
         )?;
         if !text.ends_with('\n') {
             text.push('\n');
@@ -475,6 +526,11 @@ impl Move<'_> {
             for (value, range) in &file.strings {
                 let target = is_dotted(value) && (*value == qualified || value.starts_with(&format!("{qualified}.")));
                 if target {
+                    if self.a_keeps_name {
+                        // Patching A's name stubs it for A's code, B's for the rest: no
+                        // one target does what the old one did.
+                        return None;
+                    }
                     let source = &file.py.text[range.clone()];
                     let found: Vec<usize> = source.match_indices(&qualified).map(|(k, _)| k).collect();
                     let [at] = found[..] else { return None };
@@ -539,12 +595,17 @@ impl Move<'_> {
                     return None;
                 }
                 let name = self.name.clone();
+                let realign = realigned(file, &chain.range, &name);
+                self.change(f).splices.extend(realign);
                 self.change(f).splices.push((chain.range.clone(), name));
             } else {
                 if reference.is_none() {
                     reference = Some(self.b_reference(f, &chain.n0)?);
                 }
                 let text = reference.clone()?;
+                let width = text.chars().count() + file.py.text[value.end..chain.range.end].chars().count();
+                let realign = realigned(file, &chain.range, &" ".repeat(width));
+                self.change(f).splices.extend(realign);
                 self.change(f).splices.push((value.clone(), text));
             }
             *rewritten.entry(chain.n0.as_str()).or_default() += 1;
@@ -748,6 +809,43 @@ impl Move<'_> {
     }
 }
 
+/// The splices keeping a call's continuation lines aligned with its opening parenthesis
+/// when its function (`func`, a range of `file`) is rewritten to `new` (by width): each
+/// continuation line moves by the change of width, if every one of them is aligned at or
+/// past the parenthesis (none when the call hangs its arguments, holds a multi-line
+/// string, or indents with tabs).
+fn realigned(file: &File, func: &Range<usize>, new: &str) -> Vec<(Range<usize>, String)> {
+    let text = &file.py.text;
+    let Some(call) = file.call_of.get(&(func.start, func.end)) else { return Vec::new() };
+    let delta = new.chars().count() as isize - text[func.clone()].chars().count() as isize;
+    let Some(open) = text[func.end..call.end].find('(').map(|i| func.end + i) else { return Vec::new() };
+    let body = &text[open..call.end];
+    let multi_line_string = body.contains("\"\"\"") || body.contains("'''");
+    if delta == 0 || !body.contains('\n') || text[func.end..open].contains('\n') || multi_line_string {
+        return Vec::new();
+    }
+    let line_start = text[..open].rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..open].chars().count() + 1;
+    let mut out = Vec::new();
+    let mut at = line_start + text[line_start..].find('\n').map_or(text.len(), |i| i + 1);
+    while at < call.end {
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        let line = &text[at..end];
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if !line.trim().is_empty() {
+            if indent < column || line.starts_with('\t') || (delta < 0 && indent < delta.unsigned_abs()) {
+                return Vec::new();
+            }
+            out.push(match delta {
+                d if d > 0 => (at..at, " ".repeat(d as usize)),
+                d => (at..at + d.unsigned_abs(), String::new()),
+            });
+        }
+        at = end + 1;
+    }
+    out
+}
+
 /// Whether `text` names `qualified` as a whole dotted name (not as part of a longer one).
 fn mentions(text: &str, qualified: &str) -> bool {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
@@ -806,6 +904,24 @@ fn assigns_all(stmt: &ast::Stmt) -> bool {
 /// Whether a file's `__all__` lists `name`.
 fn listed(file: &File, name: &str) -> bool {
     matches!(&file.exports, Exports::Listed(list) if list.elts.iter().any(|(v, _)| v == name))
+}
+
+/// How `file` names `module` as a module object through its own module-level import
+/// (`from pkg import mod`, `import mod as m`, `import pkg.mod`), if it does.
+fn module_alias(file: &File, module: &str) -> Option<String> {
+    file.imports.iter().filter(|i| i.direct && i.eager).flat_map(|i| i.aliases.iter().map(move |a| (i, a))).find_map(
+        |(import, alias)| {
+            let (reference, bound) = match &alias.dotted {
+                Some(dotted) if dotted == module => (dotted.clone(), dotted.split('.').next()?.to_string()),
+                None if alias.target == Target::Module(module.to_string()) => {
+                    let bound = alias.binds(import.from.is_some());
+                    (bound.clone(), bound)
+                }
+                _ => return None,
+            };
+            (!file.bound_other.contains(&bound)).then_some(reference)
+        },
+    )
 }
 
 /// A module-level `from <module> import …` (not `*`) of `file`, by import index.
@@ -916,14 +1032,23 @@ fn element_insertion(text: &str, list: &AllList, name: &str) -> (Range<usize>, S
         }
     };
     let names: Vec<&str> = elts.iter().map(|(v, _)| v.as_str()).collect();
-    match sorted_position(&names, name) {
-        Some(k) if k < elts.len() => {
-            let at = elts[k].1.start;
-            (at..at, format!("{literal}{separator}"))
-        }
-        _ => {
-            let at = elts[elts.len() - 1].1.end;
-            (at..at, format!("{separator}{literal}"))
-        }
+    let (at, insertion) = match sorted_position(&names, name) {
+        Some(k) if k < elts.len() => (elts[k].1.start, format!("{literal}{separator}")),
+        _ => (elts[elts.len() - 1].1.end, format!("{separator}{literal}")),
+    };
+    // A line the entry would push past its width (at least 79) breaks before the entry,
+    // aligned with the line's first entry.
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let width = text[line_start..line_end].chars().count();
+    if !insertion.contains('\n') && width + insertion.chars().count() > width.max(79) {
+        let first_on_line = elts.iter().find(|(_, r)| r.start >= line_start).map_or(first.start, |(_, r)| r.start);
+        let column = " ".repeat(text[line_start..first_on_line].chars().count());
+        let insertion = match insertion.strip_suffix(separator.as_str()) {
+            Some(entry) if separator.trim() == "," => format!("{entry},\n{column}"),
+            _ => format!(",\n{column}{literal}"),
+        };
+        return (at..at, insertion);
     }
+    (at..at, insertion)
 }

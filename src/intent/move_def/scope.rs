@@ -164,6 +164,45 @@ impl Walker {
     }
 }
 
+/// The module-level names the doctest examples of `stmts`' docstrings read (an example
+/// reads the globals of its module; names an earlier example of the same docstring binds
+/// are its own). Examples that do not parse are skipped.
+pub fn doctest_reads<'a>(stmts: impl IntoIterator<Item = &'a ast::Stmt>) -> BTreeSet<String> {
+    let mut statements = Vec::new();
+    for stmt in stmts {
+        crate::python::walk::walk_stmts(std::slice::from_ref(stmt), &mut statements);
+    }
+    let mut out = BTreeSet::new();
+    for stmt in statements {
+        let ast::Stmt::Expr(e) = stmt else { continue };
+        let ast::Expr::Constant(c) = e.value.as_ref() else { continue };
+        let ast::Constant::Str(doc) = &c.value else { continue };
+        let mut bound = HashSet::new();
+        for example in examples(doc) {
+            let Ok(suite) = <ast::Suite as rustpython_parser::Parse>::parse(&example, "<doctest>") else { continue };
+            out.extend(reads(&suite).globals.into_keys().filter(|n| !bound.contains(n)));
+            bound.extend(bound_in(&suite));
+        }
+    }
+    out
+}
+
+/// The source of each doctest example in a docstring (`>>> ` lines with their `... `
+/// continuations).
+fn examples(doc: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in doc.lines() {
+        let line = line.trim_start();
+        if let Some(source) = line.strip_prefix(">>>") {
+            out.push(format!("{}\n", source.strip_prefix(' ').unwrap_or(source)));
+        } else if let (Some(source), Some(last)) = (line.strip_prefix("..."), out.last_mut()) {
+            last.push_str(source.strip_prefix(' ').unwrap_or(source));
+            last.push('\n');
+        }
+    }
+    out
+}
+
 /// The names a block binds in its own scope: assignments, loop and `with` targets,
 /// imports, `def`/`class` names, exception and match captures, walrus targets (not
 /// inside nested functions or classes, whose names alone count).
@@ -507,6 +546,16 @@ mod tests {
 
     fn parsed(text: &str) -> PyModule {
         PyModule::parse("m.py", text).unwrap()
+    }
+
+    #[test]
+    fn doctests_read_their_module_globals() {
+        let module = parsed(
+            "def f(n):\n    \"\"\"Twice.\n\n    >>> from m import g\n    >>> f(g(2)) + helper(\n    ...     K)\n    \
+             5\n    \"\"\"\n    return n\n",
+        );
+        let names: Vec<String> = doctest_reads(&module.suite).into_iter().collect();
+        assert_eq!(names, ["K", "f", "helper"]);
     }
 
     #[test]

@@ -1,3 +1,5 @@
+from unittest import mock
+
 import main
 import text
 
@@ -5,3 +7,8 @@ import text
 def test_page_name():
     assert main.page_name("A b", 3) == "a-b"
     assert text.slugify("x y") == "x-y"
+
+
+def test_slugify_stubbed():
+    with mock.patch("text.slugify", return_value="stub"):
+        assert text.slugify("x") == "stub"

@@ -1,5 +1,3 @@
-from unittest import mock
-
 from shop import rates
 from shop.pricing import total
 from shop.rates import discount
@@ -14,6 +12,4 @@ def test_total():
 
 
 def test_discount_through_the_module():
-    with mock.patch("shop.rates.discount", return_value=5) as stub:
-        assert rates.discount(1, 1) == 5
-    assert stub.called
+    assert rates.discount(1, 1) == 1

@@ -1,5 +1,3 @@
-from unittest import mock
-
 from shop import pricing
 from shop.pricing import discount, total
 
@@ -13,6 +11,4 @@ def test_total():
 
 
 def test_discount_through_the_module():
-    with mock.patch("shop.pricing.discount", return_value=5) as stub:
-        assert pricing.discount(1, 1) == 5
-    assert stub.called
+    assert pricing.discount(1, 1) == 1
