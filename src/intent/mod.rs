@@ -50,7 +50,7 @@ pub struct Workspace<'a> {
 
 /// Where one intent applies, by name: found on HEAD by [`Transform::sites`], applied to
 /// any tree that still has the symbol by [`Transform::apply`].
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Site {
     pub kind: Kind,
     /// The file holding the symbol (repository-relative).
@@ -63,7 +63,8 @@ pub struct Site {
     /// Module-level names of the project the unit refers to (features: what it uses;
     /// refactors: the names the change rewrites), for pairing intents into tasks.
     pub uses: BTreeSet<String>,
-    /// Refactors: the new name, or the destination module's path for a move.
+    /// Refactors: the new name, or the destination module's path for a move. Features:
+    /// the one-line summary of the unit's docstring, when short, for the commit message.
     pub target: Option<String>,
     /// Features: the test node ids taken out with the unit (sorted).
     pub tests: Vec<String>,
@@ -72,13 +73,7 @@ pub struct Site {
 impl Site {
     /// Stable identity of the site (orders candidates, names recipes).
     pub fn key(&self) -> String {
-        format!(
-            "{}|{}|{}|{}",
-            self.kind.name(),
-            self.path,
-            self.symbol,
-            self.target.as_deref().unwrap_or_default()
-        )
+        format!("{}|{}|{}|{}", self.kind.name(), self.path, self.symbol, self.target.as_deref().unwrap_or_default())
     }
 }
 
@@ -139,7 +134,13 @@ macro_rules! catalogue {
     };
 }
 
+pub(crate) mod prune;
+pub(crate) mod refs;
+pub(crate) mod strip;
+pub(crate) mod suite;
+
 catalogue! {
+    AddFunction => add_function::AddFunction,
 }
 
 impl Kind {
