@@ -59,9 +59,9 @@ fn check(dir: &Path) -> Result<(), String> {
         .transpose()?;
     let workspace = Workspace { tree: &input, modules: &modules, coverage: coverage.as_ref() };
     let sites = kind.sites(&workspace);
-    let site = sites.iter().find(|s| {
-        s.path == case.path && s.symbol == case.symbol && (case.target.is_none() || s.target == case.target)
-    });
+    let site = sites
+        .iter()
+        .find(|s| s.path == case.path && s.symbol == case.symbol && (case.target.is_none() || s.target == case.target));
     let applied = site.and_then(|s| s.apply(&workspace, &input));
     if case.refused {
         return match applied {
