@@ -11,6 +11,8 @@
 //! * [`python`] parses Python sources (rustpython-parser), walks their AST and checks that
 //!   an edited module still parses; `mutate`, `forge`, `resolve` and `env` build on it.
 //! * [`mutate`] finds AST nodes with rustpython-parser and edits them as text splices.
+//! * [`intent`] holds the intents: the changes a developer means (features with their
+//!   tests, refactors), each found on HEAD and applied to any tree.
 //! * [`forge`] turns mutations into the four commits of a task (base, ours, theirs, gold).
 //! * [`merge`] merges ours and theirs in memory with git2 and reads the conflict markers.
 //! * [`resolve`] holds the baseline resolvers (ours, theirs, union, rule, tokens,

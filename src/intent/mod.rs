@@ -66,7 +66,8 @@ pub struct Site {
     /// Module-level names of the project the unit refers to (features: what it uses;
     /// refactors: the names the change rewrites), for pairing intents into tasks.
     pub uses: BTreeSet<String>,
-    /// Refactors: the new name, or the destination module's path for a move.
+    /// Refactors: the new name, or the destination module's path for a move. Features:
+    /// the one-line summary of the unit's docstring, when short, for the commit message.
     pub target: Option<String>,
     /// Features: the test node ids taken out with the unit (sorted).
     pub tests: Vec<String>,
@@ -136,7 +137,13 @@ macro_rules! catalogue {
     };
 }
 
+pub(crate) mod prune;
+pub(crate) mod refs;
+pub(crate) mod strip;
+pub(crate) mod suite;
+
 catalogue! {
+    AddFunction => add_function::AddFunction,
     Rename => rename::Rename,
     RenameLocal => rename_local::RenameLocal,
 }
