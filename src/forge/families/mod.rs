@@ -55,4 +55,5 @@ catalogue! {
     ComposeEdits => compose_edits::ComposeEdits,
     SignatureCallsite => signature_callsite::SignatureCallsite,
     FeatureFeature => feature_feature::FeatureFeature,
+    FeatureRefactor => feature_refactor::FeatureRefactor,
 }
