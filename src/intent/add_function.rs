@@ -5,8 +5,9 @@
 //! function: no name use elsewhere in its module, no import of it and no attribute read
 //! of it through its module in another source module, except re-exports in an
 //! `__init__.py` and `__all__` entries (applying takes those out too). For a method: its
-//! attribute name is read nowhere else in the sources (nor named by a string) and no
-//! other class defines it. Skipped: dunders and `_sunder_` names, overloads, property
+//! attribute name is read nowhere else in the sources (nor named by a string, nor by a
+//! bare name in its own module: a class body may alias it) and no other class defines
+//! it. Skipped: dunders and `_sunder_` names, overloads, property
 //! setters and deleters, names defined twice in their scope, methods of classes with a
 //! base from outside the project or a metaclass (a framework may call them by name).
 //!
@@ -301,10 +302,17 @@ impl<'a> Sources<'a> {
         if self.class_members.get(name) != Some(&1) {
             return false;
         }
+        // In its own module a bare name may be the method too, used in its class body
+        // (`min = property(_calc_min)`, `__setitem__ = _raise_frozen`).
         self.uses.iter().enumerate().all(|(index, uses)| {
             !uses.iter().any(|u| {
+                let how = match u.how {
+                    How::Attribute | How::Text => true,
+                    How::Name | How::Store => index == home,
+                    How::Parameter => false,
+                };
                 u.name == name
-                    && matches!(u.how, How::Attribute | How::Text)
+                    && how
                     && !(index == home && span.contains(&u.offset))
                     && !self.all_entries[index].iter().any(|e| e.contains(&u.offset))
             })
@@ -584,7 +592,8 @@ fn defined_elsewhere(module: &PyModule, stmt: &ast::Stmt, name: &str) -> bool {
 
 /// The one-line summary of a function's docstring for its commit message: its first
 /// paragraph, first letter lowercased (not an acronym's), no trailing period; `None`
-/// when there is none or it is longer than [`SUMMARY_CHARS`].
+/// when there is none, it trails off (`...`, a comma) or it is longer than
+/// [`SUMMARY_CHARS`].
 fn summary(stmt: &ast::Stmt) -> Option<String> {
     let body = match stmt {
         ast::Stmt::FunctionDef(d) => &d.body,
@@ -596,8 +605,10 @@ fn summary(stmt: &ast::Stmt) -> Option<String> {
     let ast::Constant::Str(doc) = &constant.value else { return None };
     let paragraph: Vec<&str> = doc.trim().lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
     let joined = paragraph.join(" ");
-    let text = joined.trim_end_matches('.').trim_end();
-    if text.is_empty() || text.chars().count() > SUMMARY_CHARS {
+    // A paragraph trailing off (`...`, a comma) is no sentence to quote.
+    let text = joined.strip_suffix('.').unwrap_or(&joined).trim_end();
+    let unfinished = text.ends_with(['.', ',', ';', ':', '…']);
+    if text.is_empty() || unfinished || text.chars().count() > SUMMARY_CHARS {
         return None;
     }
     let mut chars = text.chars();
@@ -679,7 +690,8 @@ fn apply(tree: &Snapshot, site: &Site) -> Option<Snapshot> {
     }
     let test_paths: BTreeSet<&str> = ids.iter().filter_map(|id| id.split_once("::").map(|(p, _)| p)).collect();
     for path in test_paths {
-        let text = texts.get(path).map(String::as_str).or_else(|| files.text(path))?;
+        // A listed test another change already took out with its file is gone.
+        let Some(text) = texts.get(path).map(String::as_str).or_else(|| files.text(path)) else { continue };
         let edited = suite::without_tests(path, text, &ids)?;
         if edited != text {
             texts.insert(path.to_string(), edited);
@@ -689,7 +701,8 @@ fn apply(tree: &Snapshot, site: &Site) -> Option<Snapshot> {
     let mut dropped_locals: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let exporters = &unit.exporters;
     if unit.class.is_none() {
-        for path in &mentioning {
+        // A file that does not parse (test data) imports nothing.
+        for path in mentioning.iter().filter(|p| files.get(p).is_some()) {
             let original = texts.get(path).cloned().or_else(|| files.text(path).map(str::to_string))?;
             let mut text = original.clone();
             loop {
@@ -736,13 +749,23 @@ fn apply(tree: &Snapshot, site: &Site) -> Option<Snapshot> {
 
 /// Whether a module of the result still refers to the unit: a function by its name in
 /// its own module, by a local name whose import was dropped, or as an attribute of a
-/// module exporting it; a method as any attribute (or, in a source, any string).
+/// module exporting it; a method as any attribute (or, in a source, any string; in its
+/// own module, any bare name).
 fn still_named(module: &PyModule, unit: &Unit, dropped: Option<&BTreeSet<String>>) -> bool {
     let uses = refs::uses(&module.suite);
     match unit.class {
         Some(_) => {
             let source = !snapshot::is_test_file(&module.path);
-            uses.iter().any(|u| u.name == unit.name && (u.how == How::Attribute || (source && u.how == How::Text)))
+            let home = module.path == unit.path;
+            uses.iter().any(|u| {
+                u.name == unit.name
+                    && match u.how {
+                        How::Attribute => true,
+                        How::Text => source,
+                        How::Name | How::Store => home,
+                        How::Parameter => false,
+                    }
+            })
         }
         None => {
             let home = module.path == unit.path;
@@ -755,5 +778,36 @@ fn still_named(module: &PyModule, unit: &Unit, dropped: Option<&BTreeSet<String>
                 How::Parameter | How::Text => false,
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary_of(doc: &str) -> Option<String> {
+        let text = format!("def f():\n    \"\"\"{doc}\"\"\"\n    return 1\n");
+        summary(&PyModule::parse("m.py", &text).unwrap().suite[0])
+    }
+
+    #[test]
+    fn messages_quote_short_finished_summaries() {
+        assert_eq!(summary_of("Return the area.").as_deref(), Some("return the area"));
+        assert_eq!(summary_of("Split ``x``\n    in two.\n\n    More.").as_deref(), Some("split ``x`` in two"));
+        assert_eq!(summary_of("HTTP date of *t*.").as_deref(), Some("HTTP date of *t*"));
+        assert_eq!(summary_of("Return ``a``, ``f(a)``, ..."), None);
+        assert_eq!(summary_of(&"Long ".repeat(20)), None);
+        assert_eq!(
+            AddFunction.message(&Site {
+                kind: Kind::AddFunction,
+                path: "m.py".into(),
+                symbol: "Circle.area".into(),
+                lines: 1..3,
+                uses: BTreeSet::new(),
+                target: None,
+                tests: vec![],
+            }),
+            "Add `Circle.area`"
+        );
     }
 }

@@ -3,10 +3,14 @@
 //! tree parsing, and for a few sites (a deterministic pick) the substrate's own suite
 //! passes on the stripped tree, run with the real runner.
 //!
+//! Each site is also applied to the tree stripped of the site before it (a base without
+//! two features) and must leave every file parsing.
+//!
 //! `measure_add_function` (ignored: minutes) runs the suite on every site of the embedded
 //! substrates, with the coverage map of HEAD, and on a sample of the sites of the real
 //! projects unpacked under `$MERGEFORGE_REAL_PROJECTS` (see
-//! `substrates/real-projects/README.md`), and prints the counts.
+//! `substrates/real-projects/README.md`; `$MERGEFORGE_SAMPLE` sets the sample size), and
+//! on a sample of stacked pairs, and prints the counts.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -86,13 +90,39 @@ fn stripped(loaded: &Loaded, workspace: &Workspace) -> Vec<(Site, Snapshot)> {
         .collect()
 }
 
+/// Each site applied to the tree stripped of the one before it (as a base without two
+/// features is made): the trees it gives, each of whose Python files parses.
+fn stacked(loaded: &Loaded, workspace: &Workspace, sites: &[(Site, Snapshot)]) -> Vec<(String, Snapshot)> {
+    let mut out = Vec::new();
+    for pair in sites.windows(2) {
+        let ((first, tree), (second, _)) = (&pair[0], &pair[1]);
+        let Some(both) = second.apply(workspace, tree) else { continue };
+        for (path, data) in &both {
+            if path.ends_with(".py") && tree.get(path) != Some(data) {
+                let text = std::str::from_utf8(data).unwrap();
+                let name = &loaded.substrate.name;
+                assert!(
+                    python::parses(text, path),
+                    "{name}: {} after {} leaves {path} unparsable",
+                    second.symbol,
+                    first.symbol
+                );
+            }
+        }
+        out.push((format!("{}+{}", first.symbol, second.symbol), both));
+    }
+    out
+}
+
 #[test]
 fn every_site_of_the_embedded_substrates_applies_and_a_few_pass_their_suite() {
     let substrates = embedded();
     let mut all: Vec<(usize, Site, Snapshot)> = Vec::new();
     for (index, loaded) in substrates.iter().enumerate() {
-        let sites = stripped(loaded, &loaded.workspace(None));
+        let workspace = loaded.workspace(None);
+        let sites = stripped(loaded, &workspace);
         assert!(!sites.is_empty(), "{}: no add-function site", loaded.substrate.name);
+        stacked(loaded, &workspace, &sites);
         all.extend(sites.into_iter().map(|(site, tree)| (index, site, tree)));
     }
     let mut runners: BTreeMap<usize, TestRunner> = BTreeMap::new();
@@ -109,14 +139,10 @@ fn every_site_of_the_embedded_substrates_applies_and_a_few_pass_their_suite() {
     }
 }
 
-/// Runs the suite on `sites` of `loaded`; returns the symbols whose stripped tree fails.
-fn failing(loaded: &Loaded, sites: &[(Site, Snapshot)]) -> Vec<String> {
+/// Runs the suite on each named tree of `loaded`; returns the names of those that fail.
+fn failing(loaded: &Loaded, trees: &[(String, Snapshot)]) -> Vec<String> {
     let runner = loaded.runner();
-    sites
-        .iter()
-        .filter(|(_, tree)| !runner.run_full(tree).unwrap().passed)
-        .map(|(site, _)| format!("{}:{}", site.path, site.symbol))
-        .collect()
+    trees.iter().filter(|(_, tree)| !runner.run_full(tree).unwrap().passed).map(|(name, _)| name.clone()).collect()
 }
 
 /// The coverage map of a substrate's HEAD.
@@ -143,19 +169,29 @@ fn measure_add_function() {
             projects.push((Loaded::new(&Path::new(&dir).join(folder), Some(config)), 20));
         }
     }
-    for (loaded, limit) in &projects {
+    let limit: Option<usize> = std::env::var("MERGEFORGE_SAMPLE").ok().map(|n| n.parse().expect("a number"));
+    for (loaded, real_limit) in &projects {
+        let limit = limit.unwrap_or(*real_limit);
         let name = &loaded.substrate.name;
         let bare = Kind::AddFunction.sites(&loaded.workspace(None)).len();
         let map = coverage(loaded, maps.path());
         let workspace = loaded.workspace(Some(&map));
         let sites = stripped(loaded, &workspace);
+        let pairs = sample(stacked(loaded, &workspace, &sites), limit.min(10));
         let total = sites.len();
-        let sites = sample(sites, *limit);
+        let sites: Vec<(String, Snapshot)> = sample(sites, limit)
+            .into_iter()
+            .map(|(site, tree)| (format!("{}:{}", site.path, site.symbol), tree))
+            .collect();
         let failed = failing(loaded, &sites);
+        let failed_pairs = failing(loaded, &pairs);
         println!(
-            "{name}: {bare} sites without coverage, {total} with; {} of {} run pass; failing: {failed:?}",
+            "{name}: {bare} sites without coverage, {total} with; {} of {} run pass, failing: {failed:?}; \
+             stacked pairs: {} of {} pass, failing: {failed_pairs:?}",
             sites.len() - failed.len(),
-            sites.len()
+            sites.len(),
+            pairs.len() - failed_pairs.len(),
+            pairs.len()
         );
     }
 }
