@@ -10,6 +10,8 @@
 //! * [`substrate`] loads a repository and its `substrate.toml`, and proves its tests pass.
 //! * [`python`] parses Python sources (rustpython-parser), walks their AST and checks that
 //!   an edited module still parses; `mutate`, `forge`, `resolve` and `env` build on it.
+//! * [`intent`] holds the intents: the changes a developer means (features, refactors),
+//!   each one kind in a catalogue.
 //! * [`mutate`] finds AST nodes with rustpython-parser and edits them as text splices.
 //! * [`intent`] holds the intents: the changes a developer means (features with their
 //!   tests, refactors), each found on HEAD and applied to any tree.

@@ -146,6 +146,7 @@ catalogue! {
     AddFunction => add_function::AddFunction,
     Rename => rename::Rename,
     RenameLocal => rename_local::RenameLocal,
+    Move => move_def::MoveDef,
 }
 
 impl Kind {

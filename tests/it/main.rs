@@ -15,6 +15,7 @@ mod format;
 mod gen_tasks;
 mod hostile;
 mod intents;
+mod intents_move;
 mod intents_rename;
 mod layout;
 mod merge;

@@ -1,0 +1,107 @@
+//! Refactor intent `move`: a module-level function or class moves from its module A to
+//! another module B of the same folder (package), and every use follows, in sources and
+//! tests alike, so the unchanged suite still passes.
+//!
+//! A site is a (unit, B) pair: every top-level `def`/`class` of a source module, with
+//! every other source module of its folder as a target (families choose among them).
+//! [`plan`] decides what each file changes (or refuses); this file walks the candidates
+//! and writes the changed files back into a tree, each checked to still parse.
+//!
+//! - [`index`]: the tree's parsed files, their module names, imports and references;
+//! - [`scope`]: which module-level names code reads (Python's scoping rules);
+//! - [`plan`]: the move itself;
+//! - [`change`]: one file's collected edits, rendered as splices.
+
+mod change;
+mod index;
+mod plan;
+mod scope;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::{Change, Kind, Site, Transform, Workspace};
+use crate::python::parses;
+use crate::snapshot::Snapshot;
+use index::Index;
+
+pub struct MoveDef;
+
+impl Transform for MoveDef {
+    fn change(&self) -> Change {
+        Change::Refactor
+    }
+
+    fn description(&self) -> &'static str {
+        "move a module-level function or class to another module of its package, updating every import and use"
+    }
+
+    fn sites(&self, workspace: &Workspace) -> Vec<Site> {
+        let index = Index::of(workspace.tree);
+        let candidates: Vec<usize> =
+            workspace.modules.iter().filter(|m| movable(&m.path)).filter_map(|m| index.file(&m.path)).collect();
+        let mut out = Vec::new();
+        for &a in &candidates {
+            let file = &index.files[a];
+            let targets: Vec<usize> = candidates
+                .iter()
+                .copied()
+                .filter(|&b| b != a && folder(&index.files[b].py.path) == folder(&file.py.path))
+                .collect();
+            for (stmt, node) in file.py.suite.iter().enumerate() {
+                let (Some(name), Some(unit)) = (plan::def_name(node), plan::unit(file, stmt)) else { continue };
+                for &b in &targets {
+                    if plan::plan(&index, a, stmt, b).is_some() {
+                        out.push(Site {
+                            kind: Kind::Move,
+                            path: file.py.path.clone(),
+                            symbol: name.clone(),
+                            lines: unit.lines.clone(),
+                            uses: BTreeSet::from([name.clone()]),
+                            target: Some(index.files[b].py.path.clone()),
+                            tests: Vec::new(),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn apply(&self, _workspace: &Workspace, tree: &Snapshot, site: &Site) -> Option<Snapshot> {
+        let index = Index::of(tree);
+        let a = index.file(&site.path)?;
+        let b = index.file(site.target.as_deref()?)?;
+        let stmt = index.files[a].py.suite.iter().position(|s| plan::def_name(s).as_deref() == Some(&site.symbol))?;
+        let planned = plan::plan(&index, a, stmt, b)?;
+        let mut out = tree.clone();
+        let files = planned.files.iter().map(|(f, c)| (&index.files[*f], c));
+        let stubs = planned.stubs.iter().map(|(f, c)| (&index.stubs[*f], c));
+        for (file, change) in files.chain(stubs) {
+            let text = change.render(file, &|import| plan::is_project(&index, import))?;
+            if text == file.py.text {
+                continue;
+            }
+            if !parses(&text, &file.py.path) {
+                return None;
+            }
+            out.insert(file.py.path.clone(), Arc::from(text.as_bytes()));
+        }
+        Some(out)
+    }
+
+    fn message(&self, site: &Site) -> String {
+        let target = site.target.as_deref().unwrap_or_default();
+        format!("Move `{}` to `{}`", site.symbol, target.rsplit('/').next().unwrap_or(target))
+    }
+}
+
+/// A module a unit may leave or join: not a package's `__init__.py` or `__main__.py`.
+fn movable(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    path.ends_with(".py") && name != "__init__.py" && name != "__main__.py"
+}
+
+fn folder(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}

@@ -1,0 +1,929 @@
+//! Planning one move of a module-level `def` or `class` from module A to module B of the
+//! same package: what each file of the tree must change, as [`FileChange`]s, or `None`
+//! when the move is refused.
+//!
+//! - The unit (HEAD's text: attached comments, decorators, body) leaves A with the blank
+//!   lines around it and is appended to B (before a closing `if __name__ == "__main__":`).
+//! - What the unit reads from A comes along: A's imports of those names are copied into
+//!   B (trimmed to them; merged into B's import of the same module if it has one), A's
+//!   own definitions are imported from A; A drops the imports only the unit used and
+//!   imports the unit from B if it still uses it. `b.x` in the unit (A's import of B as a
+//!   module) becomes `x`.
+//! - Every use follows: `from A import f` (split when it imports more), `A.f` through a
+//!   module import (rewritten to B's module, imported alike when the file lacks it),
+//!   `"pkg.A.f"` strings (`mock.patch` targets), `__all__` entries, star re-exports.
+//! - Refused: a name the unit needs that B binds otherwise (or the unit's own name), a
+//!   name bound inside `if`/`try` blocks (`TYPE_CHECKING` imports, fallbacks) or through
+//!   `global`, a name the unit reads that A does not bind, `__name__`-like module
+//!   introspection, B using the name at import time, A left without code, and any new
+//!   import-time import cycle.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Range;
+
+use rustpython_ast as ast;
+
+use super::change::{sorted_position, splice, whole_lines, FileChange};
+use super::index::{is_dotted, Alias, AllList, BindingKind, Exports, File, Import, Index, Target};
+use super::scope::{self, Reads};
+use crate::python::walk::is_docstring;
+use crate::python::PyModule;
+
+/// Module-level names whose value differs from one module to another: a unit reading
+/// them would change meaning in B.
+const MODULE_INTROSPECTION: &[&str] =
+    &["__name__", "__file__", "__package__", "__spec__", "__loader__", "__path__", "__cached__", "__builtins__", "globals"];
+
+/// The name a top-level statement defines, if it is a `def` or `class`.
+pub fn def_name(stmt: &ast::Stmt) -> Option<String> {
+    match stmt {
+        ast::Stmt::FunctionDef(d) => Some(d.name.to_string()),
+        ast::Stmt::AsyncFunctionDef(d) => Some(d.name.to_string()),
+        ast::Stmt::ClassDef(c) => Some(c.name.to_string()),
+        _ => None,
+    }
+}
+
+/// Whether an import statement is first-party: relative, or of a module of the tree.
+pub fn is_project(index: &Index, import: &Import) -> bool {
+    import.from.as_deref().is_some_and(|f| f.starts_with('.'))
+        || import.module.as_deref().is_some_and(|m| index.module(m).is_some())
+        || import.aliases.iter().any(|a| {
+            let module = a.dotted.as_deref().unwrap_or(&a.name);
+            index.loaded_module(a).is_some() || index.module(module).is_some()
+        })
+}
+
+/// The unit's text and lines in A.
+pub struct Unit {
+    /// Whole lines: attached comments, decorators, the statement, indented comments after it.
+    pub cut: Range<usize>,
+    /// 1-based lines of the statement, decorators included, end exclusive.
+    pub lines: Range<usize>,
+}
+
+/// Where statement `stmt` of `file` sits, if it starts a line and ends one.
+pub fn unit(file: &File, stmt: usize) -> Option<Unit> {
+    let py = &file.py;
+    let text = &py.text;
+    let node = py.suite.get(stmt)?;
+    let span = PyModule::span(node);
+    def_name(node)?;
+    let start = statement_start(py, node);
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    if line_start != start {
+        return None;
+    }
+    let mut end = whole_lines(text, span)?.end;
+    while end < text.len() {
+        let next = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+        let line = &text[end..next];
+        if !(line.starts_with([' ', '\t']) && line.trim_start().starts_with('#')) {
+            break;
+        }
+        end = next;
+    }
+    let mut first = start;
+    while first > 0 {
+        let previous = text[..first - 1].rfind('\n').map_or(0, |i| i + 1);
+        if !text[previous..first].starts_with('#') {
+            break;
+        }
+        first = previous;
+    }
+    if first == 0 && first < start {
+        // A comment run from the top of the file is the file's header, not the unit's.
+        first = start;
+    }
+    Some(Unit { cut: first..end, lines: py.line_of(start)..py.line_of(end - 1) + 1 })
+}
+
+/// Where a statement starts, its decorators' `@` included.
+fn statement_start(py: &PyModule, stmt: &ast::Stmt) -> usize {
+    let decorators: &[ast::Expr] = match stmt {
+        ast::Stmt::FunctionDef(d) => &d.decorator_list,
+        ast::Stmt::AsyncFunctionDef(d) => &d.decorator_list,
+        ast::Stmt::ClassDef(c) => &c.decorator_list,
+        _ => &[],
+    };
+    decorators
+        .iter()
+        .map(|d| {
+            let at = PyModule::span(d).start;
+            py.text[..at].rfind('@').unwrap_or(at)
+        })
+        .fold(PyModule::span(stmt).start, usize::min)
+}
+
+/// What the unit reads from A.
+#[derive(Default)]
+struct Needs {
+    /// A's own module-level names (imported into B from A).
+    from_a: BTreeSet<String>,
+    /// A's import aliases B must get: (import, alias).
+    imports: Vec<(usize, usize)>,
+    /// Every A import alias the unit reads (A drops those it no longer reads).
+    read_imports: Vec<(usize, usize)>,
+    /// `b.x` → `x` in the unit (ranges in A's text).
+    rewrites: Vec<(Range<usize>, String)>,
+}
+
+/// What a move changes: files and stub files (`.pyi`), by index in the [`Index`].
+#[derive(Default)]
+pub struct Planned {
+    pub files: BTreeMap<usize, FileChange>,
+    pub stubs: BTreeMap<usize, FileChange>,
+}
+
+struct Move<'a> {
+    index: &'a Index,
+    a: usize,
+    b: usize,
+    stmt: usize,
+    name: String,
+    changes: BTreeMap<usize, FileChange>,
+    stub_changes: BTreeMap<usize, FileChange>,
+    /// Import-time imports the move adds: (file, module file).
+    new_edges: Vec<(usize, usize)>,
+}
+
+/// The changes moving statement `stmt` of file `a` to file `b` makes, or `None` when the
+/// move is refused.
+pub fn plan(index: &Index, a: usize, stmt: usize, b: usize) -> Option<Planned> {
+    let (fa, fb) = (&index.files[a], &index.files[b]);
+    let name = def_name(fa.py.suite.get(stmt)?)?;
+    let resolvable = index.module(&fa.module) == Some(a) && index.module(&fb.module) == Some(b);
+    if a == b || !resolvable || fa.package != fb.package || (name.starts_with("__") && name.ends_with("__")) {
+        return None;
+    }
+    if fa.bindings.get(&name).map_or(0, Vec::len) != 1 || fa.reads.declared_global.contains(&name) {
+        return None;
+    }
+    let mut planned = Move {
+        index,
+        a,
+        b,
+        stmt,
+        name,
+        changes: BTreeMap::new(),
+        stub_changes: BTreeMap::new(),
+        new_edges: Vec::new(),
+    };
+    let unit = unit(fa, stmt)?;
+    let reads = scope::reads(std::iter::once(&fa.py.suite[stmt]));
+    if !reads.declared_global.is_empty() {
+        return None;
+    }
+    if reads_module_name(&fa.py.suite[stmt]) || planned.patches_what_it_reads(&reads) {
+        return None;
+    }
+    let needs = planned.needs(&reads)?;
+    planned.edit_a(&unit, &needs)?;
+    planned.edit_b(&unit, &needs)?;
+    planned.retarget_uses()?;
+    planned.move_stub()?;
+    if planned.cyclic() {
+        return None;
+    }
+    Some(Planned { files: planned.changes, stubs: planned.stub_changes })
+}
+
+impl Move<'_> {
+    fn a_module(&self) -> &str {
+        &self.index.files[self.a].module
+    }
+
+    fn b_module(&self) -> &str {
+        &self.index.files[self.b].module
+    }
+
+    fn change(&mut self, file: usize) -> &mut FileChange {
+        self.changes.entry(file).or_default()
+    }
+
+    /// Whether a string somewhere names a module-level name of A the unit reads
+    /// (`mock.patch("pkg.a.helper")`): patching it would no longer reach the unit.
+    fn patches_what_it_reads(&self, reads: &Reads) -> bool {
+        let fa = &self.index.files[self.a];
+        let a_module = self.a_module();
+        let read: Vec<String> = reads
+            .globals
+            .keys()
+            .filter(|n| fa.bindings.contains_key(*n) && **n != self.name)
+            .map(|n| format!("{a_module}.{n}"))
+            .collect();
+        self.index.files.iter().flat_map(|f| &f.strings).any(|(value, _)| {
+            read.iter().any(|q| is_dotted(value) && (value == q || value.starts_with(&format!("{q}."))))
+        })
+    }
+
+    /// Whether B takes the name in a star import after the move.
+    fn exported_by_b(&self) -> bool {
+        let (fa, fb) = (&self.index.files[self.a], &self.index.files[self.b]);
+        match fb.exports {
+            Exports::Listed(_) => fa.exports(&self.name),
+            Exports::Implicit => !self.name.starts_with('_'),
+            Exports::Dynamic => false,
+        }
+    }
+
+    fn needs(&self, reads: &Reads) -> Option<Needs> {
+        let (fa, fb) = (&self.index.files[self.a], &self.index.files[self.b]);
+        let (a_module, b_module) = (self.a_module(), self.b_module());
+        let mut needs = Needs::default();
+        for (name, ranges) in &reads.globals {
+            if *name == self.name {
+                continue;
+            }
+            if MODULE_INTROSPECTION.contains(&name.as_str()) {
+                return None;
+            }
+            let Some(bindings) = fa.bindings.get(name) else {
+                if scope::is_builtin(name) && !fb.bindings.contains_key(name) {
+                    continue;
+                }
+                return None;
+            };
+            if fa.reads.declared_global.contains(name) || bindings.iter().any(|b| !b.direct) {
+                return None;
+            }
+            let imports: Vec<(usize, usize)> = bindings
+                .iter()
+                .filter_map(|b| match b.kind {
+                    BindingKind::Import { import, alias } => Some((import, alias)),
+                    _ => None,
+                })
+                .collect();
+            if imports.is_empty() && bindings.len() == 1 {
+                needs.from_a.insert(name.clone());
+                continue;
+            }
+            if imports.len() != bindings.len() {
+                return None;
+            }
+            for (i, j) in imports {
+                let alias = &fa.imports[i].aliases[j];
+                needs.read_imports.push((i, j));
+                if alias.dotted.as_deref().is_some_and(|d| d == a_module || d == b_module) {
+                    return None;
+                }
+                match &alias.target {
+                    Target::Unknown | Target::Star(_) => return None,
+                    Target::Module(m) | Target::Name(m, _) if m == a_module => return None,
+                    Target::Module(m) if m == b_module => {
+                        // `b.x` in the unit becomes B's own `x`.
+                        let attributes: Vec<_> = reads.attributes.iter().filter(|(base, _, _)| base == name).collect();
+                        if attributes.len() != ranges.len() {
+                            return None;
+                        }
+                        for (_, attr, range) in attributes {
+                            let clash = reads.bound.contains(attr) || reads.globals.contains_key(attr);
+                            if clash || !fb.bindings.contains_key(attr) {
+                                return None;
+                            }
+                            needs.rewrites.push((range.clone(), attr.clone()));
+                        }
+                    }
+                    Target::Name(m, attr) if m == b_module => {
+                        if attr != name || !fb.bindings.contains_key(attr) {
+                            return None;
+                        }
+                    }
+                    _ => needs.imports.push((i, j)),
+                }
+            }
+        }
+        Some(needs)
+    }
+
+    /// A loses the unit (and the imports only it read), imports it back from B if its
+    /// other code still uses it, and drops it from its `__all__`.
+    fn edit_a(&mut self, unit: &Unit, needs: &Needs) -> Option<()> {
+        let index = self.index;
+        let fa = &index.files[self.a];
+        let rest: Vec<&ast::Stmt> =
+            fa.py.suite.iter().enumerate().filter(|(i, _)| *i != self.stmt).map(|(_, s)| s).collect();
+        let only_header = rest.iter().all(|s| {
+            is_docstring(s)
+                || matches!(s, ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_))
+                || assigns_all(s)
+                || is_main_guard(s)
+        });
+        if only_header {
+            return None;
+        }
+        let rest_reads = scope::reads(rest.iter().copied());
+        let b_module = self.b_module().to_string();
+        let name = self.name.clone();
+        let (a, b) = (self.a, self.b);
+        if rest_reads.globals.contains_key(&name) {
+            let alias = Alias { name: name.clone(), asname: None, target: Target::Name(b_module.clone(), name.clone()), dotted: None };
+            match direct_from_import(fa, &b_module) {
+                Some(k) => self.change(a).add_alias(k, alias),
+                None => self.change(a).add_header(Some(&module_ref(fa, &index.files[b], &b_module)), alias, true),
+            }
+            self.new_edges.push((a, b));
+        }
+        for &(i, j) in &needs.read_imports {
+            let alias = &fa.imports[i].aliases[j];
+            let bound = alias.binds(fa.imports[i].from.is_some());
+            if !rest_reads.globals.contains_key(&bound) && !listed(fa, &bound) && !self.used_outside_a(&bound) {
+                self.change(a).drop_alias(i, j);
+            }
+        }
+        let change = self.change(a);
+        change.cuts.push(unit.cut.clone());
+        match &fa.exports {
+            Exports::Listed(list) => {
+                if let Some(k) = list.elts.iter().position(|(value, _)| *value == name) {
+                    change.splices.push((element_removal(list, k), String::new()));
+                }
+            }
+            Exports::Dynamic => return None,
+            Exports::Implicit => {}
+        }
+        Some(())
+    }
+
+    /// Whether another file reaches A's `name` (imports it from A, reads `A.name`, names
+    /// `"pkg.A.name"`, or star-imports A while A exports it).
+    fn used_outside_a(&self, name: &str) -> bool {
+        let a_module = self.a_module();
+        let fa = &self.index.files[self.a];
+        let qualified = format!("{a_module}.{name}");
+        self.index.files.iter().enumerate().filter(|(f, _)| *f != self.a).any(|(_, file)| {
+            file.chains.contains_key(&qualified)
+                || file.strings.iter().any(|(value, _)| *value == qualified)
+                || file.imports.iter().flat_map(|i| &i.aliases).any(|alias| match &alias.target {
+                    Target::Name(m, n) => m == a_module && n == name,
+                    Target::Star(m) => m == a_module && fa.exports(name),
+                    _ => false,
+                })
+        })
+    }
+
+    /// B gets the unit at its end, the imports it needs, and its `__all__` entry.
+    fn edit_b(&mut self, unit: &Unit, needs: &Needs) -> Option<()> {
+        let index = self.index;
+        let (fa, fb) = (&index.files[self.a], &index.files[self.b]);
+        let (a, b) = (self.a, self.b);
+        let a_module = self.a_module().to_string();
+        let name = self.name.clone();
+        let own_import = |bindings: &[super::index::Binding], target: &Target| {
+            bindings.iter().all(|binding| match binding.kind {
+                BindingKind::Import { import, alias } => fb.imports[import].aliases[alias].target == *target,
+                _ => false,
+            })
+        };
+        if let Some(bindings) = fb.bindings.get(&name) {
+            let from_a = Target::Name(a_module.clone(), name.clone());
+            let plain = bindings.iter().all(|binding| match binding.kind {
+                BindingKind::Import { import, alias } => fb.imports[import].aliases[alias].asname.is_none(),
+                _ => false,
+            });
+            if !own_import(bindings, &from_a) || !plain {
+                return None;
+            }
+        }
+        if fb.reads.eager.contains(&name) {
+            return None;
+        }
+        for &(i, j) in &needs.imports {
+            let import = &fa.imports[i];
+            let alias = import.aliases[j].clone();
+            if let Some(bindings) = fb.bindings.get(&alias.binds(import.from.is_some())) {
+                if own_import(bindings, &alias.target) {
+                    continue;
+                }
+                return None;
+            }
+            let project = is_project(index, import);
+            if let Some(module) = index.loaded_module(&alias) {
+                self.new_edges.push((b, module));
+            }
+            match (&import.from, import.module.as_deref().and_then(|m| direct_from_import(fb, m))) {
+                (Some(_), Some(k)) => self.change(b).add_alias(k, alias),
+                (from, _) => self.change(b).add_header(from.as_deref(), alias, project),
+            }
+        }
+        for needed in &needs.from_a {
+            let target = Target::Name(a_module.clone(), needed.clone());
+            if let Some(bindings) = fb.bindings.get(needed) {
+                if own_import(bindings, &target) {
+                    continue;
+                }
+                return None;
+            }
+            let alias = Alias { name: needed.clone(), asname: None, target, dotted: None };
+            match direct_from_import(fb, &a_module) {
+                Some(k) => self.change(b).add_alias(k, alias),
+                None => self.change(b).add_header(Some(&module_ref(fb, fa, &a_module)), alias, true),
+            }
+            self.new_edges.push((b, a));
+        }
+        let mut text = splice(
+            &fa.py.text[unit.cut.clone()],
+            needs.rewrites.iter().map(|(r, t)| (r.start - unit.cut.start..r.end - unit.cut.start, t.clone())).collect(),
+        )?;
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let append = appended(fb, &text, "\n\n");
+        let exported = self.exported_by_b() && fa.exports(&name);
+        let change = self.change(b);
+        change.splices.push(append);
+        match &fb.exports {
+            Exports::Listed(list) if exported => change.splices.push(element_insertion(&fb.py.text, list, &name)),
+            Exports::Dynamic if exported => return None,
+            _ => {}
+        }
+        Some(())
+    }
+
+    /// Every other file's uses of `A.name` now reach B.
+    fn retarget_uses(&mut self) -> Option<()> {
+        let index = self.index;
+        let (a_module, b_module) = (self.a_module().to_string(), self.b_module().to_string());
+        let name = self.name.clone();
+        let qualified = format!("{a_module}.{name}");
+        let fa = &index.files[self.a];
+        for (f, file) in index.files.iter().enumerate() {
+            for (i, import) in file.imports.iter().enumerate() {
+                for (j, alias) in import.aliases.iter().enumerate() {
+                    match &alias.target {
+                        Target::Name(m, n) if *m == a_module && *n == name => {
+                            if f == self.a || (f == self.b && alias.asname.as_ref().is_some_and(|s| *s != name)) {
+                                return None;
+                            }
+                            self.change(f).drop_alias(i, j);
+                            if f != self.b {
+                                self.reimport(f, i, alias)?;
+                            }
+                        }
+                        Target::Star(m) if *m == a_module && fa.exports(&name) => {
+                            let star_b = Target::Star(b_module.clone());
+                            let stars_b = file.imports.iter().flat_map(|i| &i.aliases).any(|a| a.target == star_b);
+                            if !stars_b || !self.exported_by_b() {
+                                return None;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            self.retarget_chains(f, &qualified)?;
+            for (value, range) in &file.strings {
+                let target = is_dotted(value) && (*value == qualified || value.starts_with(&format!("{qualified}.")));
+                if target {
+                    let source = &file.py.text[range.clone()];
+                    let found: Vec<usize> = source.match_indices(&qualified).map(|(k, _)| k).collect();
+                    let [at] = found[..] else { return None };
+                    let at = range.start + at;
+                    self.change(f).splices.push((at..at + qualified.len(), format!("{b_module}.{name}")));
+                } else if mentions(value, &qualified) {
+                    // A text naming the unit's old place (an expected `repr`, a message).
+                    return None;
+                }
+            }
+            let reflective = file.calls.iter().any(|(reached, texts)| {
+                reached.contains(&a_module) && texts.contains(&name)
+            });
+            if reflective {
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    /// `from A import name` in file `f` (import `i`) becomes an import from B: merged into
+    /// the file's `from B import …` beside it, else a new line after it.
+    fn reimport(&mut self, f: usize, i: usize, alias: &Alias) -> Option<()> {
+        let file = &self.index.files[f];
+        let import = &file.imports[i];
+        let b_module = self.b_module().to_string();
+        let moved = Alias { target: Target::Name(b_module.clone(), self.name.clone()), ..alias.clone() };
+        match import.direct.then(|| direct_from_import(file, &b_module)).flatten() {
+            Some(k) => self.change(f).add_alias(k, moved),
+            None => {
+                let a_last = self.a_module().rsplit('.').next()?;
+                let b_last = b_module.rsplit('.').next()?;
+                let from = import.from.as_deref()?;
+                let prefix = from.strip_suffix(a_last).filter(|p| p.is_empty() || p.ends_with('.'))?;
+                self.change(f).add_after(i, format!("from {prefix}{b_last} import {}", moved.text()));
+            }
+        }
+        if import.eager {
+            self.new_edges.push((f, self.b));
+        }
+        Some(())
+    }
+
+    /// `A.name` reached through a module import in file `f` becomes `B.name` (`name` in
+    /// B itself); A's module import goes when nothing else uses it.
+    fn retarget_chains(&mut self, f: usize, qualified: &str) -> Option<()> {
+        let index = self.index;
+        let file = &index.files[f];
+        let Some(chains) = file.chains.get(qualified) else { return Some(()) };
+        let mut rewritten: HashMap<&str, usize> = HashMap::new();
+        let mut reference: Option<String> = None;
+        for chain in chains {
+            let value = chain.value.as_ref()?;
+            let unique = file.import_bindings(&chain.n0).iter().all(|&(i, j)| {
+                matches!(&file.imports[i].aliases[j].target, Target::Module(_))
+            });
+            if f == self.a || file.bound_other.contains(&chain.n0) || !unique {
+                return None;
+            }
+            if f == self.b {
+                if file.bound_other.contains(&self.name) {
+                    return None;
+                }
+                let name = self.name.clone();
+                self.change(f).splices.push((chain.range.clone(), name));
+            } else {
+                if reference.is_none() {
+                    reference = Some(self.b_reference(f, &chain.n0)?);
+                }
+                let text = reference.clone()?;
+                self.change(f).splices.push((value.clone(), text));
+            }
+            *rewritten.entry(chain.n0.as_str()).or_default() += 1;
+        }
+        let a_module = self.a_module().to_string();
+        for (n0, count) in rewritten {
+            let total = file.chains.get(&a_module).map_or(0, |c| c.iter().filter(|c| c.n0 == n0).count());
+            if total != count || file.py.path.ends_with("__init__.py") || listed(file, n0) {
+                continue;
+            }
+            for (i, j) in file.import_bindings(n0) {
+                let alias = &file.imports[i].aliases[j];
+                let binds_a = match &alias.dotted {
+                    Some(dotted) => *dotted == a_module,
+                    None => alias.target == Target::Module(a_module.clone()),
+                };
+                if binds_a {
+                    self.change(f).drop_alias(i, j);
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// How file `f` names module B: its own import of B, else a new import written like
+    /// its import of A (`from pkg import A` → `from pkg import B`, `import pkg.A` →
+    /// `import pkg.B`, `import pkg.A as x` → `from pkg import B`).
+    fn b_reference(&mut self, f: usize, n0: &str) -> Option<String> {
+        let file = &self.index.files[f];
+        let (a_module, b_module) = (self.a_module().to_string(), self.b_module().to_string());
+        for import in file.imports.iter().filter(|i| i.direct) {
+            for alias in &import.aliases {
+                if alias.dotted.as_deref() == Some(&b_module) {
+                    return Some(b_module);
+                }
+                if alias.dotted.is_none() && alias.target == Target::Module(b_module.clone()) {
+                    let bound = alias.binds(import.from.is_some());
+                    return (!file.bound_other.contains(&bound)).then_some(bound);
+                }
+            }
+        }
+        let (i, j) = file.import_bindings(n0).into_iter().find(|&(i, j)| {
+            let alias = &file.imports[i].aliases[j];
+            match &alias.dotted {
+                Some(dotted) => *dotted == a_module,
+                None => alias.target == Target::Module(a_module.clone()),
+            }
+        })?;
+        let import = &file.imports[i];
+        if !import.direct {
+            return None;
+        }
+        let b_last = b_module.rsplit('.').next()?.to_string();
+        let free = |bound: &str| {
+            !file.bound_other.contains(bound)
+                && file.import_bindings(bound).iter().all(|&(k, l)| {
+                    file.imports[k].aliases[l].target == Target::Module(bound.to_string())
+                        || file.imports[k].aliases[l].target == Target::Module(b_module.clone())
+                })
+        };
+        let reference = match (&import.aliases[j].dotted, &import.from) {
+            (Some(_), _) => {
+                let first = b_module.split('.').next()?;
+                if first != n0 && !free(first) {
+                    return None;
+                }
+                self.change(f).add_after(i, format!("import {b_module}"));
+                b_module.clone()
+            }
+            (None, Some(_)) => {
+                if !free(&b_last) {
+                    return None;
+                }
+                let alias = Alias { name: b_last.clone(), asname: None, target: Target::Module(b_module.clone()), dotted: None };
+                self.change(f).add_alias(i, alias);
+                b_last
+            }
+            (None, None) => {
+                if !free(&b_last) {
+                    return None;
+                }
+                let line = match b_module.rsplit_once('.') {
+                    Some((package, _)) => format!("from {package} import {b_last}"),
+                    None => format!("import {b_last}"),
+                };
+                self.change(f).add_after(i, line);
+                b_last
+            }
+        };
+        if import.eager {
+            self.new_edges.push((f, self.b));
+        }
+        Some(reference)
+    }
+
+    /// The unit's declarations in A's stub (`a.pyi`: the `def`, its overloads, or the
+    /// class) move to the end of B's stub with the imports they need; refused when B has
+    /// no stub, needs a name its stub binds otherwise, or another stub imports the name
+    /// from A.
+    fn move_stub(&mut self) -> Option<()> {
+        let index = self.index;
+        let Some(sa) = index.stub_of(self.a) else { return Some(()) };
+        let stub_a = &index.stubs[sa];
+        let name = self.name.clone();
+        let units: Vec<usize> = (0..stub_a.py.suite.len())
+            .filter(|&i| def_name(&stub_a.py.suite[i]).as_deref() == Some(name.as_str()))
+            .collect();
+        if units.is_empty() {
+            return Some(());
+        }
+        let sb = index.stub_of(self.b)?;
+        let stub_b = &index.stubs[sb];
+        let a_module = self.a_module();
+        let imported_elsewhere = index.stubs.iter().flat_map(|s| &s.imports).flat_map(|i| &i.aliases).any(|alias| {
+            matches!(&alias.target, Target::Name(m, n) if m == a_module && *n == name)
+        });
+        if imported_elsewhere || stub_b.bindings.contains_key(&name) || stub_a.bindings[&name].len() != units.len() {
+            return None;
+        }
+        let reads = scope::reads(units.iter().map(|&i| &stub_a.py.suite[i]));
+        let rest = (0..stub_a.py.suite.len()).filter(|i| !units.contains(i)).map(|i| &stub_a.py.suite[i]);
+        let rest_reads = scope::reads(rest);
+        let mut change_a = FileChange::default();
+        let mut change_b = FileChange::default();
+        for read in reads.globals.keys().filter(|n| **n != name) {
+            let Some(bindings) = stub_a.bindings.get(read) else {
+                if scope::is_builtin(read) && !stub_b.bindings.contains_key(read) {
+                    continue;
+                }
+                return None;
+            };
+            if bindings.iter().any(|b| !b.direct) {
+                return None;
+            }
+            match stub_b.bindings.get(read) {
+                Some(theirs) => {
+                    if binding_texts(stub_a, bindings) != binding_texts(stub_b, theirs) {
+                        return None;
+                    }
+                }
+                None => {
+                    for binding in bindings {
+                        let BindingKind::Import { import, alias } = binding.kind else { return None };
+                        let from = &stub_a.imports[import];
+                        let copied = from.aliases[alias].clone();
+                        match (&from.from, from.module.as_deref().and_then(|m| direct_from_import(stub_b, m))) {
+                            (Some(_), Some(k)) => change_b.add_alias(k, copied),
+                            (module, _) => change_b.add_header(module.as_deref(), copied, is_project(index, from)),
+                        }
+                    }
+                }
+            }
+            if !rest_reads.globals.contains_key(read) {
+                for binding in bindings {
+                    if let BindingKind::Import { import, alias } = binding.kind {
+                        change_a.drop_alias(import, alias);
+                    }
+                }
+            }
+        }
+        let mut text = String::new();
+        for &i in &units {
+            let unit = unit(stub_a, i)?;
+            text.push_str(&stub_a.py.text[unit.cut.clone()]);
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            change_a.cuts.push(unit.cut);
+        }
+        change_b.splices.push(appended(stub_b, &text, &stub_gap(stub_b)));
+        self.stub_changes.insert(sa, change_a);
+        self.stub_changes.insert(sb, change_b);
+        Some(())
+    }
+
+    /// Whether an import-time import the move adds closes a cycle.
+    fn cyclic(&self) -> bool {
+        let index = self.index;
+        let targets = |f: usize| -> Vec<usize> {
+            let kept = index.edges[f]
+                .iter()
+                .filter(|(i, j, _)| !self.changes.get(&f).is_some_and(|c| c.dropped(*i, *j)))
+                .map(|(_, _, t)| *t);
+            kept.chain(self.new_edges.iter().filter(|(from, _)| *from == f).map(|(_, to)| *to)).collect()
+        };
+        self.new_edges.iter().any(|&(from, to)| {
+            let mut seen = BTreeSet::from([to]);
+            let mut pending = vec![to];
+            while let Some(f) = pending.pop() {
+                if f == from {
+                    return true;
+                }
+                for t in targets(f) {
+                    if seen.insert(t) {
+                        pending.push(t);
+                    }
+                }
+            }
+            false
+        })
+    }
+}
+
+/// Whether `text` names `qualified` as a whole dotted name (not as part of a longer one).
+fn mentions(text: &str, qualified: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(qualified).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + qualified.len()..].chars().next();
+        !before.is_some_and(|c| ident(c) || c == '.') && !after.is_some_and(ident)
+    })
+}
+
+/// Whether a unit reads `__module__` (a class's module, which the move changes: its
+/// `repr`, pickles).
+fn reads_module_name(unit: &ast::Stmt) -> bool {
+    let mut statements = Vec::new();
+    crate::python::walk::walk_stmts(std::slice::from_ref(unit), &mut statements);
+    statements.iter().flat_map(|s| crate::python::walk::owned_exprs(s)).any(|e| match e {
+        ast::Expr::Attribute(a) => a.attr.as_str() == "__module__",
+        ast::Expr::Name(n) => n.id.as_str() == "__module__",
+        _ => false,
+    })
+}
+
+/// What a name's module-level bindings are, comparable across files: each import's
+/// target, or each binding statement's text.
+fn binding_texts(file: &File, bindings: &[super::index::Binding]) -> BTreeSet<String> {
+    bindings
+        .iter()
+        .map(|b| match b.kind {
+            BindingKind::Import { import, alias } => format!("{:?}", file.imports[import].aliases[alias].target),
+            _ => file.py.source(&file.py.suite[b.stmt]).to_string(),
+        })
+        .collect()
+}
+
+/// The blank lines a stub puts between its last two top-level statements (stubs often
+/// put none between functions).
+fn stub_gap(stub: &File) -> String {
+    let suite = &stub.py.suite;
+    let [.., previous, last] = &suite[..] else { return String::new() };
+    let between = &stub.py.text[PyModule::span(previous).end..statement_start(&stub.py, last)];
+    let lines = between.matches('\n').count().saturating_sub(1).min(2);
+    "\n".repeat(lines)
+}
+
+/// Whether a statement assigns `__all__`.
+fn assigns_all(stmt: &ast::Stmt) -> bool {
+    let target_is_all = |t: &ast::Expr| matches!(t, ast::Expr::Name(n) if n.id.as_str() == "__all__");
+    match stmt {
+        ast::Stmt::Assign(a) => a.targets.iter().any(target_is_all),
+        ast::Stmt::AugAssign(a) => target_is_all(&a.target),
+        ast::Stmt::AnnAssign(a) => target_is_all(&a.target),
+        _ => false,
+    }
+}
+
+/// Whether a file's `__all__` lists `name`.
+fn listed(file: &File, name: &str) -> bool {
+    matches!(&file.exports, Exports::Listed(list) if list.elts.iter().any(|(v, _)| v == name))
+}
+
+/// A module-level `from <module> import …` (not `*`) of `file`, by import index.
+fn direct_from_import(file: &File, module: &str) -> Option<usize> {
+    file.imports.iter().position(|i| {
+        i.direct && i.module.as_deref() == Some(module) && !i.aliases.iter().any(|a| a.name == "*")
+    })
+}
+
+/// How `file` writes a `from … import` of `target` (a module of its package): as it
+/// imports its package's modules (relative or absolute), else as `other` does, else
+/// relative.
+fn module_ref(file: &File, other: &File, target: &str) -> String {
+    if file.package.is_empty() {
+        return target.to_string();
+    }
+    let rest = target.strip_prefix(&format!("{}.", file.package));
+    let absolute = absolute_style(file).or_else(|| absolute_style(other)).unwrap_or(false);
+    match rest {
+        Some(rest) if !absolute => format!(".{rest}"),
+        _ => target.to_string(),
+    }
+}
+
+/// Whether a file imports its own package's modules absolutely (`None`: it does not
+/// import them).
+fn absolute_style(file: &File) -> Option<bool> {
+    let top = file.package.split('.').next().unwrap_or_default();
+    file.imports.iter().filter_map(|i| i.from.as_deref()).find_map(|from| {
+        if from.starts_with('.') {
+            Some(false)
+        } else {
+            (from == top || from.starts_with(&format!("{top}."))).then_some(true)
+        }
+    })
+}
+
+/// The insertion of the unit's text at the end of B: after its last statement (and the
+/// indented comments after it), before a closing `if __name__ == "__main__":`, `gap`
+/// (blank lines) before it.
+fn appended(fb: &File, unit: &str, gap: &str) -> (Range<usize>, String) {
+    let text = &fb.py.text;
+    let suite = &fb.py.suite;
+    let anchor = match suite.len() {
+        0 => None,
+        n if n > 1 && is_main_guard(&suite[n - 1]) => Some(&suite[n - 2]),
+        n => Some(&suite[n - 1]),
+    };
+    let Some(anchor) = anchor else {
+        let at = text.len();
+        let gap = if text.trim().is_empty() { "" } else { "\n\n" };
+        let newline = if text.is_empty() || text.ends_with('\n') { "" } else { "\n" };
+        return (at..at, format!("{newline}{gap}{unit}"));
+    };
+    let end = PyModule::span(anchor).end;
+    let mut at = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+    while at < text.len() {
+        let next = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+        let line = &text[at..next];
+        if !(line.starts_with([' ', '\t']) && line.trim_start().starts_with('#')) {
+            break;
+        }
+        at = next;
+    }
+    let newline = if text[..at].ends_with('\n') { "" } else { "\n" };
+    (at..at, format!("{newline}{gap}{unit}"))
+}
+
+fn is_main_guard(stmt: &ast::Stmt) -> bool {
+    let ast::Stmt::If(s) = stmt else { return false };
+    let ast::Expr::Compare(c) = s.test.as_ref() else { return false };
+    let is_name = matches!(c.left.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "__name__");
+    let is_main = matches!(c.comparators.first(), Some(ast::Expr::Constant(k))
+        if matches!(&k.value, ast::Constant::Str(v) if v == "__main__"));
+    is_name && is_main && c.ops.len() == 1 && c.ops[0] == ast::CmpOp::Eq
+}
+
+/// The text to remove for element `k` of an `__all__` list (with its separator).
+fn element_removal(list: &AllList, k: usize) -> Range<usize> {
+    let elts = &list.elts;
+    if k + 1 < elts.len() {
+        elts[k].1.start..elts[k + 1].1.start
+    } else if k > 0 {
+        elts[k - 1].1.end..elts[k].1.end
+    } else {
+        elts[k].1.clone()
+    }
+}
+
+/// The insertion of `name` into an `__all__` list: where its order puts it (else last),
+/// with the list's quotes and separator.
+fn element_insertion(text: &str, list: &AllList, name: &str) -> (Range<usize>, String) {
+    let elts = &list.elts;
+    let Some((_, first)) = elts.first() else {
+        let at = list.span.start + 1;
+        return (at..at, format!("'{name}'"));
+    };
+    let quote = text[first.clone()].chars().next().filter(|c| *c == '"' || *c == '\'').unwrap_or('\'');
+    let literal = format!("{quote}{name}{quote}");
+    let separator = match elts.get(1) {
+        Some((_, second)) => text[first.end..second.start].to_string(),
+        None => {
+            let before = &text[list.span.start + 1..first.start];
+            match before.rfind('\n') {
+                Some(i) => format!(",\n{}", &before[i + 1..]),
+                None => ", ".to_string(),
+            }
+        }
+    };
+    let names: Vec<&str> = elts.iter().map(|(v, _)| v.as_str()).collect();
+    match sorted_position(&names, name) {
+        Some(k) if k < elts.len() => {
+            let at = elts[k].1.start;
+            (at..at, format!("{literal}{separator}"))
+        }
+        _ => {
+            let at = elts[elts.len() - 1].1.end;
+            (at..at, format!("{separator}{literal}"))
+        }
+    }
+}

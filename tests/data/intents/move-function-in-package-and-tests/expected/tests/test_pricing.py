@@ -1,0 +1,19 @@
+from unittest import mock
+
+from shop import rates
+from shop.pricing import total
+from shop.rates import discount
+
+
+def test_discount():
+    assert discount(1000, 10) == 900
+
+
+def test_total():
+    assert total(1000, 1) == 1080
+
+
+def test_discount_through_the_module():
+    with mock.patch("shop.rates.discount", return_value=5) as stub:
+        assert rates.discount(1, 1) == 5
+    assert stub.called

@@ -1,0 +1,6 @@
+"""A small shop."""
+
+from .pricing import discount, total
+from .rates import rate
+
+__all__ = ["discount", "rate", "total"]

@@ -1,0 +1,2 @@
+class DateError(ValueError):
+    pass

@@ -1,0 +1,4 @@
+"""Iteration helpers."""
+
+from .more import *  # noqa
+from .recipes import *  # noqa

@@ -1,0 +1,6 @@
+from typing import Iterable, TypeVar
+
+_T = TypeVar('_T')
+
+def take(n: int, iterable: Iterable[_T]) -> list[_T]: ...
+def tail(n: int, iterable: Iterable[_T]) -> list[_T]: ...

@@ -1,0 +1,5 @@
+from .core import key
+
+
+def show(text):
+    return f"<{key(text)}>"

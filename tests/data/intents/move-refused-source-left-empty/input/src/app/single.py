@@ -1,0 +1,7 @@
+"""One function."""
+
+import os
+
+
+def only():
+    return os.sep

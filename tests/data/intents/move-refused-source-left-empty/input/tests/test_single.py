@@ -1,0 +1,5 @@
+from app.single import only
+
+
+def test_only():
+    assert only()

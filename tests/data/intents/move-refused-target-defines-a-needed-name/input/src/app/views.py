@@ -1,0 +1,5 @@
+SEPARATOR = "/"
+
+
+def show(text):
+    return SEPARATOR + text

@@ -1,0 +1,5 @@
+from app.core import normalize
+
+
+def test_normalize():
+    assert normalize(" A B ") == "a-b"

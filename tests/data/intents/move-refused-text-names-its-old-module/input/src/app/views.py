@@ -1,0 +1,2 @@
+def show(text):
+    return f"<{text}>"

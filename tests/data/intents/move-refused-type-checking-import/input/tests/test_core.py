@@ -1,0 +1,5 @@
+from app.core import key
+
+
+def test_key():
+    assert key("abcdefghij") == "abcdefgh"
