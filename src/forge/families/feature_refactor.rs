@@ -12,7 +12,7 @@ use crate::intent::{Kind, Site};
 pub struct FeatureRefactor;
 
 /// The refactor kinds a feature can collide with.
-const REFACTORS: [Kind; 1] = [Kind::Rename];
+const REFACTORS: [Kind; 2] = [Kind::Rename, Kind::Move];
 
 impl FamilyBuilder for FeatureRefactor {
     fn side_rule(&self) -> SideRule {

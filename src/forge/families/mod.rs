@@ -56,4 +56,5 @@ catalogue! {
     SignatureCallsite => signature_callsite::SignatureCallsite,
     FeatureFeature => feature_feature::FeatureFeature,
     FeatureRefactor => feature_refactor::FeatureRefactor,
+    MoveEdit => move_edit::MoveEdit,
 }
