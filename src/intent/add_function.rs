@@ -40,8 +40,13 @@ use rustpython_ast as ast;
 use super::refs::{self, How, Use};
 use super::kind::Kind;
 use super::site::{Change, Site, Transform, Workspace};
-use super::units::*;
-use super::{prune, strip, suite};
+use super::units::{
+    decorators, def_name, defined_elsewhere, defined_names, exporters, find, imports_of, is_init, is_special, is_variant,
+    reads_exporter, star_imports, summary, units, Bindings, Files,
+};
+use super::prune;
+use super::strip;
+use super::suite;
 use crate::python::{walk, PyModule};
 use crate::snapshot::{self, Snapshot};
 
