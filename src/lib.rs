@@ -13,6 +13,8 @@
 //! * [`intent`] holds the intents: the changes a developer means (features, refactors),
 //!   each one kind in a catalogue.
 //! * [`mutate`] finds AST nodes with rustpython-parser and edits them as text splices.
+//! * [`intent`] holds the intents: the changes a developer means (features with their
+//!   tests, refactors), each found on HEAD and applied to any tree.
 //! * [`forge`] turns mutations into the four commits of a task (base, ours, theirs, gold).
 //! * [`merge`] merges ours and theirs in memory with git2 and reads the conflict markers.
 //! * [`resolve`] holds the baseline resolvers (ours, theirs, union, rule, tokens,

@@ -1,8 +1,8 @@
 //! Intents: the changes a developer means, applied to a working tree.
 //!
-//! An intent is one concrete kind of change, in its own file, listed once in
-//! [`catalogue!`]'s invocation below (which makes the [`Kind`] enum, `Kind::ALL` and
-//! `Kind::transform`). Two groups ([`Change`]):
+//! An intent is one concrete kind of change, in its own file, named in [`Kind`] and
+//! listed in [`catalogue!`]'s invocation below (which declares its module and makes
+//! `Kind::transform`, an exhaustive match). Two groups ([`Change`]):
 //!
 //! - **feature** kinds find a unit of behaviour present at HEAD (a function, a method,
 //!   ...) together with the tests that need it. Applying one *takes the unit out* with
@@ -18,114 +18,28 @@
 //!
 //! This stage knows nothing of families, merges or test runs; it reads the coverage map
 //! of HEAD when the run made one.
+//!
+//! Files: [`kind`] (the [`Kind`] enum), [`site`] (the interface: [`Transform`], [`Site`],
+//! [`Workspace`], [`Change`]), one file per kind, and what kinds share ([`naming`],
+//! `refs`, `strip`, `suite`, `prune`). Adding a kind: its file, its variant in `kind.rs`
+//! and its line in `catalogue!` below.
 
-use std::collections::BTreeSet;
-use std::ops::Range;
+mod kind;
+pub(crate) mod naming;
+mod site;
 
-use crate::pytest::select::CoverageMap;
-use crate::python::PyModule;
+pub use kind::Kind;
+pub use site::{Change, Site, Transform, Workspace};
+
 use crate::snapshot::Snapshot;
 
-pub(crate) mod naming;
-
-/// What a [`Site`]'s change is to a developer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, strum::IntoStaticStr)]
-#[serde(rename_all = "kebab-case")]
-#[strum(serialize_all = "kebab-case")]
-pub enum Change {
-    /// A unit of behaviour with its tests; applying it takes the unit out.
-    Feature,
-    /// A semantics-preserving edit of source and tests.
-    Refactor,
-}
-
-/// What intents see of a substrate at HEAD.
-#[derive(Clone, Copy)]
-pub struct Workspace<'a> {
-    /// HEAD's tree (every file of the substrate).
-    pub tree: &'a Snapshot,
-    /// HEAD's parsed source modules (the substrate's mutable sources), sorted by path.
-    pub modules: &'a [PyModule],
-    /// The coverage map of HEAD, when the run made one: test node id → the functions it
-    /// ran (`path:first_line:name`).
-    pub coverage: Option<&'a CoverageMap>,
-}
-
-/// Where one intent applies, by name: found on HEAD by [`Transform::sites`], applied to
-/// any tree that still has the symbol by [`Transform::apply`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-pub struct Site {
-    pub kind: Kind,
-    /// The file holding the symbol (repository-relative).
-    pub path: String,
-    /// Qualified name of the unit: `func`, `Class.method`, `CONSTANT`, or for a local,
-    /// `func.local`.
-    pub symbol: String,
-    /// The unit's 1-based line span in HEAD's file (decorators included), end exclusive.
-    pub lines: Range<usize>,
-    /// Module-level names of the project the unit refers to (features: what it uses;
-    /// refactors: the names the change rewrites), for pairing intents into tasks.
-    pub uses: BTreeSet<String>,
-    /// Refactors: the new name, or the destination module's path for a move.
-    pub target: Option<String>,
-    /// Features: the test node ids taken out with the unit (sorted).
-    pub tests: Vec<String>,
-}
-
-impl Site {
-    /// Stable identity of the site (orders candidates, names recipes).
-    pub fn key(&self) -> String {
-        format!("{}|{}|{}|{}", self.kind.name(), self.path, self.symbol, self.target.as_deref().unwrap_or_default())
-    }
-}
-
-/// An intent kind: one small type in its own file, listed once in the catalogue.
-pub trait Transform: Sync + Send {
-    /// Feature or refactor.
-    fn change(&self) -> Change;
-    /// One sentence on the change, for the dataset card and `--help`.
-    fn description(&self) -> &'static str;
-    /// Every site of this kind at HEAD, in a deterministic order.
-    fn sites(&self, workspace: &Workspace) -> Vec<Site>;
-    /// `tree` with the change applied: a feature's unit and its tests taken out, or the
-    /// refactor made. `None` when it does not apply to `tree` (the symbol is not there,
-    /// an edited file would not parse, the result would leave dead code).
-    fn apply(&self, workspace: &Workspace, tree: &Snapshot, site: &Site) -> Option<Snapshot>;
-    /// The commit message of the side that makes this change (for a feature, the side
-    /// that adds it): what its developer would write, never how two changes combine.
-    fn message(&self, site: &Site) -> String;
-}
-
-/// `Variant => module::Type`, one line an intent kind, in catalogue order.
+/// `Variant => module::Type`, one line an intent kind, in catalogue order (the variants
+/// of [`Kind`]: a missing line does not compile).
 macro_rules! catalogue {
     ($($variant:ident => $module:ident :: $kind:ident,)*) => {
         $(mod $module;)*
 
-        /// The intent kinds, in catalogue order.
-        #[derive(
-            Debug,
-            Clone,
-            Copy,
-            PartialEq,
-            Eq,
-            PartialOrd,
-            Ord,
-            Hash,
-            serde::Serialize,
-            serde::Deserialize,
-            strum::IntoStaticStr,
-            strum::EnumString,
-            schemars::JsonSchema,
-        )]
-        #[serde(rename_all = "kebab-case")]
-        #[strum(serialize_all = "kebab-case")]
-        pub enum Kind {
-            $($variant,)*
-        }
-
         impl Kind {
-            pub const ALL: [Kind; [$(stringify!($variant)),*].len()] = [$(Kind::$variant),*];
-
             /// The kind's catalogue entry.
             pub fn transform(self) -> &'static dyn Transform {
                 match self {
@@ -136,32 +50,23 @@ macro_rules! catalogue {
     };
 }
 
+pub(crate) mod prune;
+pub(crate) mod refs;
+pub(crate) mod strip;
+pub(crate) mod suite;
+mod units;
+
 catalogue! {
+    AddFunction => add_function::AddFunction,
     Rename => rename::Rename,
     RenameLocal => rename_local::RenameLocal,
     Move => move_def::MoveDef,
 }
 
 impl Kind {
-    /// The kebab-case name (`add-function`).
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    /// Looks a kind up by name.
-    pub fn parse(name: &str) -> Option<Kind> {
-        name.parse().ok()
-    }
-
     /// Every site of this kind at HEAD.
     pub fn sites(self, workspace: &Workspace) -> Vec<Site> {
         self.transform().sites(workspace)
-    }
-}
-
-impl std::fmt::Display for Kind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.name())
     }
 }
 

@@ -20,7 +20,8 @@ mod scope;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::{Change, Kind, Site, Transform, Workspace};
+use super::kind::Kind;
+use super::site::{Change, Site, Transform, Workspace};
 use crate::python::parses;
 use crate::snapshot::Snapshot;
 use index::Index;

@@ -29,7 +29,8 @@ use std::ops::Range;
 use rustpython_ast as ast;
 
 use super::naming::{self, is_word_at, occurrences, occurs, Mentions};
-use super::{Change, Kind, Site, Transform, Workspace};
+use super::kind::Kind;
+use super::site::{Change, Site, Transform, Workspace};
 use crate::python::walk::{is_docstring, owned_exprs, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};

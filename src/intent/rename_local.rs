@@ -23,7 +23,8 @@ use std::ops::Range;
 use rustpython_ast as ast;
 
 use super::naming::{self, occurrences, occurs, Mentions};
-use super::{Change, Kind, Site, Transform, Workspace};
+use super::kind::Kind;
+use super::site::{Change, Site, Transform, Workspace};
 use crate::python::walk::{child_blocks, expr_children, is_docstring, owned_exprs, parameters, pattern_names, stmt_exprs};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};

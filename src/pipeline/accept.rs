@@ -44,9 +44,11 @@ pub(crate) struct Selection<T> {
     pub shortfall: Vec<Shortfall>,
 }
 
-/// Semantic and mixed tasks are kept while they stay at most one in this many of the
-/// kept tasks: they are hard by construction (every mechanical rung equals the failing
-/// merge), and a run of mostly them would say little about merging.
+/// In a run of the default family mix, semantic and mixed tasks are kept while they
+/// stay at most one in this many of the kept tasks: they are hard by construction
+/// (every mechanical rung leaves the break outside the markers as it is), and a default
+/// run of mostly them would say little about merging. A run of chosen families
+/// (`--families move-edit`, whose tasks are all mixed) keeps what they make.
 const SEMANTIC_SHARE: usize = 4;
 
 /// The acceptance state, updated strictly in global order. The one place that decides
@@ -62,12 +64,18 @@ pub(crate) struct Acceptance<'a, T> {
     fingerprints: BTreeSet<String>,
     /// Kept tasks whose break lies outside markers (semantic or mixed).
     breaks_outside: usize,
+    /// Whether [`SEMANTIC_SHARE`] applies (the run uses the default family mix).
+    capped: bool,
     pub(super) selection: Selection<T>,
 }
 
 impl<'a, T: Keepable> Acceptance<'a, T> {
     /// Nothing decided yet; cell `c` holds candidates of `families[c]`.
     pub(crate) fn new(goal: Goal<'a>, families: Vec<Family>, exclude: &Exclusions) -> Self {
+        let mut mix = families.clone();
+        mix.sort();
+        mix.dedup();
+        let capped = mix == Family::default_mix();
         Acceptance {
             goal,
             per_cell: vec![0; families.len()],
@@ -76,6 +84,7 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
             ids: exclude.ids.clone(),
             fingerprints: exclude.fingerprints.clone(),
             breaks_outside: 0,
+            capped,
             selection: Selection { accepted: Vec::new(), tried: 0, rejected: BTreeMap::new(), shortfall: Vec::new() },
         }
     }
@@ -138,7 +147,7 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
             return;
         }
         let outside = kept.conflict_kind() != ConflictKind::Textual;
-        if outside && (self.breaks_outside + 1) * SEMANTIC_SHARE > self.selection.accepted.len() + 1 {
+        if self.capped && outside && (self.breaks_outside + 1) * SEMANTIC_SHARE > self.selection.accepted.len() + 1 {
             *self.selection.rejected.entry(Rejection::SemanticCap).or_default() += 1;
             return;
         }

@@ -1,6 +1,7 @@
 //! The integration tests, one binary: a module per user-visible command or stage, each
 //! against real git repositories, real Python and real clients (see each module's header).
 
+mod add_function;
 mod bad_input;
 mod bench;
 mod common;

@@ -216,8 +216,13 @@ pub fn view(entry: &TaskEntry, weights: &RewardWeights) -> Result<TaskView, Stri
         })
         .collect::<Result<Vec<_>, String>>()?;
     let v = &entry.solution.validation;
-    let validation =
-        vec![row("conflicted", &v.conflicted), row("ours", &v.ours), row("theirs", &v.theirs), row("gold", &v.gold)];
+    // Base first when the task recorded it (integration tasks: a working base).
+    let validation: Vec<OutcomeRow> = v
+        .base
+        .iter()
+        .map(|base| row("base", base))
+        .chain([row("conflicted", &v.conflicted), row("ours", &v.ours), row("theirs", &v.theirs), row("gold", &v.gold)])
+        .collect();
     let blocks = task.conflicts.iter().map(|c| c.hunks).sum();
     Ok(TaskView {
         task: record,

@@ -2,11 +2,14 @@
 //! functions of one module or methods of one class, each with its tests (which often sit
 //! side by side in one test file and share an import line). Base has neither, each side
 //! adds one (HEAD's real code and tests), gold has both. A double task pairs two such
-//! places in different files, one feature of each going to each side.
+//! places in different files, one feature of each going to each side. A task with a
+//! rename gives the first side a second intent: it also renames a name the other
+//! side's feature uses, so the feature must be written against the new name — two
+//! features side by side that no concatenation of the sides combines.
 
 use super::integrate::{applied, independent, listed, neighbours, Sides};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
-use crate::intent::{Kind, Site};
+use crate::intent::{Change, Kind, Site};
 
 pub struct FeatureFeature;
 
@@ -22,6 +25,7 @@ impl FamilyBuilder for FeatureFeature {
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let workspace = input.workspace();
         let features = Kind::AddFunction.sites(&workspace);
+        let renames = Kind::Rename.sites(&workspace);
         let pairs: Vec<(Site, Site)> = features
             .iter()
             .flat_map(|a| features.iter().map(move |b| (a, b)))
@@ -31,6 +35,13 @@ impl FamilyBuilder for FeatureFeature {
         let mut out = Vec::new();
         for (i, (a, b)) in pairs.iter().enumerate() {
             out.push(recipe(input, vec![a.clone()], vec![b.clone()]));
+            // A rename of a name one feature uses (and the other does not) joins the other side.
+            for (own, other) in [(a, b), (b, a)] {
+                let used = |r: &&Site| r.uses.iter().any(|n| other.uses.contains(n) && !own.uses.contains(n));
+                if let Some(rename) = renames.iter().find(|r| used(r) && r.symbol != own.symbol) {
+                    out.push(recipe(input, vec![own.clone(), rename.clone()], vec![other.clone()]));
+                }
+            }
             // The next pair in another file makes a double task across two files.
             let other = pairs.iter().cycle().skip(i + 1).take(pairs.len()).find(|(c, _)| c.path != a.path);
             if let Some((c, d)) = other {
@@ -43,7 +54,8 @@ impl FamilyBuilder for FeatureFeature {
     }
 }
 
-/// A task whose first side adds `first`, the second `second`.
+/// A task whose first side makes `first` (features, then maybe a refactor), the second
+/// adds the features `second`.
 fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Recipe<'a> {
     let keys: Vec<String> = first.iter().chain(&second).map(Site::key).collect();
     let key = format!("feature-feature|{}", keys.join("|"));
@@ -53,21 +65,27 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
         key: key.clone(),
         build: Box::new(move || {
             let head = workspace.tree;
-            let all: Vec<&Site> = first.iter().chain(&second).collect();
+            let is_feature = |s: &&Site| s.kind.transform().change() == Change::Feature;
+            let first_features: Vec<&Site> = first.iter().filter(is_feature).collect();
+            let refactors: Vec<&Site> = first.iter().filter(|s| !is_feature(s)).collect();
+            let all: Vec<&Site> = first_features.iter().copied().chain(&second).collect();
             let base = applied(&workspace, head, &all)?;
-            let first_tree = applied(&workspace, head, &second.iter().collect::<Vec<_>>())?;
-            let second_tree = applied(&workspace, head, &first.iter().collect::<Vec<_>>())?;
+            let without_second = applied(&workspace, head, &second.iter().collect::<Vec<_>>())?;
+            let first_tree = applied(&workspace, &without_second, &refactors)?;
+            let second_tree = applied(&workspace, head, &first_features)?;
+            let gold = applied(&workspace, head, &refactors)?;
             Sides {
                 summary: format!(
-                    "one side adds {}, the other {} at the same place; gold has both",
+                    "one side makes {}, the other adds {} at the same place; gold has both{}",
                     listed(&first),
-                    listed(&second)
+                    listed(&second),
+                    if refactors.is_empty() { "" } else { ", the second written against the refactor" }
                 ),
                 key: key.clone(),
                 base,
                 first: (first_tree, first.clone()),
                 second: (second_tree, second.clone()),
-                gold: head.clone(),
+                gold,
             }
             .propose(seed)
         }),

@@ -5,7 +5,8 @@
 //! lines must be carried over to the refactored name: code neither side had.
 
 use super::integrate::{applied, independent, listed, Sides};
-use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
+use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, SideRule};
+use crate::snapshot::{self, Snapshot};
 use crate::intent::{Kind, Site};
 
 pub struct FeatureRefactor;
@@ -29,7 +30,12 @@ impl FamilyBuilder for FeatureRefactor {
         for refactor in REFACTORS.iter().flat_map(|kind| kind.sites(&workspace)) {
             let users: Vec<&Site> = features.iter().filter(|f| uses(f, &refactor)).collect();
             for feature in &users {
-                out.push(recipe(input, vec![(*feature).clone()], refactor.clone()));
+                // A feature beside a line the refactor rewrites collides in the text;
+                // elsewhere the collision is a break outside the markers (mixed or
+                // semantic, capped at a quarter of a run): only some of those are tried.
+                if beside_a_use(workspace.tree, feature, &refactor) || one_in_four(&refactor, feature) {
+                    out.push(recipe(input, vec![(*feature).clone()], refactor.clone()));
+                }
             }
             // Two features using the name, on one side: the refactor reaches both.
             let pair = users.iter().enumerate().find_map(|(i, a)| {
@@ -41,6 +47,31 @@ impl FamilyBuilder for FeatureRefactor {
         }
         out
     }
+}
+
+/// Whether the nearest code line before or after `feature` in HEAD mentions a name
+/// `refactor` rewrites: adding the feature there edits lines next to the refactor's.
+fn beside_a_use(tree: &Snapshot, feature: &Site, refactor: &Site) -> bool {
+    let Some(text) = snapshot::text_of(tree, &feature.path) else { return false };
+    let lines: Vec<&str> = text.lines().collect();
+    let code = |line: &&&str| !line.trim().is_empty();
+    let before = lines[..feature.lines.start.saturating_sub(1).min(lines.len())].iter().rev().find(code).copied();
+    let after = lines[(feature.lines.end.saturating_sub(1)).min(lines.len())..].iter().find(code).copied();
+    [before, after].into_iter().flatten().any(|line| refactor.uses.iter().any(|name| mentions(line, name)))
+}
+
+/// Whether `line` holds `name` as a whole word.
+fn mentions(line: &str, name: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    line.match_indices(name).any(|(i, _)| {
+        !line[..i].chars().next_back().is_some_and(is_word)
+            && !line[i + name.len()..].chars().next().is_some_and(is_word)
+    })
+}
+
+/// A deterministic quarter of the (feature, refactor) pairs.
+fn one_in_four(refactor: &Site, feature: &Site) -> bool {
+    seeded_rank(0, &format!("{}|{}", feature.key(), refactor.key())).starts_with(['0', '1', '2', '3'])
 }
 
 /// Whether `feature`'s code uses a name `refactor` rewrites (and is not its subject).

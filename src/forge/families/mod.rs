@@ -5,6 +5,7 @@
 
 use super::proposal::FamilyBuilder;
 
+mod integrate;
 mod pairs;
 
 /// `Variant => module::Builder`, one line a family, in catalogue order.
@@ -53,4 +54,7 @@ catalogue! {
     DivergentEdit => divergent_edit::DivergentEdit,
     ComposeEdits => compose_edits::ComposeEdits,
     SignatureCallsite => signature_callsite::SignatureCallsite,
+    FeatureFeature => feature_feature::FeatureFeature,
+    FeatureRefactor => feature_refactor::FeatureRefactor,
+    MoveEdit => move_edit::MoveEdit,
 }

@@ -1,0 +1,49 @@
+//! The intent kinds, by name: the [`Kind`] enum (serde and strum names are the
+//! kebab-case variant). Its catalogue entries (`Kind::transform`, an exhaustive match
+//! made by `catalogue!` in `intent/mod.rs`) live with the kinds' files, so a variant
+//! without an entry does not compile.
+
+/// The intent kinds, in catalogue order.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Kind {
+    AddFunction,
+    Rename,
+    RenameLocal,
+    Move,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::AddFunction, Kind::Rename, Kind::RenameLocal, Kind::Move];
+
+    /// The kebab-case name (`add-function`).
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// Looks a kind up by name.
+    pub fn parse(name: &str) -> Option<Kind> {
+        name.parse().ok()
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}

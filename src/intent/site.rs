@@ -1,0 +1,80 @@
+//! The interface every intent kind implements and returns: [`Transform`], the
+//! [`Site`]s it finds, the [`Workspace`] it reads and the [`Change`] it is. Kinds depend
+//! on this file and on [`super::kind`]; the catalogue in `intent/mod.rs` depends on them.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use super::kind::Kind;
+use crate::pytest::select::CoverageMap;
+use crate::python::PyModule;
+use crate::snapshot::Snapshot;
+
+/// What a [`Site`]'s change is to a developer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, strum::IntoStaticStr)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Change {
+    /// A unit of behaviour with its tests; applying it takes the unit out.
+    Feature,
+    /// A semantics-preserving edit of source and tests.
+    Refactor,
+}
+
+/// What intents see of a substrate at HEAD.
+#[derive(Clone, Copy)]
+pub struct Workspace<'a> {
+    /// HEAD's tree (every file of the substrate).
+    pub tree: &'a Snapshot,
+    /// HEAD's parsed source modules (the substrate's mutable sources), sorted by path.
+    pub modules: &'a [PyModule],
+    /// The coverage map of HEAD, when the run made one: test node id → the functions it
+    /// ran (`path:first_line:name`).
+    pub coverage: Option<&'a CoverageMap>,
+}
+
+/// Where one intent applies, by name: found on HEAD by [`Transform::sites`], applied to
+/// any tree that still has the symbol by [`Transform::apply`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Site {
+    pub kind: Kind,
+    /// The file holding the symbol (repository-relative).
+    pub path: String,
+    /// Qualified name of the unit: `func`, `Class.method`, `CONSTANT`, or for a local,
+    /// `func.local`.
+    pub symbol: String,
+    /// The unit's 1-based line span in HEAD's file (decorators included), end exclusive.
+    pub lines: Range<usize>,
+    /// Module-level names of the project the unit refers to (features: what it uses;
+    /// refactors: the names the change rewrites), for pairing intents into tasks.
+    pub uses: BTreeSet<String>,
+    /// Refactors: the new name, or the destination module's path for a move. Features:
+    /// the one-line summary of the unit's docstring, when short, for the commit message.
+    pub target: Option<String>,
+    /// Features: the test node ids taken out with the unit (sorted).
+    pub tests: Vec<String>,
+}
+
+impl Site {
+    /// Stable identity of the site (orders candidates, names recipes).
+    pub fn key(&self) -> String {
+        format!("{}|{}|{}|{}", self.kind.name(), self.path, self.symbol, self.target.as_deref().unwrap_or_default())
+    }
+}
+
+/// An intent kind: one small type in its own file, listed once in the catalogue.
+pub trait Transform: Sync + Send {
+    /// Feature or refactor.
+    fn change(&self) -> Change;
+    /// One sentence on the change, for the dataset card and `--help`.
+    fn description(&self) -> &'static str;
+    /// Every site of this kind at HEAD, in a deterministic order.
+    fn sites(&self, workspace: &Workspace) -> Vec<Site>;
+    /// `tree` with the change applied: a feature's unit and its tests taken out, or the
+    /// refactor made. `None` when it does not apply to `tree` (the symbol is not there,
+    /// an edited file would not parse, the result would leave dead code).
+    fn apply(&self, workspace: &Workspace, tree: &Snapshot, site: &Site) -> Option<Snapshot>;
+    /// The commit message of the side that makes this change (for a feature, the side
+    /// that adds it): what its developer would write, never how two changes combine.
+    fn message(&self, site: &Site) -> String;
+}
