@@ -5,10 +5,13 @@
 //!   directory in `MERGEFORGE_SCHEMA_TEST_DIR`) is valid;
 //! - the cases in `tests/data/schemas/<case>/` (`document.json` + `case.toml`) are
 //!   accepted or rejected as their `case.toml` says. Adding a case is adding a folder.
+//!
+//! Validation is `jsonschema`, the specification's reference implementation in Python
+//! (pinned, in a cached venv), run once per test by `tests/it/schema_check.py`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use jsonschema::Validator;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -29,20 +32,49 @@ fn schema_json(name: &str) -> Value {
     read_json(&root().join("schemas").join(format!("{name}.schema.json")))
 }
 
-fn validator(name: &str) -> Validator {
-    jsonschema::draft202012::new(&schema_json(name))
-        .unwrap_or_else(|e| panic!("schemas/{name}.schema.json does not compile: {e}"))
-}
+/// The pinned validator, installed from PyPI into a cached venv on first use.
+const JSONSCHEMA: &str = "jsonschema==4.26.0";
 
-/// Every error as `<instance path>: <message>` (`/` for the document root).
-fn errors(validator: &Validator, document: &Value) -> Vec<(String, String)> {
-    validator
-        .iter_errors(document)
-        .map(|e| {
-            let path = e.instance_path.to_string();
-            (if path.is_empty() { "/".to_string() } else { path }, e.to_string())
+/// One instance error: `(<instance path>, <message>)`, `/` for the document root.
+type Error = (String, String);
+
+/// What `schema_check.py` says of the schemas and of `documents` (`(schema name,
+/// document)` pairs): each schema's error as a draft 2020-12 schema, if any, and each
+/// document's errors, in order.
+fn check(documents: &[(&str, Value)]) -> (BTreeMap<String, Option<String>>, Vec<Vec<Error>>) {
+    use std::io::Write;
+    let python =
+        mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &[JSONSCHEMA.into()])
+            .expect("a venv with jsonschema (from PyPI)")
+            .interpreter;
+    let schemas: serde_json::Map<String, Value> = SCHEMAS.iter().map(|n| (n.to_string(), schema_json(n))).collect();
+    let request = serde_json::json!({ "schemas": schemas, "documents": documents });
+    let mut child = std::process::Command::new(python)
+        .arg(root().join("tests/it/schema_check.py"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("schema_check.py starts");
+    child.stdin.take().unwrap().write_all(request.to_string().as_bytes()).expect("request to schema_check.py");
+    let output = child.wait_with_output().expect("schema_check.py runs");
+    assert!(output.status.success(), "schema_check.py failed");
+    let reply: Value = serde_json::from_slice(&output.stdout).expect("schema_check.py writes JSON");
+    let schema_errors = reply["schema_errors"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(name, error)| (name.clone(), error.as_str().map(str::to_string)))
+        .collect();
+    let document_errors = reply["document_errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|errors| {
+            let pair = |e: &Value| (e[0].as_str().unwrap().to_string(), e[1].as_str().unwrap().to_string());
+            errors.as_array().unwrap().iter().map(pair).collect()
         })
-        .collect()
+        .collect();
+    (schema_errors, document_errors)
 }
 
 fn format_errors(errors: &[(String, String)]) -> String {
@@ -62,10 +94,12 @@ fn schemas_are_valid_draft_2020_12() {
             format!("https://mergeforge.dev/schemas/{name}.schema.json"),
             "schemas/{name}.schema.json: $id"
         );
-        if let Err(e) = jsonschema::meta::validate(&schema) {
-            panic!("schemas/{name}.schema.json is not a valid draft 2020-12 schema: {e} (at {})", e.instance_path);
+    }
+    let (schema_errors, _) = check(&[]);
+    for name in SCHEMAS {
+        if let Some(Some(error)) = schema_errors.get(name) {
+            panic!("schemas/{name}.schema.json is not a valid draft 2020-12 schema: {error}");
         }
-        validator(name);
     }
 }
 
@@ -159,23 +193,19 @@ fn generated_files_match_schemas() {
         "no manifest.json under {}: expected at least one dataset version (<dataset>/<version>/manifest.json)",
         dir.display()
     );
-    let manifest_schema = validator("manifest");
-    let task_schema = validator("task");
-    let solution_schema = validator("solution");
     assert_eq!(tasks.len(), solutions.len(), "every task.json has its solution.json");
-    let mut failures = Vec::new();
-    for (files, schema, name) in [
-        (&manifests, &manifest_schema, "manifest"),
-        (&tasks, &task_schema, "task"),
-        (&solutions, &solution_schema, "solution"),
-    ] {
-        for file in files {
-            let errors = errors(schema, &read_json(file));
-            if !errors.is_empty() {
-                failures.push(format!("{} (schema {name}):\n{}", file.display(), format_errors(&errors)));
-            }
-        }
-    }
+    let files: Vec<(&PathBuf, &str)> = [(&manifests, "manifest"), (&tasks, "task"), (&solutions, "solution")]
+        .into_iter()
+        .flat_map(|(files, name)| files.iter().map(move |file| (file, name)))
+        .collect();
+    let documents: Vec<(&str, Value)> = files.iter().map(|(file, name)| (*name, read_json(file))).collect();
+    let (_, errors) = check(&documents);
+    let failures: Vec<String> = files
+        .iter()
+        .zip(&errors)
+        .filter(|(_, errors)| !errors.is_empty())
+        .map(|((file, name), errors)| format!("{} (schema {name}):\n{}", file.display(), format_errors(errors)))
+        .collect();
     assert!(
         failures.is_empty(),
         "{} of {} files under {} do not match their schema:\n{}",
@@ -214,26 +244,38 @@ fn schema_cases() {
         .filter(|path| path.is_dir())
         .collect();
     dirs.sort();
-    let validators: Vec<(&str, Validator)> = SCHEMAS.iter().map(|name| (*name, validator(name))).collect();
+    let cases: Vec<(String, Case)> = dirs
+        .iter()
+        .map(|dir| {
+            let case_file = dir.join("case.toml");
+            let text =
+                std::fs::read_to_string(&case_file).unwrap_or_else(|e| panic!("reading {}: {e}", case_file.display()));
+            let case: Case = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", case_file.display()));
+            assert!(!case.reason.trim().is_empty(), "{}: empty reason", case_file.display());
+            assert!(
+                SCHEMAS.contains(&case.schema.as_str()),
+                "{}: schema = {:?}; expected one of {SCHEMAS:?}",
+                case_file.display(),
+                case.schema
+            );
+            (dir.file_name().unwrap().to_string_lossy().into_owned(), case)
+        })
+        .collect();
+    let documents: Vec<(&str, Value)> = cases
+        .iter()
+        .zip(&dirs)
+        .map(|((_, case), dir)| (case.schema.as_str(), read_json(&dir.join("document.json"))))
+        .collect();
+    let (_, all_errors) = check(&documents);
     let mut failures = Vec::new();
     let mut seen = Vec::new();
-    for dir in &dirs {
-        let case_name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let case_file = dir.join("case.toml");
-        let text =
-            std::fs::read_to_string(&case_file).unwrap_or_else(|e| panic!("reading {}: {e}", case_file.display()));
-        let case: Case = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", case_file.display()));
-        assert!(!case.reason.trim().is_empty(), "{}: empty reason", case_file.display());
-        let Some((_, schema)) = validators.iter().find(|(name, _)| *name == case.schema) else {
-            panic!("{}: schema = {:?}; expected one of {SCHEMAS:?}", case_file.display(), case.schema);
-        };
-        let errors = errors(schema, &read_json(&dir.join("document.json")));
+    for ((case_name, case), errors) in cases.iter().zip(&all_errors) {
         seen.push((case.schema.clone(), case.valid));
         match (case.valid, errors.is_empty()) {
             (true, false) => failures.push(format!(
                 "{case_name} ({}): expected valid, got errors:\n{}",
                 case.reason,
-                format_errors(&errors)
+                format_errors(errors)
             )),
             (false, true) => {
                 failures.push(format!("{case_name} ({}): expected invalid, but it validates", case.reason))
@@ -246,7 +288,7 @@ fn schema_cases() {
                         failures.push(format!(
                             "{case_name} ({}): expected errors at {at} (and nowhere else), got:\n{}",
                             case.reason,
-                            format_errors(&errors)
+                            format_errors(errors)
                         ));
                     }
                 }
