@@ -42,8 +42,23 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 32)]
     pub max_sessions: usize,
 
+    /// Name each task's level and family in observations and the state (off by
+    /// default: the label tells an agent how the task was made; for demos and debugging).
+    #[arg(long)]
+    pub reveal_task_info: bool,
+
     #[command(flatten)]
     pub episode: EpisodeArgs,
+}
+
+/// The reward an environment pays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RewardKind {
+    /// Weighted components; an episode that does not solve its task earns at most a
+    /// quarter of the maximum.
+    Dense,
+    /// 1 for solving the task, else 0.
+    Binary,
 }
 
 /// Episode flags shared by `serve` and `eval`.
@@ -54,8 +69,14 @@ pub struct EpisodeArgs {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_steps: usize,
 
-    /// Reward weights (TOML: marker_removed, syntax_valid, syntax_invalid, tests_pass,
-    /// duplication). Missing keys keep the defaults 0.15, 0.20, -0.10, 0.30, -0.20.
+    /// The reward: `dense` (weighted components, see --reward-config) or `binary` (1 when
+    /// the graded tests pass with no conflict marker left, else 0).
+    #[arg(long, value_name = "KIND", value_enum, default_value_t = RewardKind::Dense)]
+    pub reward: RewardKind,
+
+    /// Dense reward weights (TOML: markers_removed, syntax_valid, syntax_invalid,
+    /// tests_pass, duplication). Missing keys keep the defaults 0.10, 0.05, -0.10, 1.00,
+    /// -0.20.
     #[arg(long, value_name = "FILE")]
     pub reward_config: Option<PathBuf>,
 
@@ -82,9 +103,13 @@ impl EpisodeArgs {
         if self.max_steps == 0 {
             bail!("--max-steps must be at least 1");
         }
-        let weights = match &self.reward_config {
-            Some(path) => RewardWeights::load(path)?,
-            None => RewardWeights::default(),
+        let weights = match (self.reward, &self.reward_config) {
+            (RewardKind::Binary, Some(_)) => {
+                bail!("--reward-config sets dense weights: it does not combine with --reward binary")
+            }
+            (RewardKind::Binary, None) => RewardWeights::binary(),
+            (RewardKind::Dense, Some(path)) => RewardWeights::load(path)?,
+            (RewardKind::Dense, None) => RewardWeights::default(),
         };
         Ok(EnvConfig {
             max_steps: self.max_steps,
@@ -92,6 +117,7 @@ impl EpisodeArgs {
             run_timeout: Duration::from_secs(self.run_timeout.max(1)),
             allow_run: !self.no_run,
             weights,
+            reveal_task_info: false,
             work_dir,
         })
     }
@@ -118,7 +144,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         bail!("--max-sessions must be at least 1");
     }
     let run_dir = args.episode.run_dir("mergeforge-serve-")?;
-    let config = args.episode.config(run_dir.path().to_path_buf())?;
+    let config =
+        EnvConfig { reveal_task_info: args.reveal_task_info, ..args.episode.config(run_dir.path().to_path_buf())? };
     let max_message_bytes = config.max_resolution_bytes.saturating_mul(2).saturating_add(64 << 20).max(256 << 20);
     let env = Arc::new(Environment::new(&args.dataset, config)?);
     let options = ServeOptions { addr: args.addr, max_sessions: args.max_sessions, max_message_bytes };

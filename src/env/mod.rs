@@ -5,8 +5,8 @@
 //! * [`workspace`] materialises a task as a real git repository mid-merge and guards
 //!   every path an agent names.
 //! * [`action`], [`observation`] are the agent-facing types; [`episode`] applies
-//!   actions, runs the tests in the sandbox and pays [`reward`] (with the
-//!   [`duplication`] check).
+//!   actions, has [`grader`] judge the tree (gold's tests restored over a copy of it,
+//!   in the sandbox) and pays [`reward`] (with the [`duplication`] check).
 //! * [`protocol`] and [`server`] speak OpenEnv over HTTP and WebSocket (`mergeforge
 //!   serve`); [`agents`] and [`eval`] run baseline agents (`mergeforge eval`).
 //! * [`web`] is the task browser and live demo page that `serve` also offers.
@@ -20,6 +20,7 @@ pub mod dataset;
 pub mod duplication;
 pub mod episode;
 pub mod eval;
+pub mod grader;
 pub mod observation;
 pub mod protocol;
 pub mod reward;

@@ -41,8 +41,8 @@ fn reward_weights_come_from_toml() {
     let report =
         eval_json(&["--agent", "gold", "--task", "calculator-17faa6f83c", "--reward-config", config.to_str().unwrap()]);
     let episode = &report["episodes"][0];
-    assert_eq!(episode["max_reward"], 1.35, "0.15 × 1 block + 0.20 + 1.0");
-    assert_eq!(episode["reward"], 1.35);
+    assert_eq!(episode["max_reward"], 2.15, "0.10 for the blocks + 0.05 + 2.0");
+    assert_eq!(episode["reward"], 2.15);
 
     let typo = root().join("tests/data/env/reward-typo.toml");
     let output = run_mergeforge(&["eval", "--agent", "gold", "--reward-config", typo.to_str().unwrap()]);
@@ -56,7 +56,7 @@ fn bad_flags_get_one_clear_line() {
     for (args, expected) in [
         (
             vec!["eval", "--agent", "oracle"],
-            "unknown agent `oracle`: expected one of ours, theirs, union, tokens, gold",
+            "unknown agent `oracle`: expected one of noop, ours, theirs, union, tokens, gold",
         ),
         (vec!["eval", "--agent", "gold", "--level", "trivial"], "unknown level `trivial`"),
         (vec!["eval", "--agent", "gold", "--task", "nope"], "no task matches"),

@@ -3,7 +3,8 @@
 Usage: python openenv_client.py BASE_URL DATASET_DIR
 
 Uses only `openenv.core.GenericEnvClient` (WebSocket /ws, one session per client):
-1. resets a task, submits the gold resolution, gets the maximum reward with done;
+1. resets a task (the observation names no level or family), submits the gold
+   resolution, gets the maximum reward with done;
 2. on a fresh episode: `../../etc/passwd` is refused with an error and the episode
    goes on; a broken file costs -0.10 in the syntax component; gold still finishes it;
 3. runs 16 sessions at once, each on its own task, and checks that no session sees
@@ -51,7 +52,8 @@ def gold_episode(url, dataset, task_id):
         obs = result.observation
         assert not result.done and obs["conflict_count"] >= 1, obs
         assert any("<<<<<<<" in text for text in obs["files"].values()), "markers in the observed files"
-        assert obs["task"]["id"] == task_id, obs["task"]
+        assert obs["task"] == {"id": task_id}, f"no level or family by default: {obs['task']}"
+        assert "level" not in env.state() and "family" not in env.state(), env.state()
         total = 0.0
         for action in gold_steps(dataset, task_id):
             result = env.step(action)
