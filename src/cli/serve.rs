@@ -18,8 +18,11 @@ use crate::env::{EnvConfig, Environment};
 /// Each reset materialises a task as a real git repository in the middle of the merge
 /// (ours checked out, theirs merged, conflict markers in the files) in a fresh private
 /// directory. Agents resolve it with whole-file resolutions ({"file", "resolution"}) or
-/// tools (read_file, edit_file, run, finish); the tests run in the sandbox and pay a
-/// dense reward. WS /ws gives one isolated episode per connection; HTTP /reset, /step
+/// tools (read_file, edit_file, run, finish). A graded run decides: gold's test files
+/// and pytest configuration restored over a copy of the tree, in the sandbox, every
+/// test that passes on gold passing; the reward pays for solving (--reward). Level and
+/// family stay hidden unless --reveal-task-info. WS /ws gives one isolated episode per
+/// connection; HTTP /reset, /step
 /// and /state share one default session. The first line on stdout is the bound
 /// address, e.g. `listening on http://127.0.0.1:8000`.
 #[derive(Debug, Args)]

@@ -1,5 +1,6 @@
-//! The environment: serves dataset tasks to agents as episodes, pays the dense reward,
-//! and scores baseline agents through the same code.
+//! The environment: serves dataset tasks to agents as episodes, grades them with gold's
+//! tests (the agent cannot touch them), pays the reward, and scores baseline agents
+//! through the same code.
 //!
 //! * [`dataset`] loads a dataset version and picks the task of a reset.
 //! * [`workspace`] materialises a task as a real git repository mid-merge and guards
