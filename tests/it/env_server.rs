@@ -284,6 +284,7 @@ fn the_official_openenv_client_drives_the_server() {
         "gold: ",
         "traversal refused",
         "syntax component -0.10",
+        "test reward 0.00, not solved",
         "16 concurrent sessions, no cross-talk",
         "all checks passed",
     ] {
