@@ -125,6 +125,12 @@ fn http_routes_follow_openenv() {
     let server = Server::start(&["--max-sessions", "2"]);
     let addr = server.addr.as_str();
     assert_eq!(http(addr, "GET", "/health", None), (200, json!({"status": "healthy"})));
+    // The task browser shows levels, families and gold: closed without --reveal-task-info.
+    for (method, path) in [("GET", "/"), ("GET", "/api/tasks"), ("POST", "/api/demo/run")] {
+        let (status, body) = http(addr, method, path, Some("{}"));
+        assert_eq!(status, 404, "{method} {path}: {body}");
+        assert!(body["detail"].as_str().unwrap_or("").contains("--reveal-task-info"), "{path}: {body}");
+    }
     let (status, metadata) = http(addr, "GET", "/metadata", None);
     assert_eq!(status, 200);
     assert_eq!(metadata["name"], "mergeforge");

@@ -49,7 +49,7 @@ impl Drop for Process {
 /// `mergeforge serve` on a free loopback port; returns the process and `http://ADDR`.
 fn start_server() -> (Process, String, BufReader<std::process::ChildStdout>) {
     let mut child = mergeforge()
-        .args(["serve", "--dataset", SAMPLE, "--addr", "127.0.0.1:0"])
+        .args(["serve", "--dataset", SAMPLE, "--addr", "127.0.0.1:0", "--reveal-task-info"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
