@@ -178,13 +178,10 @@ fn summary(passed: bool, counts: Option<TestCounts>, output: &RunOutput, missing
         let shown: Vec<&str> = failing.iter().take(10).map(String::as_str).collect();
         line.push_str(&format!(" ({}{})", shown.join(", "), if failing.len() > 10 { ", ..." } else { "" }));
     }
-    let unreported: Vec<&str> =
-        missing.iter().map(|id| id.as_str()).filter(|id| !failing.iter().any(|f| f == id)).take(10).collect();
-    if !passed && !unreported.is_empty() {
-        line.push_str(&format!("; not passing although they pass on the reference: {}", unreported.join(", ")));
-        if missing.len() > unreported.len() {
-            line.push_str(", ...");
-        }
+    // Counted, not named: which tests gold passes is the reference's, not the agent's.
+    let unreported = missing.iter().filter(|id| !failing.contains(**id)).count();
+    if !passed && unreported > 0 {
+        line.push_str(&format!("; {unreported} required test(s) did not pass (skipped, deselected or not run)"));
     }
     line
 }
