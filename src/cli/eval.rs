@@ -12,15 +12,15 @@ use super::serve::EpisodeArgs;
 use crate::difficulty::Level;
 use crate::env::agents;
 use crate::env::eval::{self, EpisodeResult, Latency};
-use crate::env::Environment;
+use crate::env::{EnvConfig, Environment};
 
 /// Score a baseline agent on a dataset by playing full episodes through the
 /// environment (the same code `serve` runs: materialise, act, test, reward).
 ///
-/// Agents: ours, theirs, union, tokens (resolve every hunk that way, one file per step), gold
-/// (submits the gold merge; must reach the maximum reward on every task). Prints per
-/// task: steps, reward / max, markers remaining, syntax, tests passed/total; then
-/// totals by level, and the environment's latency: reset p50/p95 and the per-step
+/// Agents: noop (finishes at once), ours, theirs, union, tokens (resolve every hunk that
+/// way, one file per step), gold (submits the gold merge; must reach the maximum reward
+/// on every task). Prints per task: steps, reward / max, markers remaining, syntax,
+/// tests passed/total; then totals by level (reward share next to solve share), and the environment's latency: reset p50/p95 and the per-step
 /// overhead excluding the time spent running tests and commands.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
@@ -29,7 +29,7 @@ pub struct EvalArgs {
     #[arg(long, value_name = "DIR", default_value = "generated/mergeforge-embedded/1.0.0")]
     pub dataset: PathBuf,
 
-    /// The agent: ours, theirs, union, tokens or gold.
+    /// The agent: noop, ours, theirs, union, tokens or gold.
     #[arg(long, value_name = "NAME")]
     pub agent: String,
 
@@ -68,7 +68,9 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
         ),
     };
     let run_dir = args.episode.run_dir("mergeforge-eval-")?;
-    let env = Environment::new(&args.dataset, args.episode.config(run_dir.path().to_path_buf())?)?;
+    // eval prints each task's level and family anyway: its episodes may know them.
+    let config = EnvConfig { reveal_task_info: true, ..args.episode.config(run_dir.path().to_path_buf())? };
+    let env = Environment::new(&args.dataset, config)?;
     let tasks = env.tasks.select(level, args.task.as_deref());
     if tasks.is_empty() {
         bail!("no task matches --level/--task in {}", args.dataset.display());
@@ -94,7 +96,8 @@ pub fn run(args: EvalArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Per-level sums: tasks, reward, max, episodes at the maximum, episodes with tests passing.
+/// Per-level sums: tasks, reward, max, episodes at the maximum, episodes with tests
+/// passing, episodes that solved their task.
 #[derive(Default)]
 struct LevelTotals {
     tasks: usize,
@@ -102,6 +105,7 @@ struct LevelTotals {
     max: f64,
     at_max: usize,
     passing: usize,
+    solved: usize,
 }
 
 fn totals(results: &[EpisodeResult]) -> BTreeMap<String, LevelTotals> {
@@ -114,6 +118,7 @@ fn totals(results: &[EpisodeResult]) -> BTreeMap<String, LevelTotals> {
             t.max += r.max_reward;
             t.at_max += r.reached_max as usize;
             t.passing += r.tests_passing as usize;
+            t.solved += r.solved as usize;
         }
     }
     by_level
@@ -144,13 +149,14 @@ fn print_table(agent: &str, results: &[EpisodeResult], latency: &Latency) {
     println!("totals:");
     for (level, t) in totals(results) {
         println!(
-            "  {level:<6} {:>3} tasks  reward {:>7.2} / {:>7.2} ({:>5.1}%)  at max {:>3}  tests pass {:>3}",
+            "  {level:<6} {:>3} tasks  reward {:>7.2} / {:>7.2} ({:>5.1}%)  solved {:>3} ({:>5.1}%)  at max {:>3}",
             t.tasks,
             t.reward,
             t.max,
             100.0 * t.reward / t.max.max(f64::EPSILON),
+            t.solved,
+            100.0 * t.solved as f64 / t.tasks.max(1) as f64,
             t.at_max,
-            t.passing
         );
     }
     println!(
@@ -163,7 +169,7 @@ fn print_json(agent: &str, results: &[EpisodeResult], latency: &Latency) -> Resu
     let totals: BTreeMap<String, serde_json::Value> = totals(results)
         .into_iter()
         .map(|(level, t)| {
-            (level, json!({"tasks": t.tasks, "reward": crate::env::reward::round(t.reward), "max_reward": crate::env::reward::round(t.max), "at_max": t.at_max, "tests_passing": t.passing}))
+            (level, json!({"tasks": t.tasks, "reward": crate::env::reward::round(t.reward), "max_reward": crate::env::reward::round(t.max), "at_max": t.at_max, "tests_passing": t.passing, "solved": t.solved}))
         })
         .collect();
     let document = json!({"agent": agent, "episodes": results, "totals": totals, "latency": latency});

@@ -18,8 +18,11 @@ use crate::env::{EnvConfig, Environment};
 /// Each reset materialises a task as a real git repository in the middle of the merge
 /// (ours checked out, theirs merged, conflict markers in the files) in a fresh private
 /// directory. Agents resolve it with whole-file resolutions ({"file", "resolution"}) or
-/// tools (read_file, edit_file, run, finish); the tests run in the sandbox and pay a
-/// dense reward. WS /ws gives one isolated episode per connection; HTTP /reset, /step
+/// tools (read_file, edit_file, run, finish). A graded run decides: gold's test files
+/// and pytest configuration restored over a copy of the tree, in the sandbox, every
+/// test that passes on gold passing; the reward pays for solving (--reward). Level and
+/// family stay hidden unless --reveal-task-info. WS /ws gives one isolated episode per
+/// connection; HTTP /reset, /step
 /// and /state share one default session. The first line on stdout is the bound
 /// address, e.g. `listening on http://127.0.0.1:8000`.
 #[derive(Debug, Args)]
@@ -42,8 +45,23 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 32)]
     pub max_sessions: usize,
 
+    /// Name each task's level and family in observations and the state (off by
+    /// default: the label tells an agent how the task was made; for demos and debugging).
+    #[arg(long)]
+    pub reveal_task_info: bool,
+
     #[command(flatten)]
     pub episode: EpisodeArgs,
+}
+
+/// The reward an environment pays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RewardKind {
+    /// Weighted components; an episode that does not solve its task earns at most a
+    /// quarter of the maximum.
+    Dense,
+    /// 1 for solving the task, else 0.
+    Binary,
 }
 
 /// Episode flags shared by `serve` and `eval`.
@@ -54,8 +72,14 @@ pub struct EpisodeArgs {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_steps: usize,
 
-    /// Reward weights (TOML: marker_removed, syntax_valid, syntax_invalid, tests_pass,
-    /// duplication). Missing keys keep the defaults 0.15, 0.20, -0.10, 0.30, -0.20.
+    /// The reward: `dense` (weighted components, see --reward-config) or `binary` (1 when
+    /// the graded tests pass with no conflict marker left, else 0).
+    #[arg(long, value_name = "KIND", value_enum, default_value_t = RewardKind::Dense)]
+    pub reward: RewardKind,
+
+    /// Dense reward weights (TOML: markers_removed, syntax_valid, syntax_invalid,
+    /// tests_pass, duplication). Missing keys keep the defaults 0.10, 0.05, -0.10, 1.00,
+    /// -0.20.
     #[arg(long, value_name = "FILE")]
     pub reward_config: Option<PathBuf>,
 
@@ -82,9 +106,13 @@ impl EpisodeArgs {
         if self.max_steps == 0 {
             bail!("--max-steps must be at least 1");
         }
-        let weights = match &self.reward_config {
-            Some(path) => RewardWeights::load(path)?,
-            None => RewardWeights::default(),
+        let weights = match (self.reward, &self.reward_config) {
+            (RewardKind::Binary, Some(_)) => {
+                bail!("--reward-config sets dense weights: it does not combine with --reward binary")
+            }
+            (RewardKind::Binary, None) => RewardWeights::binary(),
+            (RewardKind::Dense, Some(path)) => RewardWeights::load(path)?,
+            (RewardKind::Dense, None) => RewardWeights::default(),
         };
         Ok(EnvConfig {
             max_steps: self.max_steps,
@@ -92,6 +120,7 @@ impl EpisodeArgs {
             run_timeout: Duration::from_secs(self.run_timeout.max(1)),
             allow_run: !self.no_run,
             weights,
+            reveal_task_info: false,
             work_dir,
         })
     }
@@ -118,7 +147,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         bail!("--max-sessions must be at least 1");
     }
     let run_dir = args.episode.run_dir("mergeforge-serve-")?;
-    let config = args.episode.config(run_dir.path().to_path_buf())?;
+    let config =
+        EnvConfig { reveal_task_info: args.reveal_task_info, ..args.episode.config(run_dir.path().to_path_buf())? };
     let max_message_bytes = config.max_resolution_bytes.saturating_mul(2).saturating_add(64 << 20).max(256 << 20);
     let env = Arc::new(Environment::new(&args.dataset, config)?);
     let options = ServeOptions { addr: args.addr, max_sessions: args.max_sessions, max_message_bytes };

@@ -1,5 +1,6 @@
 //! Baseline agents: they play episodes through the same actions any agent sends.
 //!
+//! * `noop`: finishes at once; what doing nothing earns;
 //! * one agent per baseline resolver that names itself an agent
 //!   ([`Resolver::agent`]: `ours`, `theirs`, `union` keeping ours first): it resolves
 //!   every conflicted file with that resolver, one file per step, seeing only the
@@ -22,10 +23,13 @@ use crate::resolve::{self, Resolver};
 /// The agent that replays the gold merge.
 pub const GOLD: &str = "gold";
 
-/// The agent names `mergeforge eval --agent` accepts: the resolvers' agents in ladder
-/// order, then `gold`.
+/// The agent that does nothing.
+pub const NOOP: &str = "noop";
+
+/// The agent names `mergeforge eval --agent` accepts: `noop`, the resolvers' agents in
+/// ladder order, then `gold`.
 pub fn names() -> Vec<&'static str> {
-    resolve::ALL.iter().filter_map(|r| r.agent()).chain([GOLD]).collect()
+    [NOOP].into_iter().chain(resolve::ALL.iter().filter_map(|r| r.agent())).chain([GOLD]).collect()
 }
 
 pub trait Agent: Send {
@@ -38,10 +42,22 @@ pub fn make(name: &str, task: &TaskEntry) -> Result<Box<dyn Agent>, String> {
     if name == GOLD {
         return Ok(Box::new(GoldAgent::new(task)));
     }
+    if name == NOOP {
+        return Ok(Box::new(NoopAgent));
+    }
     let Some(resolver) = resolve::ALL.iter().copied().find(|r| r.agent() == Some(name)) else {
         return Err(format!("unknown agent `{name}`: expected one of {}", names().join(", ")));
     };
     Ok(Box::new(ResolverAgent { resolver, submitted: BTreeSet::new() }))
+}
+
+/// Finishes at once.
+pub struct NoopAgent;
+
+impl Agent for NoopAgent {
+    fn act(&mut self, _: &Observation) -> Option<Action> {
+        None
+    }
 }
 
 /// Resolves each conflicted file with a baseline resolver.

@@ -19,6 +19,10 @@ pub struct EnvConfig {
     /// Whether the `run` tool is offered.
     pub allow_run: bool,
     pub weights: RewardWeights,
+    /// Whether observations and the state name the task's level and family
+    /// (`serve --reveal-task-info`; `eval` always does). Off by default: the label would
+    /// tell an agent how the task was made.
+    pub reveal_task_info: bool,
     /// Where episode directories are created.
     pub work_dir: PathBuf,
 }
@@ -31,6 +35,7 @@ impl Default for EnvConfig {
             run_timeout: Duration::from_secs(30),
             allow_run: true,
             weights: RewardWeights::default(),
+            reveal_task_info: false,
             work_dir: std::env::temp_dir(),
         }
     }

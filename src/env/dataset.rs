@@ -12,6 +12,7 @@ use anyhow::{bail, Result};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::grader::GoldCache;
 use crate::bundle::{Manifest, Solution, StoredVersion, Task};
 use crate::difficulty::Level;
 
@@ -23,6 +24,8 @@ pub struct TaskEntry {
     pub solution: Solution,
     /// The task's `repo.bundle`.
     pub bundle: PathBuf,
+    /// Gold's side of the grader, run by the first episode graded.
+    pub gold: GoldCache,
 }
 
 /// A loaded dataset version.
@@ -60,7 +63,7 @@ impl TaskSet {
             .into_iter()
             .map(|files| {
                 let bundle = dir.join("tasks").join(&files.task.id).join(crate::bundle::record::REPO_BUNDLE);
-                Arc::new(TaskEntry { task: files.task, solution: files.solution, bundle })
+                Arc::new(TaskEntry { task: files.task, solution: files.solution, bundle, gold: GoldCache::default() })
             })
             .collect();
         if tasks.is_empty() {

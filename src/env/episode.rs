@@ -3,11 +3,13 @@
 //!
 //! After every step the working tree is scanned: conflict blocks left in the conflicted
 //! files, whether every Python file parses, and a fingerprint of the whole tree. The
-//! test command runs (in the episode directory, with the sandbox limits and the venv's
-//! interpreter for `python`) when the conflicted files carry no markers and that tree
-//! has not been tested yet, and once more at the end of the episode if the final tree
-//! was never tested. The episode ends when the tests pass with no markers left, on
-//! `finish`, or after `max_steps` steps. A refused action does not count as a step.
+//! [`grader`] judges the tree (gold's tests restored over a copy of it, run in a fresh
+//! sandbox with the venv's interpreter for `python`) when the conflicted files carry no
+//! markers and that tree has not been judged yet, and once more at the end of the
+//! episode if the final tree never was. The episode ends when the task is solved (the
+//! graded tests pass with no markers left), on `finish`, or after `max_steps` steps. A
+//! refused action does not count as a step. The agent's own `run`s execute in its
+//! repository, on its own tree, test edits included.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -17,28 +19,21 @@ use super::action::Action;
 use super::config::Settings;
 use super::dataset::TaskEntry;
 use super::duplication::Twins;
-use super::observation::{pytest_counts, EpisodeState, Observation, StepReply, TaskInfo, TestCounts};
+use super::grader::{self, TestCommand, Verdict};
+use super::observation::{EpisodeState, Observation, StepReply, TaskInfo};
 use super::protocol::EnvError;
 use super::reward::{RewardComponents, RewardLedger, StepFacts};
 use super::workspace::{FileText, TreeScan, Workspace};
 use crate::bundle::task::ConflictKind;
 use crate::merge::markers;
-use crate::pytest::report;
 use crate::sandbox::{run_in_dir, Limits};
+use crate::snapshot::Snapshot;
 
 /// Scan bounds: a tree bigger than this is not a substrate any more.
 const SCAN_MAX_FILES: usize = 20_000;
 const SCAN_MAX_FILE_BYTES: u64 = 32 << 20;
 /// How much of a command's output goes into `last_output`.
 const OUTPUT_CAP: usize = 64 << 10;
-
-/// The verdict of the tests on one tree.
-#[derive(Debug, Clone)]
-struct Verdict {
-    passed: bool,
-    counts: Option<TestCounts>,
-    summary: String,
-}
 
 /// How long the last step (or reset) took, and how much of that was spent running the
 /// tests or the agent's commands.
@@ -72,6 +67,9 @@ pub struct Episode {
     /// Paths git reported as unmerged at reset.
     conflicted: Vec<String>,
     twins: BTreeMap<String, Twins>,
+    /// The tree at reset (the merge as git left it): gold's tree is this with the
+    /// solution's files.
+    merged: Snapshot,
     ledger: RewardLedger,
     max_reward: f64,
     step_count: usize,
@@ -110,6 +108,7 @@ impl Episode {
             workspace,
             conflicted,
             twins,
+            merged: Snapshot::new(),
             max_reward: 0.0,
             step_count: 0,
             done: false,
@@ -121,6 +120,7 @@ impl Episode {
             timing: StepTiming::default(),
         };
         let scan = episode.scan();
+        episode.merged = scan.snapshot();
         episode.facts = episode.inspect(&scan);
         episode.ledger = RewardLedger::new(episode.settings.config.weights.clone(), episode.facts.blocks);
         episode.max_reward = episode.settings.config.weights.max_reward(episode.facts.blocks);
@@ -155,13 +155,13 @@ impl Episode {
         self.fingerprint = scan.fingerprint();
         let mut verdict = self.verdicts.get(&self.fingerprint).cloned();
         if verdict.is_none() && !self.facts.markers_left {
-            verdict = Some(self.run_tests(&mut commands)?);
+            verdict = Some(self.run_tests(&scan, &mut commands)?);
             push_line(&mut output, &verdict.as_ref().map(|v| v.summary.clone()).unwrap_or_default());
         }
-        let resolved = verdict.as_ref().is_some_and(|v| v.passed) && !self.facts.markers_left;
-        self.done = resolved || action == Action::Finish || self.step_count >= self.settings.config.max_steps;
+        let solved = verdict.as_ref().is_some_and(|v| v.passed) && !self.facts.markers_left;
+        self.done = solved || action == Action::Finish || self.step_count >= self.settings.config.max_steps;
         if self.done && verdict.is_none() {
-            verdict = Some(self.run_tests(&mut commands)?);
+            verdict = Some(self.run_tests(&scan, &mut commands)?);
             push_line(&mut output, &verdict.as_ref().map(|v| v.summary.clone()).unwrap_or_default());
         }
         let duplicated = self.duplication(&scan);
@@ -172,7 +172,7 @@ impl Episode {
             blocks: self.facts.blocks,
             broken_python: self.facts.broken_python,
             all_python_parses: self.facts.all_python_parses,
-            tests_passed: verdict.as_ref().map(|v| v.passed),
+            solved: verdict.as_ref().is_some_and(|v| v.passed) && !self.facts.markers_left,
             duplicated: duplicated.is_some(),
         });
         self.last_conflicted = self.conflicted_texts(&scan);
@@ -182,13 +182,13 @@ impl Episode {
     }
 
     pub fn state(&self) -> EpisodeState {
-        let task = &self.entry.task;
+        let task = self.task_info();
         EpisodeState {
             episode_id: Some(self.id.clone()),
             step_count: self.step_count,
-            task_id: Some(task.id.clone()),
-            level: Some(task.difficulty.level.name().to_string()),
-            family: Some(task.family.name().to_string()),
+            task_id: Some(task.id),
+            level: task.level,
+            family: task.family,
             done: self.done,
             total_reward: self.ledger.total(),
             max_reward: Some(self.max_reward),
@@ -321,26 +321,33 @@ impl Episode {
         env
     }
 
-    fn run_tests(&mut self, commands: &mut Duration) -> Result<Verdict, EnvError> {
+    /// The grader's verdict on the scanned tree (gold's tests over a copy of it); the
+    /// first graded episode of a task also runs gold once. All of it is test time.
+    fn run_tests(&mut self, scan: &TreeScan, commands: &mut Duration) -> Result<Verdict, EnvError> {
+        let started = Instant::now();
+        let command = self.test_command();
+        let gold = self
+            .entry
+            .gold
+            .get(&self.merged, &self.entry.solution, &command)
+            .map_err(|e| EnvError::execution(format!("task {}: {e:#}", self.entry.task.id)))?;
+        let verdict = grader::grade(&scan.snapshot(), &gold, &command)
+            .map_err(|e| EnvError::execution(format!("running the tests: {e:#}")))?;
+        *commands += started.elapsed();
+        self.verdicts.insert(self.fingerprint.clone(), verdict.clone());
+        Ok(verdict)
+    }
+
+    /// The task's test command with `python` meaning the venv's interpreter.
+    fn test_command(&self) -> TestCommand {
         let task = &self.entry.task;
         let python = self.settings.python.interpreter.display().to_string();
-        let mut argv: Vec<String> = task
+        let argv = task
             .test_command
             .iter()
             .map(|arg| if arg == "python" || arg == "python3" { python.clone() } else { arg.clone() })
             .collect();
-        if report::is_pytest(&argv) {
-            argv.push("-rfE".to_string());
-        }
-        let limits = Limits::for_tests(Duration::from_secs(task.timeout_s.max(1)));
-        let run = run_in_dir(self.workspace.repo(), self.workspace.root(), &argv, &self.command_env(), &limits)
-            .map_err(|e| EnvError::execution(format!("running the tests: {e:#}")))?;
-        *commands += run.duration;
-        let passed = run.exit_code == Some(0);
-        let counts = pytest_counts(&run.output);
-        let verdict = Verdict { passed, counts, summary: test_summary(passed, counts, &run.output, run.timed_out) };
-        self.verdicts.insert(self.fingerprint.clone(), verdict.clone());
-        Ok(verdict)
+        TestCommand { argv, env: self.command_env(), timeout: Duration::from_secs(task.timeout_s.max(1)) }
     }
 
     fn scan(&self) -> TreeScan {
@@ -391,8 +398,18 @@ impl Episode {
         })
     }
 
-    fn observe(&self, last_output: String, reward_components: RewardComponents) -> Observation {
+    /// The task as the agent may know it: level and family only when revealed.
+    fn task_info(&self) -> TaskInfo {
         let task = &self.entry.task;
+        let reveal = self.settings.config.reveal_task_info;
+        TaskInfo {
+            id: task.id.clone(),
+            level: reveal.then(|| task.difficulty.level.name().to_string()),
+            family: reveal.then(|| task.family.name().to_string()),
+        }
+    }
+
+    fn observe(&self, last_output: String, reward_components: RewardComponents) -> Observation {
         let verdict = self.verdicts.get(&self.fingerprint);
         Observation {
             files: self.last_conflicted.clone(),
@@ -401,11 +418,7 @@ impl Episode {
             tests_passing: verdict.is_some_and(|v| v.passed),
             tests: verdict.and_then(|v| v.counts),
             done: self.done,
-            task: TaskInfo {
-                id: task.id.clone(),
-                level: task.difficulty.level.name().to_string(),
-                family: task.family.name().to_string(),
-            },
+            task: self.task_info(),
             last_output,
             reward_components,
             max_reward: self.max_reward,
@@ -437,26 +450,6 @@ pub fn conflict_blocks(text: &str) -> usize {
     let opening = text.lines().filter(|l| l.starts_with("<<<<<<<")).count();
     let closing = text.lines().filter(|l| l.starts_with(">>>>>>>")).count();
     markers::count_conflicts(text).max(opening).max(closing)
-}
-
-fn test_summary(passed: bool, counts: Option<TestCounts>, output: &str, timed_out: bool) -> String {
-    let verdict = if passed {
-        "tests pass"
-    } else if timed_out {
-        "tests timed out"
-    } else {
-        "tests fail"
-    };
-    let mut line = match counts {
-        Some(c) => format!("{verdict}: {} passed, {} failed", c.passed, c.failed),
-        None => verdict.to_string(),
-    };
-    let failing = report::failing_test_ids(output);
-    if !failing.is_empty() {
-        let shown: Vec<&str> = failing.iter().take(10).map(String::as_str).collect();
-        line.push_str(&format!(" ({}{})", shown.join(", "), if failing.len() > 10 { ", ..." } else { "" }));
-    }
-    line
 }
 
 fn push_line(output: &mut String, line: &str) {

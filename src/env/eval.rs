@@ -30,6 +30,8 @@ pub struct EpisodeResult {
     pub markers_remaining: usize,
     pub syntax_valid: bool,
     pub tests_passing: bool,
+    /// The task is solved: the graded tests pass with no marker left.
+    pub solved: bool,
     pub tests: Option<TestCounts>,
     /// Set when the environment refused an action or failed; the episode was cut short.
     pub error: Option<String>,
@@ -74,6 +76,7 @@ pub fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> Epis
         markers_remaining: 0,
         syntax_valid: false,
         tests_passing: false,
+        solved: false,
         tests: None,
         error: None,
         reset_time: Duration::ZERO,
@@ -124,6 +127,7 @@ pub fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> Epis
     result.markers_remaining = obs.conflict_count;
     result.syntax_valid = obs.syntax_valid;
     result.tests_passing = obs.tests_passing;
+    result.solved = obs.tests_passing && obs.conflict_count == 0;
     result.tests = obs.tests;
     result
 }

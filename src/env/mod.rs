@@ -1,12 +1,13 @@
-//! The environment: serves dataset tasks to agents as episodes, pays the dense reward,
-//! and scores baseline agents through the same code.
+//! The environment: serves dataset tasks to agents as episodes, grades them with gold's
+//! tests (the agent cannot touch them), pays the reward, and scores baseline agents
+//! through the same code.
 //!
 //! * [`dataset`] loads a dataset version and picks the task of a reset.
 //! * [`workspace`] materialises a task as a real git repository mid-merge and guards
 //!   every path an agent names.
 //! * [`action`], [`observation`] are the agent-facing types; [`episode`] applies
-//!   actions, runs the tests in the sandbox and pays [`reward`] (with the
-//!   [`duplication`] check).
+//!   actions, has [`grader`] judge the tree (gold's tests restored over a copy of it,
+//!   in the sandbox) and pays [`reward`] (with the [`duplication`] check).
 //! * [`protocol`] and [`server`] speak OpenEnv over HTTP and WebSocket (`mergeforge
 //!   serve`); [`agents`] and [`eval`] run baseline agents (`mergeforge eval`).
 //! * [`web`] is the task browser and live demo page that `serve` also offers.
@@ -20,6 +21,7 @@ pub mod dataset;
 pub mod duplication;
 pub mod episode;
 pub mod eval;
+pub mod grader;
 pub mod observation;
 pub mod protocol;
 pub mod reward;

@@ -9,12 +9,48 @@ use serde::{Deserialize, Serialize};
 
 use super::reward::RewardComponents;
 
-/// The task being played, as the agent may know it.
+/// Every key an observation carries: the allowlist. A field added to [`Observation`]
+/// must be added here too, or the tests fail (`tests/it/env_episode.rs` serialises a
+/// real episode's observation and compares its keys; the unit test below compares the
+/// schema's).
+pub const OBSERVATION_KEYS: &[&str] = &[
+    "files",
+    "conflict_count",
+    "syntax_valid",
+    "tests_passing",
+    "tests",
+    "done",
+    "task",
+    "last_output",
+    "reward_components",
+    "max_reward",
+    "total_reward",
+    "step_count",
+    "max_steps",
+];
+
+/// The keys of the observation's `task`, by default.
+pub const TASK_KEYS: &[&str] = &["id"];
+
+/// The keys only `serve --reveal-task-info` adds, to `task` and to the state: they name
+/// how the task was made, which an agent must learn from the code, not from a label.
+pub const REVEALED_KEYS: &[&str] = &["level", "family"];
+
+/// Every key of the state (`GET /state`, the `state` frame), by default.
+pub const STATE_KEYS: &[&str] =
+    &["episode_id", "step_count", "task_id", "done", "total_reward", "max_reward", "max_steps", "conflict_count"];
+
+/// The task being played, as the agent may know it: its id; its level and family only
+/// when the server reveals them ([`REVEALED_KEYS`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TaskInfo {
     pub id: String,
-    pub level: String,
-    pub family: String,
+    /// Only with `--reveal-task-info`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// Only with `--reveal-task-info`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
 }
 
 /// Counts read from the test command's summary line (pytest); absent when the tests
@@ -34,7 +70,8 @@ pub struct Observation {
     pub conflict_count: usize,
     /// Every Python file of the working tree parses.
     pub syntax_valid: bool,
-    /// The full test command passed on the current tree.
+    /// The graded test run passed on the current tree: gold's test files restored over
+    /// it, every test that passes on gold passing.
     pub tests_passing: bool,
     /// Test counts of the last run on the current tree, if any.
     pub tests: Option<TestCounts>,
@@ -67,7 +104,11 @@ pub struct EpisodeState {
     pub episode_id: Option<String>,
     pub step_count: usize,
     pub task_id: Option<String>,
+    /// Only with `--reveal-task-info`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,
+    /// Only with `--reveal-task-info`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub family: Option<String>,
     pub done: bool,
     pub total_reward: f64,
@@ -118,6 +159,28 @@ pub fn pytest_counts(output: &str) -> Option<TestCounts> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn keys_of(schema: &serde_json::Value) -> Vec<String> {
+        let mut keys: Vec<String> = schema["properties"].as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    }
+
+    fn sorted(keys: &[&[&str]]) -> Vec<String> {
+        let mut all: Vec<String> = keys.iter().flat_map(|k| k.iter().map(|s| s.to_string())).collect();
+        all.sort();
+        all
+    }
+
+    #[test]
+    fn the_types_carry_only_allowlisted_keys() {
+        let observation = serde_json::to_value(schemars::schema_for!(Observation)).unwrap();
+        assert_eq!(keys_of(&observation), sorted(&[OBSERVATION_KEYS]), "a new field needs OBSERVATION_KEYS");
+        let task = serde_json::to_value(schemars::schema_for!(TaskInfo)).unwrap();
+        assert_eq!(keys_of(&task), sorted(&[TASK_KEYS, REVEALED_KEYS]), "a new field needs TASK_KEYS");
+        let state = serde_json::to_value(schemars::schema_for!(EpisodeState)).unwrap();
+        assert_eq!(keys_of(&state), sorted(&[STATE_KEYS, REVEALED_KEYS]), "a new field needs STATE_KEYS");
+    }
 
     #[test]
     fn reads_pytest_summaries() {

@@ -8,7 +8,8 @@
 //!   HTTP client (OpenEnv's HTTP routes are meant for simple, sequential use; concurrent
 //!   agents should use `/ws`). Errors are 4xx/5xx with `{"detail", "code"}`.
 //! * `GET /health`, `/metadata`, `/schema`, `/openapi.json`.
-//! * `GET /` and `/api/*`: the task browser and demo page ([`super::web`]).
+//! * `GET /` and `/api/*`: the task browser and demo page ([`super::web`]), only with
+//!   `--reveal-task-info` (they show levels, families and gold); otherwise 404 saying so.
 //!
 //! Episode work (git, files, tests) runs on tokio's blocking pool; the async side only
 //! moves frames.
@@ -81,7 +82,11 @@ pub async fn serve(
 /// The routes, for `serve` and for tests that bring their own listener.
 pub fn router(env: Arc<Environment>, options: ServeOptions) -> Router {
     let limit = options.max_message_bytes;
-    let web = super::web::router(env.clone(), options.max_sessions);
+    let web = if env.settings.config.reveal_task_info {
+        super::web::router(env.clone(), options.max_sessions)
+    } else {
+        super::web::closed_router()
+    };
     let state =
         Arc::new(AppState { env, options, active: AtomicUsize::new(0), default_session: Arc::new(Mutex::new(None)) });
     Router::new()

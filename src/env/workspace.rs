@@ -5,7 +5,9 @@
 //! and theirs only: gold is in `solution.bundle`, never read here), checks out `ours`
 //! and runs `git merge theirs`:
 //! MERGE_HEAD is set, `git status` shows the unmerged paths, the files carry diff3
-//! conflict markers. Every path an agent names goes through [`Workspace::resolve`]:
+//! conflict markers. Then the traces of the setup go (reflogs, `FETCH_HEAD`,
+//! `ORIG_HEAD`): only ours and theirs are branches, base is their parent, and no object
+//! of gold is there. Every path an agent names goes through [`Workspace::resolve`]:
 //! relative, no `..`, nothing under `.git`, and, after following symlinks, still inside
 //! the repository.
 
@@ -59,7 +61,6 @@ impl Workspace {
                 "refs/heads/theirs:refs/heads/theirs",
             ],
         )?;
-        let _ = std::fs::remove_file(repo.join(".git/FETCH_HEAD"));
         // Identity for the agent's own commits, diff3 markers for the merge below.
         let mut config = std::fs::OpenOptions::new().append(true).open(repo.join(".git/config"))?;
         std::io::Write::write_all(
@@ -78,6 +79,7 @@ impl Workspace {
             let stderr = String::from_utf8_lossy(&merge.stderr);
             bail!("{}: git merge failed without a conflict: {}", bundle.display(), stderr.trim());
         }
+        remove_setup_traces(&repo)?;
         let canonical_repo = std::fs::canonicalize(&repo)?;
         Ok(Workspace { dir, repo, canonical_repo })
     }
@@ -231,9 +233,35 @@ impl TreeScan {
         crate::snapshot::hex(&hasher.finalize())
     }
 
+    /// The tree as a snapshot, for a graded copy (a file over the scan's size bound
+    /// comes out empty).
+    pub fn snapshot(&self) -> crate::snapshot::Snapshot {
+        self.files.iter().map(|(path, file)| (path.clone(), std::sync::Arc::from(file.bytes.as_slice()))).collect()
+    }
+
     /// The text of a file, if it exists and is UTF-8.
     pub fn text(&self, path: &str) -> Option<&str> {
         self.files.get(path).and_then(|f| std::str::from_utf8(&f.bytes).ok())
+    }
+}
+
+/// Removes what setting the episode up left that a developer in the middle of this
+/// merge would not have: the reflogs of the fetch and the checkout, `FETCH_HEAD` (it
+/// names the bundle) and `ORIG_HEAD`. No remote is ever configured; the objects are the
+/// bundle's (base, ours, theirs) and the merge's own result.
+fn remove_setup_traces(repo: &Path) -> Result<()> {
+    let git_dir = repo.join(".git");
+    for file in ["FETCH_HEAD", "ORIG_HEAD"] {
+        match std::fs::remove_file(git_dir.join(file)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("removing .git/{file}"))
+            }
+            _ => {}
+        }
+    }
+    match std::fs::remove_dir_all(git_dir.join("logs")) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e).context("removing .git/logs"),
+        _ => Ok(()),
     }
 }
 

@@ -24,6 +24,17 @@ pub fn failing_test_ids(output: &str) -> Vec<String> {
     ids
 }
 
+/// Test ids pytest reported as passed (`PASSED <id>` lines of the short summary, which
+/// `-rp` asks for), uncapped.
+pub fn passed_test_ids(output: &str) -> std::collections::BTreeSet<String> {
+    output
+        .lines()
+        .filter_map(|line| line.strip_prefix("PASSED "))
+        .map(|rest| test_id_of(rest).to_string())
+        .filter(|id| !id.is_empty())
+        .collect()
+}
+
 /// The id at the start of a summary line's rest: up to ` - `, but a parametrized id
 /// (`test_p[1 - 2]`) runs to its closing bracket.
 fn test_id_of(rest: &str) -> &str {
@@ -49,6 +60,13 @@ pub fn is_pytest(argv: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_passed_lines() {
+        let output = "PASSED tests/test_a.py::test_x\nPASSED tests/test_a.py::test_p[1 - 2]\nFAILED t.py::y - no\n";
+        let ids: Vec<String> = passed_test_ids(output).into_iter().collect();
+        assert_eq!(ids, ["tests/test_a.py::test_p[1 - 2]", "tests/test_a.py::test_x"]);
+    }
 
     #[test]
     fn reads_failed_and_error_lines() {

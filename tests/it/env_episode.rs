@@ -68,11 +68,8 @@ fn reset_leaves_a_real_merge_in_progress_without_gold() {
     assert!(obs.files["calculator.py"].contains("<<<<<<< "), "diff3 markers in the observed file");
     assert!(obs.files["calculator.py"].contains("||||||| "), "the base section is shown");
     assert!(!obs.syntax_valid && !obs.tests_passing && !obs.done);
-    assert_eq!(obs.max_reward, 0.65);
-    assert_eq!(
-        (obs.task.id.as_str(), obs.task.level.as_str(), obs.task.family.as_str()),
-        (DIVERGE, "easy", "divergent-edit")
-    );
+    assert_eq!(obs.max_reward, 1.15);
+    assert_eq!((obs.task.id.as_str(), &obs.task.level, &obs.task.family), (DIVERGE, &None, &None));
 
     // Two episodes of the same task never share files.
     let (other, _) = reset(&env, DIVERGE);
@@ -111,7 +108,7 @@ fn tools_read_edit_and_run_in_the_repository() {
     let c = edit.observation.reward_components;
     assert_eq!(
         (c.markers, c.syntax, c.tests, c.duplication),
-        (0.15, 0.2, 0.3, 0.0),
+        (0.1, 0.05, 1.0, 0.0),
         "{}",
         edit.observation.last_output
     );
@@ -170,7 +167,7 @@ fn union_is_paid_for_markers_and_charged_for_duplication() {
     let step = episode.step(Action::Resolve { file: path.clone(), resolution: union }).unwrap();
     assert!(!step.done);
     let c = step.observation.reward_components;
-    assert_eq!((c.markers, c.syntax, c.duplication), (0.15, 0.2, -0.2), "{}", step.observation.last_output);
+    assert_eq!((c.markers, c.syntax, c.duplication), (0.1, 0.05, -0.2), "{}", step.observation.last_output);
     assert!(step.observation.last_output.contains("duplicates the logic"), "{}", step.observation.last_output);
 
     // A broken file: −0.10 on every step it stays broken, markers already paid.
@@ -180,9 +177,9 @@ fn union_is_paid_for_markers_and_charged_for_duplication() {
     let gold =
         episode.step(Action::Resolve { file: path.clone(), resolution: gold_text(&env, DIVERGE, &path) }).unwrap();
     let c = gold.observation.reward_components;
-    assert_eq!((c.markers, c.syntax, c.tests), (0.0, 0.0, 0.3), "syntax is paid once");
+    assert_eq!((c.markers, c.syntax, c.tests), (0.0, 0.0, 1.0), "syntax is paid once");
     assert!(gold.done);
-    assert_eq!(gold.observation.total_reward, mergeforge::env::reward::round(0.15 + 0.2 - 0.2 - 0.1 + 0.3));
+    assert_eq!(gold.observation.total_reward, mergeforge::env::reward::round(0.1 + 0.05 - 0.2 - 0.1 + 1.0));
 }
 
 #[test]
@@ -206,4 +203,44 @@ fn max_steps_and_finish_end_the_episode_with_a_final_test_verdict() {
     let finish = episode.step(Action::Finish).unwrap();
     assert!(finish.done && finish.observation.last_output.starts_with("finished"));
     assert_eq!(episode.state().step_count, 1);
+}
+
+fn keys(value: &serde_json::Value) -> Vec<String> {
+    let mut keys: Vec<String> = value.as_object().expect("an object").keys().cloned().collect();
+    keys.sort();
+    keys
+}
+
+fn allowed(lists: &[&[&str]]) -> Vec<String> {
+    let mut keys: Vec<String> = lists.iter().flat_map(|l| l.iter().map(|k| k.to_string())).collect();
+    keys.sort();
+    keys
+}
+
+#[test]
+fn observations_carry_the_allowlisted_keys_and_no_label_unless_revealed() {
+    use mergeforge::env::observation::{OBSERVATION_KEYS, REVEALED_KEYS, STATE_KEYS, TASK_KEYS};
+    let work = tempfile::tempdir().unwrap();
+    for reveal in [false, true] {
+        let config =
+            EnvConfig { reveal_task_info: reveal, work_dir: work.path().to_path_buf(), ..EnvConfig::default() };
+        let env = Environment::new(&root().join(SAMPLE), config).expect("the sample loads");
+        let (mut episode, reset) = reset(&env, DIVERGE);
+        let step = episode
+            .step(Action::ReadFile { path: "calculator.py".into(), start_line: Some(1), end_line: Some(1) })
+            .unwrap();
+        let finish = episode.step(Action::Finish).unwrap();
+        let revealed: &[&str] = if reveal { REVEALED_KEYS } else { &[] };
+        for reply in [&reset, &step, &finish] {
+            let observation = serde_json::to_value(&reply.observation).unwrap();
+            assert_eq!(keys(&observation), allowed(&[OBSERVATION_KEYS]), "reveal {reveal}: {observation}");
+            assert_eq!(keys(&observation["task"]), allowed(&[TASK_KEYS, revealed]), "reveal {reveal}");
+        }
+        let state = serde_json::to_value(episode.state()).unwrap();
+        assert_eq!(keys(&state), allowed(&[STATE_KEYS, revealed]), "reveal {reveal}: {state}");
+        if reveal {
+            assert_eq!(reset.observation.task.level.as_deref(), Some("easy"));
+            assert_eq!(reset.observation.task.family.as_deref(), Some("divergent-edit"));
+        }
+    }
 }

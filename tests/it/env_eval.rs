@@ -3,7 +3,7 @@
 //! from TOML, and bad flags get one clear line.
 
 use crate::common::*;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
 
@@ -41,8 +41,13 @@ fn reward_weights_come_from_toml() {
     let report =
         eval_json(&["--agent", "gold", "--task", "calculator-17faa6f83c", "--reward-config", config.to_str().unwrap()]);
     let episode = &report["episodes"][0];
-    assert_eq!(episode["max_reward"], 1.35, "0.15 × 1 block + 0.20 + 1.0");
-    assert_eq!(episode["reward"], 1.35);
+    assert_eq!(episode["max_reward"], 2.15, "0.10 for the blocks + 0.05 + 2.0");
+    assert_eq!(episode["reward"], 2.15);
+
+    let binary = eval_json(&["--agent", "gold", "--task", "calculator-17faa6f83c", "--reward", "binary"]);
+    assert_eq!((&binary["episodes"][0]["max_reward"], &binary["episodes"][0]["reward"]), (&json!(1.0), &json!(1.0)));
+    let noop = eval_json(&["--agent", "noop", "--task", "calculator-17faa6f83c", "--reward", "binary"]);
+    assert_eq!((&noop["episodes"][0]["reward"], &noop["episodes"][0]["solved"]), (&json!(0.0), &json!(false)));
 
     let typo = root().join("tests/data/env/reward-typo.toml");
     let output = run_mergeforge(&["eval", "--agent", "gold", "--reward-config", typo.to_str().unwrap()]);
@@ -56,12 +61,24 @@ fn bad_flags_get_one_clear_line() {
     for (args, expected) in [
         (
             vec!["eval", "--agent", "oracle"],
-            "unknown agent `oracle`: expected one of ours, theirs, union, tokens, gold",
+            "unknown agent `oracle`: expected one of noop, ours, theirs, union, tokens, gold",
         ),
         (vec!["eval", "--agent", "gold", "--level", "trivial"], "unknown level `trivial`"),
         (vec!["eval", "--agent", "gold", "--task", "nope"], "no task matches"),
         (vec!["eval", "--agent", "gold", "--dataset", "generated"], "no manifest.json"),
         (vec!["serve", "--addr", "0.0.0.0:0"], "not a loopback address"),
+        (
+            vec![
+                "eval",
+                "--agent",
+                "gold",
+                "--reward",
+                "binary",
+                "--reward-config",
+                "tests/data/env/reward-tests-heavy.toml",
+            ],
+            "does not combine with --reward binary",
+        ),
     ] {
         let output = run_mergeforge(&args);
         let stderr = String::from_utf8_lossy(&output.stderr);

@@ -12,11 +12,11 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
+pub(crate) const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
 const DIVERGE: &str = "calculator-17faa6f83c";
 
 /// A running server, stopped with SIGTERM when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     /// `127.0.0.1:PORT`
     addr: String,
@@ -25,7 +25,7 @@ struct Server {
 }
 
 impl Server {
-    fn start(extra: &[&str]) -> Server {
+    pub(crate) fn start(extra: &[&str]) -> Server {
         let mut child = mergeforge()
             .args(["serve", "--dataset", SAMPLE, "--addr", "127.0.0.1:0"])
             .args(extra)
@@ -86,14 +86,14 @@ fn http(addr: &str, method: &str, path: &str, body: Option<&str>) -> (u16, Value
     (status, serde_json::from_str(payload).unwrap_or(Value::String(payload.to_string())))
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+pub(crate) type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn connect(server: &Server) -> Ws {
+pub(crate) async fn connect(server: &Server) -> Ws {
     tokio_tungstenite::connect_async(server.ws_url()).await.expect("websocket connects").0
 }
 
 /// The next text frame, as JSON.
-async fn receive(ws: &mut Ws) -> Value {
+pub(crate) async fn receive(ws: &mut Ws) -> Value {
     for _ in 0..16 {
         match tokio::time::timeout(Duration::from_secs(120), ws.next()).await.expect("a reply in time") {
             Some(Ok(Message::Text(text))) => return serde_json::from_str(&text).expect("JSON frame"),
@@ -104,12 +104,12 @@ async fn receive(ws: &mut Ws) -> Value {
     panic!("no text frame among 16 messages")
 }
 
-async fn exchange(ws: &mut Ws, raw: String) -> Value {
+pub(crate) async fn exchange(ws: &mut Ws, raw: String) -> Value {
     ws.send(Message::Text(raw.into())).await.expect("send");
     receive(ws).await
 }
 
-async fn step(ws: &mut Ws, action: Value) -> Value {
+pub(crate) async fn step(ws: &mut Ws, action: Value) -> Value {
     exchange(ws, json!({"type": "step", "data": action}).to_string()).await
 }
 
@@ -125,6 +125,12 @@ fn http_routes_follow_openenv() {
     let server = Server::start(&["--max-sessions", "2"]);
     let addr = server.addr.as_str();
     assert_eq!(http(addr, "GET", "/health", None), (200, json!({"status": "healthy"})));
+    // The task browser shows levels, families and gold: closed without --reveal-task-info.
+    for (method, path) in [("GET", "/"), ("GET", "/api/tasks"), ("POST", "/api/demo/run")] {
+        let (status, body) = http(addr, method, path, Some("{}"));
+        assert_eq!(status, 404, "{method} {path}: {body}");
+        assert!(body["detail"].as_str().unwrap_or("").contains("--reveal-task-info"), "{path}: {body}");
+    }
     let (status, metadata) = http(addr, "GET", "/metadata", None);
     assert_eq!(status, 200);
     assert_eq!(metadata["name"], "mergeforge");
@@ -168,7 +174,9 @@ fn http_routes_follow_openenv() {
     assert_eq!(status, 422, "{body}");
     let (status, seeded) = http(addr, "POST", "/reset", Some(r#"{"difficulty": "hard", "seed": 7}"#));
     assert_eq!(status, 200);
-    assert_eq!(seeded["observation"]["task"]["level"], "hard");
+    assert_eq!(seeded["observation"]["task"], json!({"id": seeded["observation"]["task"]["id"]}), "no label");
+    let (_, state) = http(addr, "GET", "/state", None);
+    assert!(state.get("level").is_none() && state.get("family").is_none(), "{state}");
 }
 
 #[tokio::test]
@@ -282,6 +290,7 @@ fn the_official_openenv_client_drives_the_server() {
         "gold: ",
         "traversal refused",
         "syntax component -0.10",
+        "test reward 0.00, not solved",
         "16 concurrent sessions, no cross-talk",
         "all checks passed",
     ] {

@@ -49,7 +49,7 @@ impl Drop for Process {
 /// `mergeforge serve` on a free loopback port; returns the process and `http://ADDR`.
 fn start_server() -> (Process, String, BufReader<std::process::ChildStdout>) {
     let mut child = mergeforge()
-        .args(["serve", "--dataset", SAMPLE, "--addr", "127.0.0.1:0"])
+        .args(["serve", "--dataset", SAMPLE, "--addr", "127.0.0.1:0", "--reveal-task-info"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -226,7 +226,7 @@ async fn gold_agent_reaches_the_maximum_reward_on_a_hard_task_in_chromium() {
     let earned: f64 = earned.parse().unwrap_or_else(|_| panic!("reward total {earned:?} is a number"));
     let maximum: f64 = maximum.parse().unwrap_or_else(|_| panic!("reward maximum {maximum:?} is a number"));
     let expected = mergeforge::env::reward::RewardWeights::default().max_reward(hunks as usize);
-    assert_eq!(maximum, expected, "the page states the task's maximum (0.15 per block + 0.20 + 0.30)");
+    assert_eq!(maximum, expected, "the page states the task's maximum (the default weights' max_reward)");
     assert_eq!(earned, maximum, "gold earns the maximum reward");
     let rows = script(
         &client,
@@ -375,11 +375,11 @@ fn api_filters_counts_and_explains_tasks() {
     );
     let hunks: u64 = task["conflicts"].as_array().expect("conflicts").iter().filter_map(|c| c["hunks"].as_u64()).sum();
     let maximum = mergeforge::env::reward::RewardWeights::default().max_reward(hunks as usize);
-    assert_eq!(view["max_reward"].as_f64(), Some(maximum), "0.15 per block + 0.20 + 0.30");
+    assert_eq!(view["max_reward"].as_f64(), Some(maximum), "the default weights' max_reward");
 
     let (status, missing) = get_json(addr, "/api/tasks/no-such-task");
     assert_eq!(status, 404, "{missing}");
     let (status, _, body) = http(addr, "POST", "/api/demo/run", &json!({"task": id, "agent": "oracle"}).to_string());
     assert_eq!(status, 422, "{body}");
-    assert!(body.contains("unknown agent `oracle`: expected one of ours, theirs, union, tokens, gold"), "{body}");
+    assert!(body.contains("unknown agent `oracle`: expected one of noop, ours, theirs, union, tokens, gold"), "{body}");
 }

@@ -202,7 +202,7 @@ fn table(steps: &[StepRecord], last: &Observation) -> RewardTable {
     let rows = vec![
         RewardRow {
             component: "markers".into(),
-            paid_for: "each conflict block removed".into(),
+            paid_for: "removing the conflict blocks (shared among them)".into(),
             earned: sum(|c| c.markers),
         },
         RewardRow {
@@ -212,7 +212,7 @@ fn table(steps: &[StepRecord], last: &Observation) -> RewardTable {
         },
         RewardRow {
             component: "tests".into(),
-            paid_for: "the test command passes (once)".into(),
+            paid_for: "solving: gold's tests, restored over the tree, pass with no marker left (once)".into(),
             earned: sum(|c| c.tests),
         },
         RewardRow {

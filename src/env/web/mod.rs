@@ -11,6 +11,10 @@
 //!   environment's own episode code ([`demo::run`]); at most `max_runs` at once, the
 //!   next gets 503 `CAPACITY_REACHED`.
 //!
+//! The page shows every task's level, family and gold resolution, so `serve` offers it
+//! only with `--reveal-task-info`; otherwise [`closed_router`] answers these paths with
+//! 404 and how to open them.
+//!
 //! Errors are `{"detail", "code"}` like the OpenEnv HTTP routes. This module only reads
 //! the environment; it owns no episode beyond the demo run it is answering.
 
@@ -58,6 +62,17 @@ pub fn router(env: Arc<Environment>, max_runs: usize) -> Router {
         .route("/api/tasks/{id}", get(task_route))
         .route("/api/demo/run", post(run_route))
         .with_state(state)
+}
+
+/// Why the page is not served, for `/` and `/api/*` on a server without
+/// `--reveal-task-info`.
+const CLOSED: &str = "the task browser shows every task's level, family and gold resolution: \
+                      start `mergeforge serve` with --reveal-task-info to open it";
+
+/// The page's paths on a server that does not reveal task information: 404 with why.
+pub fn closed_router() -> Router {
+    let closed = || async { error(StatusCode::NOT_FOUND, ErrorCode::ValidationError, CLOSED) };
+    Router::new().route("/", get(closed)).route("/api/{*rest}", get(closed).post(closed))
 }
 
 fn asset(body: &'static str, content_type: &'static str) -> Response {

@@ -3,10 +3,15 @@
 Usage: python openenv_client.py BASE_URL DATASET_DIR
 
 Uses only `openenv.core.GenericEnvClient` (WebSocket /ws, one session per client):
-1. resets a task, submits the gold resolution, gets the maximum reward with done;
+1. resets a task (the observation names no level or family), submits the gold
+   resolution, gets the maximum reward with done;
 2. on a fresh episode: `../../etc/passwd` is refused with an error and the episode
    goes on; a broken file costs -0.10 in the syntax component; gold still finishes it;
-3. runs 16 sessions at once, each on its own task, and checks that no session sees
+3. the tamper probe: on a task `ours` does not solve, resolves every file with ours,
+   then one `run` overwrites every test module with a trivial passing test and adds a
+   conftest.py forcing exit status 0; its own test run exits 0, yet the episode earns
+   no test reward and does not end solved;
+4. runs 16 sessions at once, each on its own task, and checks that no session sees
    another's files or state.
 Prints one line per check; exits non-zero (with a traceback) on the first failure.
 """
@@ -51,7 +56,8 @@ def gold_episode(url, dataset, task_id):
         obs = result.observation
         assert not result.done and obs["conflict_count"] >= 1, obs
         assert any("<<<<<<<" in text for text in obs["files"].values()), "markers in the observed files"
-        assert obs["task"]["id"] == task_id, obs["task"]
+        assert obs["task"] == {"id": task_id}, f"no level or family by default: {obs['task']}"
+        assert "level" not in env.state() and "family" not in env.state(), env.state()
         total = 0.0
         for action in gold_steps(dataset, task_id):
             result = env.step(action)
@@ -88,6 +94,56 @@ def errors_keep_the_episode(url, dataset, task_id):
         print("after the errors, gold still finishes the episode")
 
 
+TAMPER = (
+    "find . -name 'test_*.py' -not -path './.git/*' | while read f; do "
+    "printf 'def test_ok():\\n    assert True\\n' > \"$f\"; done && "
+    "printf 'def pytest_sessionfinish(session, exitstatus):\\n    session.exitstatus = 0\\n' > conftest.py"
+)
+
+
+def keep_ours(text):
+    """Every diff3 hunk resolved to its ours section."""
+    out, section = [], None
+    for line in text.splitlines(keepends=True):
+        if line.startswith("<<<<<<<"):
+            section = "ours"
+        elif line.startswith("|||||||") and section:
+            section = "base"
+        elif line.startswith("=======") and section:
+            section = "theirs"
+        elif line.startswith(">>>>>>>") and section:
+            section = None
+        elif section in (None, "ours"):
+            out.append(line)
+    return "".join(out)
+
+
+def tamper_probe(url, dataset, tasks):
+    def ours_fails(task_id):
+        task = json.loads((dataset / "tasks" / task_id / "task.json").read_text())
+        solution = json.loads((dataset / "tasks" / task_id / "solution.json").read_text())
+        return task["conflict_kind"] == "textual" and not solution["validation"]["baselines"]["ours"]["passed"]
+
+    task_id = next(t for t in tasks if ours_fails(t))
+    command = " ".join(json.loads((dataset / "tasks" / task_id / "task.json").read_text())["test_command"])
+    with GenericEnvClient(base_url=url, message_timeout_s=TIMEOUT_S).sync() as env:
+        result = env.reset(task_id=task_id)
+        results = []
+        for path, text in result.observation["files"].items():
+            results.append(env.step({"file": path, "resolution": keep_ours(text)}))
+        results.append(env.step({"tool": "run", "command": TAMPER}))
+        own = env.step({"tool": "run", "command": command})
+        assert own.observation["last_output"].startswith("exit 0"), own.observation["last_output"]
+        results.append(own)
+        if not own.done:
+            results.append(env.step({"tool": "finish"}))
+        tests = sum(r.observation["reward_components"]["tests"] for r in results)
+        assert tests == 0.0, (task_id, tests)
+        assert not any(r.observation["tests_passing"] for r in results), task_id
+        assert results[-1].done, task_id
+        print(f"tamper probe on {task_id}: its own test run exits 0, test reward {tests:.2f}, not solved")
+
+
 async def one_session(url, dataset, index, task_id):
     tag = f"# session {index} owns this file"
     async with GenericEnvClient(base_url=url, message_timeout_s=TIMEOUT_S) as env:
@@ -121,6 +177,7 @@ def main():
     sigcall = next((e["id"] for e in manifest["tasks"] if e["family"] == "signature-callsite"), tasks[0])
     gold_episode(url, dataset, sigcall)
     errors_keep_the_episode(url, dataset, tasks[0])
+    tamper_probe(url, dataset, tasks)
     asyncio.run(sixteen_sessions(url, dataset, tasks))
     print("openenv client: all checks passed")
 

@@ -1,0 +1,229 @@
+//! The grader: DESIGN.md's one judgement of *solves*, run so that the agent cannot touch
+//! it. Every graded test run takes a copy of the agent's tree, restores gold's
+//! [`steers_the_run`] files over it (test modules, `conftest.py` files, pytest's
+//! configuration, anything that would shadow the test runner: gold's copy, or none where
+//! gold has none), runs the task's test command there in the sandbox, and requires every
+//! test id that passes on gold to pass — the exit status alone proves nothing.
+//!
+//! Gold's passing ids come from one run of the test command on gold's tree (the merged
+//! tree at reset with the solution's files), made the first time a task is graded and
+//! kept for every later episode of the task ([`GoldTests`]). The agent's own edits to
+//! test files stay in its tree for its own `run`s; they never reach a graded run.
+//!
+//! Known limit: the agent's source code still runs inside the graded process (it is what
+//! is being tested), so code written to forge pytest's report lines could pass; the
+//! cases in `tests/data/env/tamper/` are the ways this grader is known to stop.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use super::observation::{pytest_counts, TestCounts};
+use crate::bundle::Solution;
+use crate::pytest::report;
+use crate::sandbox::{self, Limits, RunOutput, RunRequest};
+use crate::snapshot::{self, Snapshot};
+
+/// Output kept from a graded run: enough for pytest's summary of every test id.
+const GRADED_OUTPUT_CAP: usize = 16 << 20;
+
+/// What a file that steers the test run is, by name (any folder): pytest's
+/// configuration, or a module that `python -m pytest` would import instead of pytest.
+const STEERING_NAMES: &[&str] = &[
+    "pytest.ini",
+    ".pytest.ini",
+    "pyproject.toml",
+    "setup.cfg",
+    "tox.ini",
+    "pytest.py",
+    "py.py",
+    "sitecustomize.py",
+    "usercustomize.py",
+];
+
+/// Folders that would shadow the test runner's own packages.
+const STEERING_FOLDERS: &[&str] = &["_pytest", "pluggy"];
+
+/// Whether `path` decides how the tests run rather than what they test: a test file
+/// ([`snapshot::is_test_file`]: test modules, their folders, `conftest.py`), pytest's
+/// configuration, or a shadow of the runner. Graded runs take gold's copy of these.
+pub fn steers_the_run(path: &str) -> bool {
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let name = parts.pop().unwrap_or_default();
+    snapshot::is_test_file(path)
+        || STEERING_NAMES.contains(&name)
+        || parts.first().is_some_and(|top| STEERING_FOLDERS.contains(top))
+}
+
+/// `tree` as the grader runs it: every file that steers the run replaced by gold's
+/// (removed where gold has none).
+pub fn graded_tree(tree: &Snapshot, gold: &GoldTests) -> Snapshot {
+    let mut out: Snapshot =
+        tree.iter().filter(|(path, _)| !steers_the_run(path)).map(|(p, d)| (p.clone(), d.clone())).collect();
+    out.extend(gold.files.iter().map(|(p, d)| (p.clone(), d.clone())));
+    out
+}
+
+/// Gold's side of the grader for one task.
+#[derive(Debug)]
+pub struct GoldTests {
+    /// Gold's files that steer the run.
+    pub files: Snapshot,
+    /// Test ids that pass on gold (empty when the test command is not pytest: then the
+    /// exit status decides).
+    pub passing: BTreeSet<String>,
+}
+
+/// How a task's test command runs: argv (with `python` resolved), environment, time.
+#[derive(Debug, Clone)]
+pub struct TestCommand {
+    pub argv: Vec<String>,
+    pub env: BTreeMap<String, String>,
+    pub timeout: Duration,
+}
+
+impl TestCommand {
+    /// Whether the command is pytest (and reports test ids).
+    fn is_pytest(&self) -> bool {
+        report::is_pytest(&self.argv)
+    }
+
+    /// Runs in a fresh sandbox holding `tree`. pytest gets `-rfEp`: its summary lists
+    /// every failing, erroring and passing test id.
+    fn run(&self, tree: &Snapshot) -> Result<RunOutput> {
+        let mut argv = self.argv.clone();
+        if self.is_pytest() {
+            argv.push("-rfEp".to_string());
+        }
+        let mut limits = Limits::for_tests(self.timeout);
+        limits.output_cap_bytes = GRADED_OUTPUT_CAP;
+        sandbox::run_in_fresh_tree(&RunRequest { tree, argv: &argv, env: &self.env, limits: &limits })
+    }
+}
+
+/// Gold's tests of a task, computed by the first episode that needs them.
+#[derive(Debug, Default)]
+pub struct GoldCache(Mutex<Option<Arc<GoldTests>>>);
+
+impl GoldCache {
+    /// Gold's tests, running gold once if no episode has yet. `merged` is the tree at
+    /// reset (the merge as git left it). A failed gold run is not kept: the next episode
+    /// tries again.
+    pub fn get(&self, merged: &Snapshot, solution: &Solution, command: &TestCommand) -> Result<Arc<GoldTests>> {
+        let mut cached = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(gold) = cached.as_ref() {
+            return Ok(gold.clone());
+        }
+        let gold = Arc::new(gold_tests(merged, solution, command)?);
+        *cached = Some(gold.clone());
+        Ok(gold)
+    }
+}
+
+/// Gold's tree (the merged tree with every solution file's gold text), its steering
+/// files, and the ids that pass on it.
+fn gold_tests(merged: &Snapshot, solution: &Solution, command: &TestCommand) -> Result<GoldTests> {
+    let mut tree = merged.clone();
+    for file in &solution.files {
+        tree.insert(file.path.clone(), Arc::from(file.gold.as_bytes()));
+    }
+    let output = command.run(&tree).context("running the tests on gold")?;
+    anyhow::ensure!(
+        output.exit_code == Some(0),
+        "the tests fail on gold in this environment ({}): the task cannot be graded",
+        crate::pytest::last_line(&output.output)
+    );
+    let passing = if command.is_pytest() { report::passed_test_ids(&output.output) } else { BTreeSet::new() };
+    let files = tree.into_iter().filter(|(path, _)| steers_the_run(path)).collect();
+    Ok(GoldTests { files, passing })
+}
+
+/// The grader's verdict on one tree.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    /// The command exited 0 and every test that passes on gold passed.
+    pub passed: bool,
+    pub counts: Option<TestCounts>,
+    /// One line for the agent: pass or fail, counts, failing ids.
+    pub summary: String,
+    pub duration: Duration,
+}
+
+/// Grades `tree` (the agent's, as scanned) against `gold`.
+pub fn grade(tree: &Snapshot, gold: &GoldTests, command: &TestCommand) -> Result<Verdict> {
+    let output = command.run(&graded_tree(tree, gold)).context("running the graded tests")?;
+    let passed_ids = report::passed_test_ids(&output.output);
+    let missing: Vec<&String> = gold.passing.iter().filter(|id| !passed_ids.contains(*id)).collect();
+    let passed = output.exit_code == Some(0) && missing.is_empty();
+    let counts = pytest_counts(&output.output);
+    Ok(Verdict { passed, counts, summary: summary(passed, counts, &output, &missing), duration: output.duration })
+}
+
+fn summary(passed: bool, counts: Option<TestCounts>, output: &RunOutput, missing: &[&String]) -> String {
+    let verdict = if passed {
+        "tests pass"
+    } else if output.timed_out {
+        "tests timed out"
+    } else {
+        "tests fail"
+    };
+    let mut line = match counts {
+        Some(c) => format!("{verdict}: {} passed, {} failed", c.passed, c.failed),
+        None => verdict.to_string(),
+    };
+    let failing = report::failing_test_ids(&output.output);
+    if !failing.is_empty() {
+        let shown: Vec<&str> = failing.iter().take(10).map(String::as_str).collect();
+        line.push_str(&format!(" ({}{})", shown.join(", "), if failing.len() > 10 { ", ..." } else { "" }));
+    }
+    // Counted, not named: which tests gold passes is the reference's, not the agent's.
+    let unreported = missing.iter().filter(|id| !failing.contains(**id)).count();
+    if !passed && unreported > 0 {
+        line.push_str(&format!("; {unreported} required test(s) did not pass (skipped, deselected or not run)"));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(paths: &[(&str, &str)]) -> Snapshot {
+        paths.iter().map(|(p, t)| (p.to_string(), Arc::from(t.as_bytes()))).collect()
+    }
+
+    #[test]
+    fn steering_files_are_tests_configuration_and_runner_shadows() {
+        for path in [
+            "tests/test_a.py",
+            "conftest.py",
+            "pkg/conftest.py",
+            "pytest.ini",
+            "sub/tox.ini",
+            "pyproject.toml",
+            "setup.cfg",
+            "pytest.py",
+            "_pytest/main.py",
+            "sitecustomize.py",
+        ] {
+            assert!(steers_the_run(path), "{path}");
+        }
+        for path in ["calculator.py", "pkg/core.py", "README.md", "setup.py", "pkg/_pytest_helpers.py"] {
+            assert!(!steers_the_run(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn the_graded_tree_takes_golds_steering_files_only() {
+        let agent = tree(&[
+            ("calc.py", "agent"),
+            ("tests/test_calc.py", "def test_ok(): pass"),
+            ("conftest.py", "import sys; sys.exit(0)"),
+            ("pytest.ini", "[pytest]\naddopts = -k nothing"),
+        ]);
+        let gold = GoldTests { files: tree(&[("tests/test_calc.py", "gold test")]), passing: BTreeSet::new() };
+        assert_eq!(graded_tree(&agent, &gold), tree(&[("calc.py", "agent"), ("tests/test_calc.py", "gold test")]));
+    }
+}
