@@ -160,8 +160,8 @@ impl<'a> Unit<'a> {
 }
 
 
-/// What `sites` knows of the source modules.
-struct Sources<'a> {
+/// What `sites` knows of the source modules (`branch` reads it too).
+pub(super) struct Sources<'a> {
     modules: &'a [PyModule],
     bindings: Vec<Bindings>,
     uses: Vec<Vec<Use<'a>>>,
@@ -174,7 +174,7 @@ struct Sources<'a> {
 }
 
 impl<'a> Sources<'a> {
-    fn new(modules: &'a [PyModule]) -> Self {
+    pub(super) fn new(modules: &'a [PyModule]) -> Self {
         let mut class_members: BTreeMap<&str, usize> = BTreeMap::new();
         for module in modules {
             for stmt in refs::statements(&module.suite) {
@@ -291,6 +291,21 @@ impl<'a> Sources<'a> {
 
     /// The project's module-level names a unit refers to (see [`Site::uses`]).
     fn uses_of(&self, home: usize, stmt: &ast::Stmt, function: Option<&str>) -> BTreeSet<String> {
+        let uses = refs::uses_of(stmt);
+        let locals: BTreeSet<&str> =
+            uses.iter().filter(|u| matches!(u.how, How::Store | How::Parameter)).map(|u| u.name).collect();
+        self.project_names(home, &uses.iter().collect::<Vec<_>>(), &locals, function)
+    }
+
+    /// The project's module-level names that `uses` (code of module `home`) refer to,
+    /// `locals` (names bound in the code's scope) and `function` (its own name) aside.
+    pub(super) fn project_names(
+        &self,
+        home: usize,
+        uses: &[&Use],
+        locals: &BTreeSet<&str>,
+        function: Option<&str>,
+    ) -> BTreeSet<String> {
         let module = &self.modules[home];
         let bindings = &self.bindings[home];
         let mut names: BTreeMap<String, String> = BTreeMap::new();
@@ -308,11 +323,8 @@ impl<'a> Sources<'a> {
                 names.insert(local.clone(), original.clone());
             }
         }
-        let uses = refs::uses_of(stmt);
-        let locals: BTreeSet<&str> =
-            uses.iter().filter(|u| matches!(u.how, How::Store | How::Parameter)).map(|u| u.name).collect();
         let mut out = BTreeSet::new();
-        for u in &uses {
+        for u in uses {
             match u.how {
                 How::Name if !locals.contains(u.name) && Some(u.name) != function => {
                     out.extend(names.get(u.name).cloned());

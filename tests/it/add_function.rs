@@ -48,7 +48,7 @@ impl Loaded {
     }
 
     fn workspace<'a>(&'a self, coverage: Option<&'a CoverageMap>) -> Workspace<'a> {
-        Workspace { tree: &self.substrate.files, modules: &self.modules, coverage }
+        Workspace { tree: &self.substrate.files, modules: &self.modules, coverage, probe: None }
     }
 
     fn runner(&self) -> TestRunner {
