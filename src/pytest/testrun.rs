@@ -547,8 +547,9 @@ impl TestRunner {
 /// (those that ran a function the tree changes) when it has a coverage map, else from
 /// the full suite. A selected pass needs no confirmation here (no test that ran the
 /// changed code fails: nothing needs it), so the runner's own verdicts are not asked
-/// for; its outcome is cached apart from them. A failure naming an order-dependent
-/// test, or a scaled time-out, falls back to [`TestRunner::run`]'s confirmed verdict.
+/// for; its outcome is cached apart from them. A time-out (under the selection's scaled
+/// limit) is no answer; a failure naming an order-dependent test falls back to
+/// [`TestRunner::run`]'s confirmed verdict.
 impl crate::intent::Probe for TestRunner {
     fn failing_tests(&self, tree: &Snapshot) -> Option<Vec<String>> {
         let outcome = match (&self.selector, self.selection(tree)) {
@@ -556,11 +557,9 @@ impl crate::intent::Probe for TestRunner {
                 let key = sha256_hex(format!("{}:probe", self.selected_key(tree, &ids)).as_bytes());
                 let scaled = selector.index.timeout_for(&ids, self.limits.wall_timeout);
                 let (outcome, _) = self.cached_run(&key, || self.execute_selected(tree, &ids, scaled)).ok()?;
-                let doubtful = outcome.timed_out || selector.order.needs_full_run(&outcome.failed_tests);
-                if doubtful {
-                    self.run(tree).ok()?
-                } else {
-                    outcome
+                match selector.order.needs_full_run(&outcome.failed_tests) && !outcome.timed_out {
+                    true => self.run(tree).ok()?,
+                    false => outcome,
                 }
             }
             _ => self.run(tree).ok()?,

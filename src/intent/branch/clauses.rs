@@ -5,8 +5,9 @@
 //! Found in the function's own blocks (not in nested functions or classes): every
 //! `elif` and the `else` of an if-chain; a guard (an `if` without `elif`/`else` whose
 //! body ends in `raise`, `return`, `continue` or `break`) in a block keeping another
-//! statement; every `except` handler of a `try` with two or more. Each must start its
-//! own line and its body end one.
+//! statement and not inside a `while` loop (without it the loop may never end: a test
+//! run that times out); every `except` handler of a `try` with two or more. Each must
+//! start its own line and its body end one.
 
 use std::ops::Range;
 
@@ -69,21 +70,23 @@ impl Clause {
 /// The clauses of a function body, in source order.
 pub(super) fn of(module: &PyModule, body: &[ast::Stmt]) -> Vec<Clause> {
     let mut out = Vec::new();
-    walk(module, body, &mut out);
+    walk(module, body, false, &mut out);
     out.sort_by_key(|c| c.span.start);
     out
 }
 
-fn walk(module: &PyModule, block: &[ast::Stmt], out: &mut Vec<Clause>) {
+/// The clauses of a block (`looping`: inside a `while` loop).
+fn walk(module: &PyModule, block: &[ast::Stmt], looping: bool, out: &mut Vec<Clause>) {
     for (index, stmt) in block.iter().enumerate() {
         match stmt {
             ast::Stmt::FunctionDef(_) | ast::Stmt::AsyncFunctionDef(_) | ast::Stmt::ClassDef(_) => continue,
-            ast::Stmt::If(head) if !is_elif(module, stmt) => chain(module, block, index, head, out),
+            ast::Stmt::If(head) if !is_elif(module, stmt) => chain(module, block, index, head, looping, out),
             ast::Stmt::Try(t) if t.handlers.len() >= 2 => handlers(module, &t.handlers, out),
             _ => {}
         }
+        let looping = looping || matches!(stmt, ast::Stmt::While(_));
         for inner in child_blocks(stmt) {
-            walk(module, inner, out);
+            walk(module, inner, looping, out);
         }
     }
 }
@@ -94,10 +97,19 @@ fn collapsed(text: &str) -> String {
 }
 
 /// The clauses of the if-chain headed by `block[index]`.
-fn chain(module: &PyModule, block: &[ast::Stmt], index: usize, head: &ast::StmtIf, out: &mut Vec<Clause>) {
+fn chain(
+    module: &PyModule,
+    block: &[ast::Stmt],
+    index: usize,
+    head: &ast::StmtIf,
+    looping: bool,
+    out: &mut Vec<Clause>,
+) {
     let condition = collapsed(module.source(head.test.as_ref()));
     if head.orelse.is_empty() {
-        out.extend(guard(module, block, index, head, condition));
+        if !looping {
+            out.extend(guard(module, block, index, head, condition));
+        }
         return;
     }
     let mut current = head;
