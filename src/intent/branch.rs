@@ -150,25 +150,18 @@ fn candidates_of(
     let Some(name) = def_name(stmt) else { return Vec::new() };
     let qual = class.map_or_else(|| name.to_string(), |c| format!("{}.{name}", c.name));
     let uses = refs::uses_of(stmt);
+    let locals: BTreeSet<&str> =
+        uses.iter().filter(|u| matches!(u.how, How::Store | How::Parameter)).map(|u| u.name).collect();
     let found = clauses::of(module, body(stmt));
     let mut out = Vec::new();
+    // How many clauses of each (form, header), and of each form, came before.
     let mut seen: BTreeMap<(Form, &str), usize> = BTreeMap::new();
     let mut ordinals: BTreeMap<Form, usize> = BTreeMap::new();
     for clause in &found {
-        let occurrence = {
-            let n = seen.entry((clause.form, clause.header.as_str())).or_default();
-            *n += 1;
-            *n - 1
-        };
-        let ordinal = {
-            let n = ordinals.entry(clause.form).or_default();
-            *n += 1;
-            *n
-        };
+        let occurrence = counted(&mut seen, (clause.form, clause.header.as_str()));
+        let ordinal = counted(&mut ordinals, clause.form) + 1;
         let Some(reads) = reads(&uses, clause) else { continue };
         let inside: Vec<&Use> = uses.iter().filter(|u| clause.span.contains(&u.offset)).collect();
-        let locals: BTreeSet<&str> =
-            uses.iter().filter(|u| matches!(u.how, How::Store | How::Parameter)).map(|u| u.name).collect();
         let mut names = sources.project_names(home, &inside, &locals, class.is_none().then_some(name));
         names.extend(reads.into_iter().map(|local| format!("{qual}.{local}")));
         let stripped = clause.removed_from(&module.text);
@@ -187,6 +180,13 @@ fn candidates_of(
         out.push((site, snapshot::with_file(tree, &module.path, &stripped)));
     }
     out
+}
+
+/// How many times `key` was counted before (and counts it once more).
+fn counted<K: Ord>(counts: &mut BTreeMap<K, usize>, key: K) -> usize {
+    let n = counts.entry(key).or_default();
+    *n += 1;
+    *n - 1
 }
 
 /// The locals and parameters of the function (bound outside the clause) that the
