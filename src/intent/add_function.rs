@@ -69,7 +69,6 @@ const PLAIN_BASES: &[&str] = &[
     "typing.Protocol",
 ];
 
-
 impl Transform for AddFunction {
     fn change(&self) -> Change {
         Change::Feature
@@ -289,22 +288,13 @@ impl<'a> Sources<'a> {
         })
     }
 
-    /// The project's module-level names a unit refers to (see [`Site::uses`]).
-    fn uses_of(&self, home: usize, stmt: &ast::Stmt, function: Option<&str>) -> BTreeSet<String> {
-        let uses = refs::uses_of(stmt);
-        let locals: BTreeSet<&str> =
-            uses.iter().filter(|u| matches!(u.how, How::Store | How::Parameter)).map(|u| u.name).collect();
-        self.project_names(home, &uses.iter().collect::<Vec<_>>(), &locals, function)
-    }
-
-    /// The project's module-level names that `uses` (code of module `home`) refer to,
-    /// `locals` (names bound in the code's scope) and `function` (its own name) aside.
-    pub(super) fn project_names(
+    /// The project's module-level names a unit (its code `within` a byte range) refers to.
+    pub(super) fn uses_of(
         &self,
         home: usize,
-        uses: &[&Use],
-        locals: &BTreeSet<&str>,
+        stmt: &ast::Stmt,
         function: Option<&str>,
+        within: Option<&std::ops::Range<usize>>,
     ) -> BTreeSet<String> {
         let module = &self.modules[home];
         let bindings = &self.bindings[home];
@@ -323,8 +313,11 @@ impl<'a> Sources<'a> {
                 names.insert(local.clone(), original.clone());
             }
         }
+        let uses = refs::uses_of(stmt);
+        let locals: BTreeSet<&str> =
+            uses.iter().filter(|u| matches!(u.how, How::Store | How::Parameter)).map(|u| u.name).collect();
         let mut out = BTreeSet::new();
-        for u in uses {
+        for u in uses.iter().filter(|u| within.is_none_or(|w| w.contains(&u.offset))) {
             match u.how {
                 How::Name if !locals.contains(u.name) && Some(u.name) != function => {
                     out.extend(names.get(u.name).cloned());
@@ -454,7 +447,7 @@ fn site(
         path: module.path.clone(),
         symbol,
         lines: first_line..module.line_of(PyModule::span(stmt).end) + 1,
-        uses: sources.uses_of(home, stmt, class.is_none().then_some(name)),
+        uses: sources.uses_of(home, stmt, class.is_none().then_some(name), None),
         target: summary(stmt),
         tests: needing.into_iter().collect(),
     };

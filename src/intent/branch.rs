@@ -150,8 +150,6 @@ fn candidates_of(
     let Some(name) = def_name(stmt) else { return Vec::new() };
     let qual = class.map_or_else(|| name.to_string(), |c| format!("{}.{name}", c.name));
     let uses = refs::uses_of(stmt);
-    let locals: BTreeSet<&str> =
-        uses.iter().filter(|u| matches!(u.how, How::Store | How::Parameter)).map(|u| u.name).collect();
     let found = clauses::of(module, body(stmt));
     let mut out = Vec::new();
     // How many clauses of each (form, header), and of each form, came before.
@@ -161,8 +159,7 @@ fn candidates_of(
         let occurrence = counted(&mut seen, (clause.form, clause.header.as_str()));
         let ordinal = counted(&mut ordinals, clause.form) + 1;
         let Some(reads) = reads(&uses, clause) else { continue };
-        let inside: Vec<&Use> = uses.iter().filter(|u| clause.span.contains(&u.offset)).collect();
-        let mut names = sources.project_names(home, &inside, &locals, class.is_none().then_some(name));
+        let mut names = sources.uses_of(home, stmt, class.is_none().then_some(name), Some(&clause.span));
         names.extend(reads.into_iter().map(|local| format!("{qual}.{local}")));
         let stripped = clause.removed_from(&module.text);
         if !crate::python::parses(&stripped, &module.path) {
