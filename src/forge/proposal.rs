@@ -97,14 +97,45 @@ pub struct ForgeInput<'a> {
     /// The coverage map of HEAD, when the run made one (intents read which tests need
     /// a unit from it).
     pub coverage: Option<&'a crate::pytest::select::CoverageMap>,
+    /// The substrate's test runner, when the run has one (intents that find their tests
+    /// by a run: `branch`).
+    pub probe: Option<&'a dyn crate::intent::Probe>,
+    /// Every intent kind's sites at HEAD, found once ([`ForgeInput::site_table`]; empty
+    /// when no family reads them).
+    pub site_table: &'a crate::intent::SiteTable,
     pub seed: u64,
 }
 
 impl<'a> ForgeInput<'a> {
     /// What intents see of the substrate at HEAD.
     pub fn workspace(&self) -> crate::intent::Workspace<'a> {
-        crate::intent::Workspace { tree: &self.substrate.files, modules: self.modules, coverage: self.coverage }
+        workspace(self.substrate, self.modules, self.coverage, self.probe)
     }
+
+    /// The sites of `kind` at HEAD.
+    pub fn sites(&self, kind: crate::intent::Kind) -> &'a [crate::intent::Site] {
+        self.site_table.get(kind)
+    }
+
+    /// Every intent kind's sites on a substrate (the table a [`ForgeInput`] reads).
+    pub fn site_table(
+        substrate: &Substrate,
+        modules: &[PyModule],
+        coverage: Option<&crate::pytest::select::CoverageMap>,
+        probe: Option<&dyn crate::intent::Probe>,
+    ) -> crate::intent::SiteTable {
+        crate::intent::SiteTable::find(&workspace(substrate, modules, coverage, probe))
+    }
+}
+
+/// What intents see of a substrate at HEAD.
+fn workspace<'a>(
+    substrate: &'a Substrate,
+    modules: &'a [PyModule],
+    coverage: Option<&'a crate::pytest::select::CoverageMap>,
+    probe: Option<&'a dyn crate::intent::Probe>,
+) -> crate::intent::Workspace<'a> {
+    crate::intent::Workspace { tree: &substrate.files, modules, coverage, probe }
 }
 
 /// A candidate not built yet: its key orders it, `build` makes it (or `None` when an

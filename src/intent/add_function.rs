@@ -69,7 +69,6 @@ const PLAIN_BASES: &[&str] = &[
     "typing.Protocol",
 ];
 
-
 impl Transform for AddFunction {
     fn change(&self) -> Change {
         Change::Feature
@@ -160,8 +159,8 @@ impl<'a> Unit<'a> {
 }
 
 
-/// What `sites` knows of the source modules.
-struct Sources<'a> {
+/// What `sites` knows of the source modules (`branch` reads it too).
+pub(super) struct Sources<'a> {
     modules: &'a [PyModule],
     bindings: Vec<Bindings>,
     uses: Vec<Vec<Use<'a>>>,
@@ -174,7 +173,7 @@ struct Sources<'a> {
 }
 
 impl<'a> Sources<'a> {
-    fn new(modules: &'a [PyModule]) -> Self {
+    pub(super) fn new(modules: &'a [PyModule]) -> Self {
         let mut class_members: BTreeMap<&str, usize> = BTreeMap::new();
         for module in modules {
             for stmt in refs::statements(&module.suite) {
@@ -289,8 +288,14 @@ impl<'a> Sources<'a> {
         })
     }
 
-    /// The project's module-level names a unit refers to (see [`Site::uses`]).
-    fn uses_of(&self, home: usize, stmt: &ast::Stmt, function: Option<&str>) -> BTreeSet<String> {
+    /// The project's module-level names a unit (its code `within` a byte range) refers to.
+    pub(super) fn uses_of(
+        &self,
+        home: usize,
+        stmt: &ast::Stmt,
+        function: Option<&str>,
+        within: Option<&std::ops::Range<usize>>,
+    ) -> BTreeSet<String> {
         let module = &self.modules[home];
         let bindings = &self.bindings[home];
         let mut names: BTreeMap<String, String> = BTreeMap::new();
@@ -312,7 +317,7 @@ impl<'a> Sources<'a> {
         let locals: BTreeSet<&str> =
             uses.iter().filter(|u| matches!(u.how, How::Store | How::Parameter)).map(|u| u.name).collect();
         let mut out = BTreeSet::new();
-        for u in &uses {
+        for u in uses.iter().filter(|u| within.is_none_or(|w| w.contains(&u.offset))) {
             match u.how {
                 How::Name if !locals.contains(u.name) && Some(u.name) != function => {
                     out.extend(names.get(u.name).cloned());
@@ -442,7 +447,7 @@ fn site(
         path: module.path.clone(),
         symbol,
         lines: first_line..module.line_of(PyModule::span(stmt).end) + 1,
-        uses: sources.uses_of(home, stmt, class.is_none().then_some(name)),
+        uses: sources.uses_of(home, stmt, class.is_none().then_some(name), None),
         target: summary(stmt),
         tests: needing.into_iter().collect(),
     };

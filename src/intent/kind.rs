@@ -26,10 +26,11 @@ pub enum Kind {
     Rename,
     RenameLocal,
     Move,
+    Branch,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::AddFunction, Kind::Rename, Kind::RenameLocal, Kind::Move];
+    pub const ALL: [Kind; 5] = [Kind::AddFunction, Kind::Rename, Kind::RenameLocal, Kind::Move, Kind::Branch];
 
     /// The kebab-case name (`add-function`).
     pub fn name(self) -> &'static str {

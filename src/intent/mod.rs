@@ -29,7 +29,7 @@ pub(crate) mod naming;
 mod site;
 
 pub use kind::Kind;
-pub use site::{Change, Site, Transform, Workspace};
+pub use site::{Change, Probe, Site, Transform, Workspace};
 
 use crate::snapshot::Snapshot;
 
@@ -61,12 +61,35 @@ catalogue! {
     Rename => rename::Rename,
     RenameLocal => rename_local::RenameLocal,
     Move => move_def::MoveDef,
+    Branch => branch::Branch,
 }
 
 impl Kind {
     /// Every site of this kind at HEAD.
     pub fn sites(self, workspace: &Workspace) -> Vec<Site> {
         self.transform().sites(workspace)
+    }
+
+    /// The feature kinds, in catalogue order.
+    pub fn features() -> Vec<Kind> {
+        Kind::ALL.into_iter().filter(|k| k.transform().change() == Change::Feature).collect()
+    }
+}
+
+/// Every kind's sites at HEAD, found once per substrate (a probe's test runs are not
+/// repeated by each family that reads them).
+#[derive(Default)]
+pub struct SiteTable(std::collections::BTreeMap<Kind, Vec<Site>>);
+
+impl SiteTable {
+    /// The sites of every kind of the catalogue.
+    pub fn find(workspace: &Workspace) -> SiteTable {
+        SiteTable(Kind::ALL.into_iter().map(|kind| (kind, kind.sites(workspace))).collect())
+    }
+
+    /// The sites of `kind` (none when the table was not filled).
+    pub fn get(&self, kind: Kind) -> &[Site] {
+        self.0.get(&kind).map_or(&[], Vec::as_slice)
     }
 }
 

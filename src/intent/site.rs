@@ -31,6 +31,17 @@ pub struct Workspace<'a> {
     /// The coverage map of HEAD, when the run made one: test node id → the functions it
     /// ran (`path:first_line:name`).
     pub coverage: Option<&'a CoverageMap>,
+    /// Runs the tests on a tree, when the run can (features that need a test run to
+    /// find their tests: `branch`). `None`: those kinds find no site.
+    pub probe: Option<&'a dyn Probe>,
+}
+
+/// The capability to run a substrate's tests on a tree (the pipeline's test runner):
+/// intents ask it, they do not run tests themselves.
+pub trait Probe: Sync {
+    /// The ids of the tests failing on `tree` (as pytest names them, parametrize
+    /// suffixes included), sorted; `None` when the run failed or timed out.
+    fn failing_tests(&self, tree: &Snapshot) -> Option<Vec<String>>;
 }
 
 /// Where one intent applies, by name: found on HEAD by [`Transform::sites`], applied to
@@ -40,8 +51,8 @@ pub struct Site {
     pub kind: Kind,
     /// The file holding the symbol (repository-relative).
     pub path: String,
-    /// Qualified name of the unit: `func`, `Class.method`, `CONSTANT`, or for a local,
-    /// `func.local`.
+    /// Qualified name of the unit: `func`, `Class.method`, `CONSTANT`, for a local
+    /// `func.local`, for a branch its function's with a suffix (`func#elif2`).
     pub symbol: String,
     /// The unit's 1-based line span in HEAD's file (decorators included), end exclusive.
     pub lines: Range<usize>,
@@ -49,7 +60,8 @@ pub struct Site {
     /// refactors: the names the change rewrites), for pairing intents into tasks.
     pub uses: BTreeSet<String>,
     /// Refactors: the new name, or the destination module's path for a move. Features:
-    /// the one-line summary of the unit's docstring, when short, for the commit message.
+    /// the one-line summary of the unit's docstring, when short, for the commit message;
+    /// for a branch, what locates it in its function (`clause|occurrence|header`).
     pub target: Option<String>,
     /// Features: the test node ids taken out with the unit (sorted).
     pub tests: Vec<String>,

@@ -543,6 +543,31 @@ impl TestRunner {
     }
 }
 
+/// The runner as intents' probe: the tests failing on a tree, from its selected tests
+/// (those that ran a function the tree changes) when it has a coverage map, else from
+/// the full suite. A selected pass needs no confirmation here (no test that ran the
+/// changed code fails: nothing needs it), so the runner's own verdicts are not asked
+/// for; its outcome is cached apart from them. A time-out (under the selection's scaled
+/// limit) is no answer; a failure naming an order-dependent test falls back to
+/// [`TestRunner::run`]'s confirmed verdict.
+impl crate::intent::Probe for TestRunner {
+    fn failing_tests(&self, tree: &Snapshot) -> Option<Vec<String>> {
+        let outcome = match (&self.selector, self.selection(tree)) {
+            (Some(selector), Selection::Tests(ids)) => {
+                let key = sha256_hex(format!("{}:probe", self.selected_key(tree, &ids)).as_bytes());
+                let scaled = selector.index.timeout_for(&ids, self.limits.wall_timeout);
+                let (outcome, _) = self.cached_run(&key, || self.execute_selected(tree, &ids, scaled)).ok()?;
+                match selector.order.needs_full_run(&outcome.failed_tests) && !outcome.timed_out {
+                    true => self.run(tree).ok()?,
+                    false => outcome,
+                }
+            }
+            _ => self.run(tree).ok()?,
+        };
+        (!outcome.timed_out).then_some(if outcome.passed { Vec::new() } else { outcome.failed_tests })
+    }
+}
+
 /// Writes the selected node ids into `dir` for the plugin and sets the variables that
 /// point it there (and narrow the collection to them, with `narrow`).
 fn write_selection(dir: &Path, ids: &[String], narrow: bool, env: &mut BTreeMap<String, String>) -> Result<()> {

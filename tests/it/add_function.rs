@@ -30,13 +30,13 @@ use crate::common::root;
 const SUITE_RUNS: usize = 4;
 
 /// A substrate with its parsed sources.
-struct Loaded {
-    substrate: Substrate,
-    modules: Vec<PyModule>,
+pub(crate) struct Loaded {
+    pub(crate) substrate: Substrate,
+    pub(crate) modules: Vec<PyModule>,
 }
 
 impl Loaded {
-    fn new(path: &Path, config_file: Option<PathBuf>) -> Self {
+    pub(crate) fn new(path: &Path, config_file: Option<PathBuf>) -> Self {
         let spec = SubstrateSpec { path: path.to_path_buf(), config_file, test_command: None };
         let substrate = substrate::load(&spec).unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
         let modules = substrate
@@ -48,17 +48,17 @@ impl Loaded {
     }
 
     fn workspace<'a>(&'a self, coverage: Option<&'a CoverageMap>) -> Workspace<'a> {
-        Workspace { tree: &self.substrate.files, modules: &self.modules, coverage }
+        Workspace { tree: &self.substrate.files, modules: &self.modules, coverage, probe: None }
     }
 
-    fn runner(&self) -> TestRunner {
+    pub(crate) fn runner(&self) -> TestRunner {
         let config = &self.substrate.config;
         let python = ensure_venv(&user_cache_dir(), &config.python_deps).expect("venv with pytest");
         TestRunner::new(&config.test_command, &config.env, Duration::from_secs(config.timeout_s), &python, None)
     }
 }
 
-fn embedded() -> Vec<Loaded> {
+pub(crate) fn embedded() -> Vec<Loaded> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("substrates"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -146,12 +146,12 @@ fn failing(loaded: &Loaded, trees: &[(String, Snapshot)]) -> Vec<String> {
 }
 
 /// The coverage map of a substrate's HEAD.
-fn coverage(loaded: &Loaded, dir: &Path) -> CoverageMap {
+pub(crate) fn coverage(loaded: &Loaded, dir: &Path) -> CoverageMap {
     loaded.runner().coverage_map(&loaded.substrate.files, dir).expect("coverage map of HEAD")
 }
 
 /// At most `limit` elements, evenly spread.
-fn sample<T: Clone>(items: Vec<T>, limit: usize) -> Vec<T> {
+pub(crate) fn sample<T: Clone>(items: Vec<T>, limit: usize) -> Vec<T> {
     let picks = limit.min(items.len());
     (0..picks).map(|i| items[i * items.len() / picks].clone()).collect()
 }

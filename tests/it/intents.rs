@@ -4,13 +4,20 @@
 //! among the kind's sites on the input tree, and applying it to the input must give the
 //! expected tree byte for byte. A refused case (`refused = true`) has no such site, or
 //! applying it gives nothing. A feature case may list the test ids taken out with the
-//! unit (`tests`), and may carry a coverage map of the input (`coverage.json`).
+//! unit (`tests`), and may carry a coverage map of the input (`coverage.json`). Kinds
+//! that find their tests by a run (`branch`) get a real test runner over the input tree
+//! (the default test command), so its failing tests decide the site.
 
 use std::path::{Path, PathBuf};
 
-use mergeforge::intent::{Kind, Workspace};
+use std::time::Duration;
+
+use mergeforge::intent::{Kind, Probe, Workspace};
+use mergeforge::pytest::testrun::TestRunner;
+use mergeforge::pytest::venv::{ensure_venv, user_cache_dir};
 use mergeforge::python::PyModule;
 use mergeforge::snapshot::{self, Snapshot};
+use mergeforge::substrate::SubstrateConfig;
 
 use crate::common::{root, snapshot_of};
 
@@ -47,6 +54,13 @@ fn modules_of(tree: &Snapshot) -> Vec<PyModule> {
         .collect()
 }
 
+/// A test runner with the default test command (`python -m pytest`) in the tool's venv.
+fn runner() -> TestRunner {
+    let config = SubstrateConfig::default();
+    let python = ensure_venv(&user_cache_dir(), &config.python_deps).expect("venv with pytest");
+    TestRunner::new(&config.test_command, &config.env, Duration::from_secs(config.timeout_s), &python, None)
+}
+
 fn check(dir: &Path) -> Result<(), String> {
     let case: Case = toml::from_str(&std::fs::read_to_string(dir.join("case.toml")).map_err(|e| e.to_string())?)
         .map_err(|e| format!("case.toml: {e}"))?;
@@ -57,7 +71,10 @@ fn check(dir: &Path) -> Result<(), String> {
         .ok()
         .map(|bytes| serde_json::from_slice(&bytes).map_err(|e| format!("coverage.json: {e}")))
         .transpose()?;
-    let workspace = Workspace { tree: &input, modules: &modules, coverage: coverage.as_ref() };
+    // Kinds that find their tests by a run get a real runner over the input tree.
+    let runner = (kind == Kind::Branch).then(runner);
+    let probe = runner.as_ref().map(|r| r as &dyn Probe);
+    let workspace = Workspace { tree: &input, modules: &modules, coverage: coverage.as_ref(), probe };
     let sites = kind.sites(&workspace);
     let site = sites
         .iter()

@@ -67,7 +67,7 @@ fn check_parses(head: &Snapshot, tree: &Snapshot, site: &Site) -> Result<(), Str
 /// Every move site of a substrate, each applied to HEAD.
 fn applied(substrate: &Substrate) -> Vec<(Site, Option<Snapshot>)> {
     let modules = modules(substrate);
-    let workspace = Workspace { tree: &substrate.files, modules: &modules, coverage: None };
+    let workspace = Workspace { tree: &substrate.files, modules: &modules, coverage: None, probe: None };
     Kind::Move
         .sites(&workspace)
         .into_iter()
@@ -181,7 +181,7 @@ fn dump_move_case() {
         .filter(|p| p.ends_with(".py") && !snapshot::is_test_file(p))
         .map(|p| PyModule::parse(p, snapshot::text_of(&input, p).unwrap()).unwrap())
         .collect();
-    let workspace = Workspace { tree: &input, modules: &modules, coverage: None };
+    let workspace = Workspace { tree: &input, modules: &modules, coverage: None, probe: None };
     let sites = Kind::Move.sites(&workspace);
     for site in &sites {
         println!("site {} {:?}", site.key(), site.lines);

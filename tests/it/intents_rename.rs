@@ -64,7 +64,7 @@ fn check_parses(head: &Snapshot, tree: &Snapshot, site: &Site) -> Result<(), Str
 /// Every site of both kinds on a substrate, each applied to HEAD.
 fn applied(substrate: &Substrate) -> Vec<(Site, Option<Snapshot>)> {
     let modules = modules(substrate);
-    let workspace = Workspace { tree: &substrate.files, modules: &modules, coverage: None };
+    let workspace = Workspace { tree: &substrate.files, modules: &modules, coverage: None, probe: None };
     KINDS
         .iter()
         .flat_map(|kind| kind.sites(&workspace))

@@ -4,6 +4,7 @@
 mod add_function;
 mod bad_input;
 mod bench;
+mod branch;
 mod common;
 mod curriculum;
 mod env_duplication;

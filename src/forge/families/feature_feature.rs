@@ -1,6 +1,8 @@
 //! feature-feature: two developers add features at the same place — neighbouring
-//! functions of one module or methods of one class, each with its tests (which often sit
-//! side by side in one test file and share an import line). Base has neither, each side
+//! functions of one module or methods of one class, neighbouring branches of one
+//! function (two clauses of one if-chain, two handlers of one `try`), each with its
+//! tests (which often sit side by side in one test file and share an import line). Every
+//! feature kind of the intent catalogue takes part. Base has neither, each side
 //! adds one (HEAD's real code and tests), gold has both. A double task pairs two such
 //! places in different files, one feature of each going to each side. A task with a
 //! rename gives the first side a second intent: it also renames a name the other
@@ -19,16 +21,16 @@ impl FamilyBuilder for FeatureFeature {
     }
 
     fn description(&self) -> &'static str {
-        "two developers add features (functions or methods with their tests) at the same place; base has neither, gold both."
+        "two developers add features (functions, methods or branches with their tests) at the same place; base has neither, gold both."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let workspace = input.workspace();
-        let features = Kind::AddFunction.sites(&workspace);
-        let renames = Kind::Rename.sites(&workspace);
+        let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
+        let renames = input.sites(Kind::Rename);
         let pairs: Vec<(Site, Site)> = features
             .iter()
-            .flat_map(|a| features.iter().map(move |b| (a, b)))
+            .flat_map(|a| features.iter().map(move |b| (*a, *b)))
             .filter(|(a, b)| neighbours(workspace.tree, a, b) && independent(a, b))
             .map(|(a, b)| (a.clone(), b.clone()))
             .collect();
@@ -42,8 +44,14 @@ impl FamilyBuilder for FeatureFeature {
                     out.push(recipe(input, vec![own.clone(), rename.clone()], vec![other.clone()]));
                 }
             }
-            // The next pair in another file makes a double task across two files.
-            let other = pairs.iter().cycle().skip(i + 1).take(pairs.len()).find(|(c, _)| c.path != a.path);
+            // The next pair of the same kinds in another file makes a double task across
+            // two files.
+            let other = pairs
+                .iter()
+                .cycle()
+                .skip(i + 1)
+                .take(pairs.len())
+                .find(|(c, d)| c.path != a.path && (c.kind, d.kind) == (a.kind, b.kind));
             if let Some((c, d)) = other {
                 if [a, b].iter().all(|x| independent(x, c) && independent(x, d)) {
                     out.push(recipe(input, vec![a.clone(), c.clone()], vec![b.clone(), d.clone()]));

@@ -1,6 +1,7 @@
-//! feature-refactor: one developer adds a feature (a function or method with its tests)
-//! that uses a name of the project; the other refactors that name — renames it, or
-//! moves it to another module — everywhere it is used, tests included. Base lacks the
+//! feature-refactor: one developer adds a feature (a function, a method or a branch with
+//! its tests) that uses a name of the project; the other refactors that name — renames
+//! it, or moves it to another module — everywhere it is used, tests included; or renames
+//! a local variable of the function a branch reads. Base lacks the
 //! feature; gold is the refactor applied to HEAD with the feature, so the feature's new
 //! lines must be carried over to the refactored name: code neither side had.
 
@@ -12,7 +13,7 @@ use crate::intent::{Kind, Site};
 pub struct FeatureRefactor;
 
 /// The refactor kinds a feature can collide with.
-const REFACTORS: [Kind; 2] = [Kind::Rename, Kind::Move];
+const REFACTORS: [Kind; 3] = [Kind::Rename, Kind::Move, Kind::RenameLocal];
 
 impl FamilyBuilder for FeatureRefactor {
     fn side_rule(&self) -> SideRule {
@@ -20,20 +21,22 @@ impl FamilyBuilder for FeatureRefactor {
     }
 
     fn description(&self) -> &'static str {
-        "one developer adds a feature with its tests that uses a name, the other renames or moves that name everywhere; gold is the refactor applied to the feature too."
+        "one developer adds a feature with its tests that uses a name, the other renames or moves that name everywhere (or renames a local the feature reads); gold is the refactor applied to the feature too."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let workspace = input.workspace();
-        let features = Kind::AddFunction.sites(&workspace);
+        let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
         let mut out = Vec::new();
-        for refactor in REFACTORS.iter().flat_map(|kind| kind.sites(&workspace)) {
-            let users: Vec<&Site> = features.iter().filter(|f| uses(f, &refactor)).collect();
+        for refactor in REFACTORS.iter().flat_map(|kind| input.sites(*kind)) {
+            let users: Vec<&Site> = features.iter().copied().filter(|f| uses(f, refactor)).collect();
             for feature in &users {
-                // A feature beside a line the refactor rewrites collides in the text;
-                // elsewhere the collision is a break outside the markers (mixed or
-                // semantic, capped at a quarter of a run): only some of those are tried.
-                if beside_a_use(workspace.tree, feature, &refactor) || one_in_four(&refactor, feature) {
+                // A feature beside a line the refactor rewrites collides in the text (a
+                // branch reading a renamed local holds such lines itself); elsewhere the
+                // collision is a break outside the markers (mixed or semantic, capped at
+                // a quarter of a run): only some of those are tried.
+                let local = refactor.kind == Kind::RenameLocal;
+                if local || beside_a_use(workspace.tree, feature, refactor) || one_in_four(refactor, feature) {
                     out.push(recipe(input, vec![(*feature).clone()], refactor.clone()));
                 }
             }
@@ -74,8 +77,12 @@ fn one_in_four(refactor: &Site, feature: &Site) -> bool {
     seeded_rank(0, &format!("{}|{}", feature.key(), refactor.key())).starts_with(['0', '1', '2', '3'])
 }
 
-/// Whether `feature`'s code uses a name `refactor` rewrites (and is not its subject).
+/// Whether `feature`'s code uses a name `refactor` rewrites (and is not its subject): for
+/// a renamed local, whether it reads that local (`func.local` among its uses).
 fn uses(feature: &Site, refactor: &Site) -> bool {
+    if refactor.kind == Kind::RenameLocal {
+        return feature.uses.contains(&refactor.symbol);
+    }
     feature.symbol != refactor.symbol && refactor.uses.iter().any(|name| feature.uses.contains(name))
 }
 

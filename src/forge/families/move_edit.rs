@@ -1,9 +1,10 @@
-//! move-edit: one developer moves a class to another module and updates every use; the
-//! other adds a method to the class where it was, with its tests. git sees one side
-//! empty the lines the other edited (a content conflict in the old place); gold carries
-//! the method to the new place.
+//! move-edit: one developer moves a class or a function to another module and updates
+//! every use; the other adds a feature inside it where it was, with its tests: a method
+//! of the class, or a branch of a moved function or of one of the class's methods. git
+//! sees one side empty the lines the other edited (a content conflict in the old place);
+//! gold carries the feature to the new place.
 //!
-//! The edit is a feature, never a refactor: a semantics-preserving edit (a renamed
+//! The edit is a feature (of any feature kind), never a refactor: a semantics-preserving edit (a renamed
 //! local) left behind in the old place passes every test, so taking one side would
 //! solve the task.
 
@@ -19,21 +20,25 @@ impl FamilyBuilder for MoveEdit {
     }
 
     fn description(&self) -> &'static str {
-        "one developer moves a class to another module, the other adds a method to it where it was; gold adds the method in the new place."
+        "one developer moves a class or function to another module, the other adds a method or a branch to it where it was; gold adds it in the new place."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
-        let workspace = input.workspace();
-        let edits = Kind::AddFunction.sites(&workspace);
+        let edits: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
         let mut out = Vec::new();
-        for moved in Kind::Move.sites(&workspace) {
-            let prefix = format!("{}.", moved.symbol);
-            for edit in edits.iter().filter(|e| e.path == moved.path && e.symbol.starts_with(&prefix)) {
-                out.push(recipe(input, moved.clone(), edit.clone()));
+        for moved in input.sites(Kind::Move) {
+            for edit in edits.iter().filter(|e| e.path == moved.path && inside(e, moved)) {
+                out.push(recipe(input, moved.clone(), (*edit).clone()));
             }
         }
         out
     }
+}
+
+/// Whether a feature's unit lies inside the moved unit: a member of a moved class
+/// (`Class.method`, `Class.method#else1`), a branch of a moved function (`func#elif2`).
+fn inside(edit: &Site, moved: &Site) -> bool {
+    [".", "#"].iter().any(|sep| edit.symbol.starts_with(&format!("{}{sep}", moved.symbol)))
 }
 
 /// A task whose first side makes `edit` where the unit is, the second `moved`.

@@ -1,0 +1,9 @@
+"""Tiny number helpers."""
+
+
+def describe(n):
+    """Describe a number."""
+    if n < 0:
+        return "negative"
+    else:
+        return "positive"

@@ -1,0 +1,13 @@
+from store import load
+
+
+def test_load():
+    assert load("[1]") == [1]
+
+
+def test_load_invalid():
+    assert load("{", 0) == 0
+
+
+def test_load_nothing():
+    assert load(None, 0) == 0

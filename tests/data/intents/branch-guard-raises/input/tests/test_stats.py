@@ -1,0 +1,18 @@
+import pytest
+
+from stats import check, mean
+
+
+def test_mean():
+    assert mean([1, 2, 3]) == 2
+
+
+def test_mean_of_nothing():
+    with pytest.raises(ValueError):
+        mean([])
+
+
+def test_check():
+    with pytest.raises(ValueError):
+        check(-1)
+    check(1)

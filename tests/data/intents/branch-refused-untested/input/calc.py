@@ -1,0 +1,13 @@
+"""Tiny number helpers."""
+
+
+def describe(n):
+    """Describe a number."""
+    if n < 0:
+        return "negative"
+    elif n == 0:
+        return "zero"
+    elif n > 100:
+        return "large"
+    else:
+        return "positive"
