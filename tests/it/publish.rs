@@ -236,12 +236,12 @@ fn shards_stay_under_the_limit_and_hold_every_row() {
     // Same rows as with one shard per split, in the same order.
     let mut small: Vec<String> = records_of(&out).into_iter().map(|(_, r)| r.id).collect();
     let mut whole: Vec<String> = records_of(&default_out).into_iter().map(|(_, r)| r.id).collect();
-    assert_eq!(small.len(), 110);
+    assert_eq!(small.len(), 140);
     small.sort();
     whole.sort();
     assert_eq!(small, whole);
     small.dedup();
-    assert_eq!(small.len(), 110, "a task appears twice");
+    assert_eq!(small.len(), 140, "a task appears twice");
 
     // A limit no record fits in, or one over 8 MiB, is refused.
     let refused = publish(&[
@@ -327,8 +327,8 @@ fn push_to_a_bare_repository_twice_makes_one_commit_and_a_changed_version_is_ref
     let files = git(&remote, &["ls-tree", "-r", "--name-only", "main"]);
     assert_eq!(files.lines().count(), read_tree(&out).len());
     let bundles: Vec<&str> = files.lines().filter(|f| f.starts_with("bundles/")).collect();
-    assert_eq!(bundles.iter().filter(|f| !f.ends_with(".solution.bundle")).count(), 110);
-    assert_eq!(bundles.iter().filter(|f| f.ends_with(".solution.bundle")).count(), 110);
+    assert_eq!(bundles.iter().filter(|f| !f.ends_with(".solution.bundle")).count(), 140);
+    assert_eq!(bundles.iter().filter(|f| f.ends_with(".solution.bundle")).count(), 140);
 
     // Different content under the same version: refused, nothing pushed.
     let other = work.path().join("hf-other");
