@@ -12,11 +12,13 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use mergeforge::intent::{Kind, Probe, Site, Workspace};
+use mergeforge::pytest::cache::OutcomeCache;
 use mergeforge::pytest::select::CoverageMap;
 use mergeforge::pytest::testrun::TestRunner;
+use mergeforge::pytest::venv::{ensure_venv, user_cache_dir};
 use mergeforge::python;
 use mergeforge::snapshot::Snapshot;
 
@@ -68,14 +70,33 @@ fn stripped(name: &str, workspace: &Workspace, sites: &[Site]) -> Vec<(Site, Sna
     out
 }
 
+/// Like [`selecting_runner`], over `cache` (a private copy of the committed sample's
+/// outcome cache): the probes the sample's run made are answered from it, so this test
+/// checks the sites' edits, not the test runs the sample already made.
+fn cached_runner(loaded: &Loaded, cache: &Path) -> (TestRunner, CoverageMap) {
+    let config = &loaded.substrate.config;
+    let python = ensure_venv(&user_cache_dir(), &config.python_deps).expect("venv with pytest");
+    let outcomes = OutcomeCache::new(&cache.join("outcomes"));
+    let runner = TestRunner::new(
+        &config.test_command,
+        &config.env,
+        Duration::from_secs(config.timeout_s),
+        &python,
+        Some(outcomes),
+    );
+    let map = runner.coverage_map(&loaded.substrate.files, &cache.join("coverage")).expect("coverage map of HEAD");
+    (runner.with_selection(loaded.substrate.files.clone(), map.clone()), map)
+}
+
 #[test]
 fn every_site_of_the_embedded_substrates_applies_and_a_few_pass_their_suite() {
-    let maps = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    crate::common::copy_dir(&root().join("generated/.mergeforge-cache"), cache.path());
     let mut all: Vec<(usize, Site, Snapshot)> = Vec::new();
     let substrates = embedded();
     let mut runners = Vec::new();
     for (index, loaded) in substrates.iter().enumerate() {
-        let (runner, map) = selecting_runner(loaded, maps.path());
+        let (runner, map) = cached_runner(loaded, cache.path());
         let workspace = workspace(loaded, &map, &runner);
         let sites = Kind::Branch.sites(&workspace);
         let name = &loaded.substrate.name;
