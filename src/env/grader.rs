@@ -7,7 +7,9 @@
 //!
 //! Gold's passing ids come from one run of the test command on gold's tree (the merged
 //! tree at reset with the solution's files), made the first time a task is graded and
-//! kept for every later episode of the task ([`GoldTests`]). The agent's own edits to
+//! kept for every later episode of the task ([`GoldTests`]); a graded tree equal to
+//! gold's byte for byte gets that run's verdict instead of a second run of the same
+//! bytes (a gold episode costs one test run, not two). The agent's own edits to
 //! test files stay in its tree for its own `run`s; they never reach a graded run.
 //!
 //! Known limit: the agent's source code still runs inside the graded process (it is what
@@ -74,6 +76,9 @@ pub struct GoldTests {
     /// Test ids that pass on gold (empty when the test command is not pytest: then the
     /// exit status decides).
     pub passing: BTreeSet<String>,
+    /// Gold's whole tree and what its run printed: a graded tree equal to it byte for
+    /// byte gets that run's verdict without running again (`None` in unit tests).
+    pub run: Option<(Snapshot, RunOutput)>,
 }
 
 /// How a task's test command runs: argv (with `python` resolved), environment, time.
@@ -136,8 +141,8 @@ fn gold_tests(merged: &Snapshot, solution: &Solution, command: &TestCommand) -> 
         crate::pytest::last_line(&output.output)
     );
     let passing = if command.is_pytest() { report::passed_test_ids(&output.output) } else { BTreeSet::new() };
-    let files = tree.into_iter().filter(|(path, _)| steers_the_run(path)).collect();
-    Ok(GoldTests { files, passing })
+    let files = tree.iter().filter(|(path, _)| steers_the_run(path)).map(|(p, d)| (p.clone(), d.clone())).collect();
+    Ok(GoldTests { files, passing, run: Some((tree, output)) })
 }
 
 /// The grader's verdict on one tree.
@@ -153,7 +158,11 @@ pub struct Verdict {
 
 /// Grades `tree` (the agent's, as scanned) against `gold`.
 pub fn grade(tree: &Snapshot, gold: &GoldTests, command: &TestCommand) -> Result<Verdict> {
-    let output = command.run(&graded_tree(tree, gold)).context("running the graded tests")?;
+    let graded = graded_tree(tree, gold);
+    let output = match &gold.run {
+        Some((gold_tree, gold_output)) if *gold_tree == graded => gold_output.clone(),
+        _ => command.run(&graded).context("running the graded tests")?,
+    };
     let passed_ids = report::passed_test_ids(&output.output);
     let missing: Vec<&String> = gold.passing.iter().filter(|id| !passed_ids.contains(*id)).collect();
     let passed = output.exit_code == Some(0) && missing.is_empty();
@@ -223,7 +232,8 @@ mod tests {
             ("conftest.py", "import sys; sys.exit(0)"),
             ("pytest.ini", "[pytest]\naddopts = -k nothing"),
         ]);
-        let gold = GoldTests { files: tree(&[("tests/test_calc.py", "gold test")]), passing: BTreeSet::new() };
+        let gold =
+            GoldTests { files: tree(&[("tests/test_calc.py", "gold test")]), passing: BTreeSet::new(), run: None };
         assert_eq!(graded_tree(&agent, &gold), tree(&[("calc.py", "agent"), ("tests/test_calc.py", "gold test")]));
     }
 }
