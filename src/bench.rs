@@ -337,11 +337,7 @@ fn commit_pairs(options: &GenOptions, repo: &git2::Repository) -> Result<Vec<(gi
     for spec in &options.substrates {
         let loaded = substrate::load(spec)?;
         let (modules, mutations) = pipeline::mutable_modules(&loaded)?;
-        let integration = options.families.iter().any(|f| f.group() == forge::Group::Integration);
-        let table = match integration {
-            true => ForgeInput::site_table(&loaded, &modules, None, None),
-            false => crate::intent::SiteTable::default(),
-        };
+        let table = forge::Family::site_table(&options.families, &loaded, &modules, None, None);
         let input = ForgeInput {
             substrate: &loaded,
             modules: &modules,

@@ -43,6 +43,22 @@ impl Family {
         }
     }
 
+    /// The intents' sites a mix of `families` reads: every kind's at HEAD when one of
+    /// them is an integration family (a probe may run tests to find some), else none.
+    pub fn site_table(
+        families: &[Family],
+        substrate: &crate::substrate::Substrate,
+        modules: &[crate::python::PyModule],
+        coverage: Option<&crate::pytest::select::CoverageMap>,
+        probe: Option<&dyn crate::intent::Probe>,
+    ) -> crate::intent::SiteTable {
+        if families.iter().any(|f| f.group() == Group::Integration) {
+            ForgeInput::site_table(substrate, modules, coverage, probe)
+        } else {
+            crate::intent::SiteTable::default()
+        }
+    }
+
     /// One sentence on how the family makes a task (the dataset card's list).
     pub fn description(self) -> &'static str {
         self.builder().description()

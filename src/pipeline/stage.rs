@@ -10,8 +10,8 @@ use anyhow::{bail, Context, Result};
 
 use super::options::GenOptions;
 use crate::bundle::manifest::{Ladder, SubstrateEntry};
-use crate::forge::{self, Candidate, Family, ForgeInput, Group};
-use crate::intent::{Probe, SiteTable};
+use crate::forge::{self, Candidate, Family, ForgeInput};
+use crate::intent::Probe;
 use crate::leftovers;
 use crate::mutate::{self, Mutation};
 use crate::pytest::select::SelectionMode;
@@ -84,15 +84,11 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
 
     // Intents' sites are found once per substrate (a probe runs tests to find some),
     // and only for a mix with a family that reads them.
-    let integration = options.families.iter().any(|f| f.group() == Group::Integration);
     let mut cells = Vec::new();
     for (index, p) in prepared.iter().enumerate() {
         let probe: Option<&dyn Probe> = Some(&p.runner);
         let coverage = p.runner.coverage();
-        let table = match integration {
-            true => ForgeInput::site_table(&p.substrate, &p.modules, coverage, probe),
-            false => SiteTable::default(),
-        };
+        let table = Family::site_table(&options.families, &p.substrate, &p.modules, coverage, probe);
         let input = ForgeInput {
             substrate: &p.substrate,
             modules: &p.modules,

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mergeforge::intent::{Kind, Site, Workspace};
+use mergeforge::pytest::cache::OutcomeCache;
 use mergeforge::pytest::select::CoverageMap;
 use mergeforge::pytest::testrun::TestRunner;
 use mergeforge::pytest::venv::{ensure_venv, user_cache_dir};
@@ -52,9 +53,14 @@ impl Loaded {
     }
 
     pub(crate) fn runner(&self) -> TestRunner {
+        self.runner_with_cache(None)
+    }
+
+    /// The substrate's runner, reading and writing `cache` when given.
+    pub(crate) fn runner_with_cache(&self, cache: Option<OutcomeCache>) -> TestRunner {
         let config = &self.substrate.config;
         let python = ensure_venv(&user_cache_dir(), &config.python_deps).expect("venv with pytest");
-        TestRunner::new(&config.test_command, &config.env, Duration::from_secs(config.timeout_s), &python, None)
+        TestRunner::new(&config.test_command, &config.env, Duration::from_secs(config.timeout_s), &python, cache)
     }
 }
 

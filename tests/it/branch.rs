@@ -12,13 +12,12 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use mergeforge::intent::{Kind, Probe, Site, Workspace};
 use mergeforge::pytest::cache::OutcomeCache;
 use mergeforge::pytest::select::CoverageMap;
 use mergeforge::pytest::testrun::TestRunner;
-use mergeforge::pytest::venv::{ensure_venv, user_cache_dir};
 use mergeforge::python;
 use mergeforge::snapshot::Snapshot;
 
@@ -74,16 +73,7 @@ fn stripped(name: &str, workspace: &Workspace, sites: &[Site]) -> Vec<(Site, Sna
 /// outcome cache): the probes the sample's run made are answered from it, so this test
 /// checks the sites' edits, not the test runs the sample already made.
 fn cached_runner(loaded: &Loaded, cache: &Path) -> (TestRunner, CoverageMap) {
-    let config = &loaded.substrate.config;
-    let python = ensure_venv(&user_cache_dir(), &config.python_deps).expect("venv with pytest");
-    let outcomes = OutcomeCache::new(&cache.join("outcomes"));
-    let runner = TestRunner::new(
-        &config.test_command,
-        &config.env,
-        Duration::from_secs(config.timeout_s),
-        &python,
-        Some(outcomes),
-    );
+    let runner = loaded.runner_with_cache(Some(OutcomeCache::new(&cache.join("outcomes"))));
     let map = runner.coverage_map(&loaded.substrate.files, &cache.join("coverage")).expect("coverage map of HEAD");
     (runner.with_selection(loaded.substrate.files.clone(), map.clone()), map)
 }
