@@ -420,7 +420,7 @@ fn site(
     let mut needing = tests.naming(&unit)?;
     let first_line = module.line_of(first);
     if let Some(map) = workspace.coverage {
-        let key = format!("{}:{first_line}:{name}", module.path);
+        let key = crate::pytest::select::CoverageMap::function_key(&module.path, first_line, name);
         if map.outside_tests.contains(&key) {
             return None;
         }

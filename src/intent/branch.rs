@@ -37,6 +37,7 @@ use super::refs::{self, How, Use};
 use super::site::{Change, Site, Transform, Workspace};
 use super::suite;
 use super::units::{decorators, def_name, find, units, Files};
+use crate::pytest::select::CoverageMap;
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
 use clauses::{Clause, Form};
@@ -126,7 +127,7 @@ fn covered(workspace: &Workspace, module: &PyModule, stmt: &ast::Stmt) -> bool {
     let Some(map) = workspace.coverage else { return true };
     let Some(name) = def_name(stmt) else { return false };
     let first = decorators(stmt).first().map_or(PyModule::span(stmt).start, |d| PyModule::span(d).start);
-    let key = format!("{}:{}:{name}", module.path, module.line_of(first));
+    let key = CoverageMap::function_key(&module.path, module.line_of(first), name);
     map.tests.values().any(|ran| ran.contains(&key))
 }
 

@@ -95,6 +95,12 @@ impl CoverageMap {
     pub fn from_json(bytes: &[u8]) -> Result<Self> {
         serde_json::from_slice(bytes).context("reading a coverage map written by the mergeforge pytest plugin")
     }
+
+    /// A function's key in [`CoverageMap::tests`] and [`CoverageMap::outside_tests`]:
+    /// `path:first_line:name`, the first line being its first decorator's (1-based).
+    pub fn function_key(path: &str, first_line: impl std::fmt::Display, name: &str) -> String {
+        format!("{path}:{first_line}:{name}")
+    }
 }
 
 /// The tests to run on a tree.
@@ -229,7 +235,7 @@ impl CoverageIndex {
                 return Err(FullReason::OutsideFunctions { path: path.to_string(), line });
             }
             for (first, _, name) in inside {
-                let key = format!("{path}:{first}:{name}");
+                let key = CoverageMap::function_key(path, first, name);
                 if self.outside.contains(&key) {
                     return Err(FullReason::RanOutsideTests(key));
                 }
