@@ -74,6 +74,15 @@ impl TaskFiles {
         Ok(TaskFiles { task, solution, solution_json, repo_bundle, solution_bundle, durations })
     }
 
+    /// The same task with the grader's check recorded in its solution (`solution.json`
+    /// and its digest in `task.json` written again).
+    pub fn with_grader(mut self, check: solution::GraderCheck) -> Result<TaskFiles> {
+        self.solution.grader = Some(check);
+        self.solution_json = task::to_json_bytes(&self.solution)?;
+        self.task.sha256.solution_json = sha256_hex(&self.solution_json);
+        Ok(self)
+    }
+
     /// Adds the files under `<folder>/<id>/` and returns the manifest entry.
     pub fn add_to(&self, files: &mut VersionFiles, folder: &str) -> Result<TaskEntry> {
         let json = task::to_json_bytes(&self.task)?;
@@ -201,6 +210,7 @@ fn solution_record(input: &TaskInput) -> Solution {
         },
         validation: input.validation.clone(),
         features: input.features.clone(),
+        grader: None,
     }
 }
 

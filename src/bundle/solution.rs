@@ -34,6 +34,37 @@ pub struct Solution {
     pub validation: Validation,
     /// What the difficulty score is computed from.
     pub features: Features,
+    /// The per-task check of the environment's grader, made at generation (absent only
+    /// on a task still being checked): every baseline agent's episode score, and the
+    /// test ids the grader requires (those passing on gold).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grader: Option<GraderCheck>,
+}
+
+/// The environment's grader checked on one task (the OpenEnv validation proposal's rule):
+/// `gold` reaches the maximum reward; every other baseline agent earns at most a quarter
+/// of it unless it solves the task. Made by `mergeforge::env::check`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GraderCheck {
+    /// Each baseline agent's episode (`mergeforge eval --agent`), in `eval`'s agent order.
+    pub agents: Vec<AgentScore>,
+    /// Test ids (pytest node ids) that pass on gold, sorted: a graded tree must pass each
+    /// (empty when the test command is not pytest: then its exit status decides).
+    pub gold_passing: Vec<String>,
+}
+
+/// One baseline agent's episode on the task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AgentScore {
+    /// The agent's name (`mergeforge eval --agent`).
+    pub agent: String,
+    /// The episode's total reward as a share of the task's maximum, rounded to 3 places.
+    #[schemars(range(min = 0.0))]
+    pub share: f64,
+    /// The graded tests passed with no conflict marker left.
+    pub solved: bool,
 }
 
 /// Commit ids (40 hex) of the task's branches.

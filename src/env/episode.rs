@@ -160,9 +160,10 @@ impl Episode {
         }
         let solved = verdict.as_ref().is_some_and(|v| v.passed) && !self.facts.markers_left;
         self.done = solved || action == Action::Finish || self.step_count >= self.settings.config.max_steps;
+        // An episode that ends with markers left is unsolved whatever the tests say:
+        // they are not run, and the last observation says so.
         if self.done && verdict.is_none() {
-            verdict = Some(self.run_tests(&scan, &mut commands)?);
-            push_line(&mut output, &verdict.as_ref().map(|v| v.summary.clone()).unwrap_or_default());
+            push_line(&mut output, "tests not run: conflict markers remain, so the task is not solved");
         }
         let duplicated = self.duplication(&scan);
         if let Some(note) = &duplicated {

@@ -11,9 +11,11 @@ use serde::Serialize;
 
 use super::action::Action;
 use super::agents;
-use super::dataset::{TaskChoice, TaskEntry};
+use super::config::Settings;
+use super::dataset::TaskEntry;
+use super::episode::Episode;
 use super::observation::TestCounts;
-use super::{Environment, ResetRequest};
+use super::Environment;
 use crate::difficulty::Level;
 use crate::forge::Family;
 
@@ -64,6 +66,12 @@ pub fn run(env: &Environment, agent: &str, tasks: &[Arc<TaskEntry>], jobs: usize
 
 /// One full episode of `agent` on `entry`.
 pub fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> EpisodeResult {
+    play_with(&env.settings, agent_name, entry)
+}
+
+/// One full episode of `agent` on `entry`, with the settings of an environment that need
+/// not hold the task (the grader check at generation plays tasks not yet written).
+pub fn play_with(settings: &Arc<Settings>, agent_name: &str, entry: &Arc<TaskEntry>) -> EpisodeResult {
     let task = &entry.task;
     let mut result = EpisodeResult {
         task_id: task.id.clone(),
@@ -89,11 +97,7 @@ pub fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> Epis
             return result;
         }
     };
-    let request = ResetRequest {
-        choice: TaskChoice { task_id: Some(task.id.clone()), ..TaskChoice::default() },
-        episode_id: None,
-    };
-    let (mut episode, mut reply) = match env.reset(&request) {
+    let (mut episode, mut reply) = match Episode::start(entry.clone(), settings.clone(), None) {
         Ok(started) => started,
         Err(e) => {
             result.error = Some(e.message);
@@ -104,7 +108,7 @@ pub fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> Epis
     result.max_reward = reply.observation.max_reward;
     // Every accepted step counts towards max_steps, so this loop ends; the bound is a
     // second guard against an environment that stops counting.
-    for _ in 0..=env.settings.config.max_steps {
+    for _ in 0..=settings.config.max_steps {
         if reply.done {
             break;
         }

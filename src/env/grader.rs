@@ -5,11 +5,12 @@
 //! gold has none), runs the task's test command there in the sandbox, and requires every
 //! test id that passes on gold to pass — the exit status alone proves nothing.
 //!
-//! Gold's passing ids come from one run of the test command on gold's tree (the merged
-//! tree at reset with the solution's files), made the first time a task is graded and
-//! kept for every later episode of the task ([`GoldTests`]); a graded tree equal to
-//! gold's byte for byte gets that run's verdict instead of a second run of the same
-//! bytes (a gold episode costs one test run, not two). The agent's own edits to
+//! Gold's passing ids are those the check at generation recorded in `solution.json`
+//! ([`crate::env::check`]); for a task without a recorded check (the check itself), one
+//! run of the test command on gold's tree (the merged tree at reset with the solution's
+//! files), made the first time the task is graded and kept for every later episode
+//! ([`GoldTests`]); a graded tree equal to gold's byte for byte then gets that run's
+//! verdict instead of a second run of the same bytes. The agent's own edits to
 //! test files stay in its tree for its own `run`s; they never reach a graded run.
 //!
 //! Known limit: the agent's source code still runs inside the graded process (it is what
@@ -23,6 +24,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use super::observation::{pytest_counts, TestCounts};
+use crate::bundle::solution::GraderCheck;
 use crate::bundle::Solution;
 use crate::pytest::report;
 use crate::sandbox::{self, Limits, RunOutput, RunRequest};
@@ -121,19 +123,43 @@ impl GoldCache {
         if let Some(gold) = cached.as_ref() {
             return Ok(gold.clone());
         }
-        let gold = Arc::new(gold_tests(merged, solution, command)?);
+        let gold = Arc::new(match &solution.grader {
+            Some(check) => recorded_gold_tests(merged, solution, check),
+            None => gold_tests(merged, solution, command)?,
+        });
         *cached = Some(gold.clone());
         Ok(gold)
     }
+
+    /// Gold's tests, if an episode has needed them yet.
+    pub fn cached(&self) -> Option<Arc<GoldTests>> {
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    }
+}
+
+/// Gold's tree with every solution file's gold text.
+fn gold_tree(merged: &Snapshot, solution: &Solution) -> Snapshot {
+    let mut tree = merged.clone();
+    for file in &solution.files {
+        tree.insert(file.path.clone(), Arc::from(file.gold.as_bytes()));
+    }
+    tree
+}
+
+fn steering_files(tree: &Snapshot) -> Snapshot {
+    tree.iter().filter(|(path, _)| steers_the_run(path)).map(|(p, d)| (p.clone(), d.clone())).collect()
+}
+
+/// Gold's tests as the check at generation recorded them: no run of gold needed.
+fn recorded_gold_tests(merged: &Snapshot, solution: &Solution, check: &GraderCheck) -> GoldTests {
+    let files = steering_files(&gold_tree(merged, solution));
+    GoldTests { files, passing: check.gold_passing.iter().cloned().collect(), run: None }
 }
 
 /// Gold's tree (the merged tree with every solution file's gold text), its steering
 /// files, and the ids that pass on it.
 fn gold_tests(merged: &Snapshot, solution: &Solution, command: &TestCommand) -> Result<GoldTests> {
-    let mut tree = merged.clone();
-    for file in &solution.files {
-        tree.insert(file.path.clone(), Arc::from(file.gold.as_bytes()));
-    }
+    let tree = gold_tree(merged, solution);
     let output = command.run(&tree).context("running the tests on gold")?;
     anyhow::ensure!(
         output.exit_code == Some(0),
@@ -141,8 +167,7 @@ fn gold_tests(merged: &Snapshot, solution: &Solution, command: &TestCommand) -> 
         crate::pytest::last_line(&output.output)
     );
     let passing = if command.is_pytest() { report::passed_test_ids(&output.output) } else { BTreeSet::new() };
-    let files = tree.iter().filter(|(path, _)| steers_the_run(path)).map(|(p, d)| (p.clone(), d.clone())).collect();
-    Ok(GoldTests { files, passing, run: Some((tree, output)) })
+    Ok(GoldTests { files: steering_files(&tree), passing, run: Some((tree, output)) })
 }
 
 /// The grader's verdict on one tree.

@@ -16,6 +16,7 @@
 
 pub mod action;
 pub mod agents;
+pub mod check;
 pub mod config;
 pub mod dataset;
 pub mod duplication;

@@ -1,25 +1,18 @@
-//! A kept candidate before it is bundled: its commits, conflicted tree, validation and
-//! difficulty, id and near-duplicate fingerprint.
+//! A kept candidate: its task files (bundles and records, the grader's check included),
+//! id, near-duplicate fingerprint and what selection decides on.
 
+use crate::bundle::record::TaskFiles;
 use crate::bundle::task::ConflictKind;
-use crate::difficulty::{Difficulty, Features};
-use crate::forge::commits::TaskCommits;
-use crate::forge::Candidate;
-use crate::merge;
-use crate::snapshot::Snapshot;
-use crate::validate::Validation;
+use crate::difficulty::Level;
+use crate::forge::Family;
 
-/// A kept candidate, before it is bundled.
+/// A kept candidate, bundled and checked, not yet selected.
 pub(crate) struct Draft {
     pub(super) id: String,
     pub(super) fingerprint: String,
     pub(super) substrate: usize,
-    pub(super) candidate: Candidate,
-    pub(super) commits: TaskCommits,
-    pub(super) conflicted: Snapshot,
-    pub(super) conflicts: Vec<merge::ConflictedFile>,
-    pub(super) validation: Validation,
-    pub(super) difficulty: Difficulty,
-    pub(super) features: Features,
+    pub(super) family: Family,
+    pub(super) level: Level,
     pub(super) conflict_kind: ConflictKind,
+    pub(super) files: TaskFiles,
 }

@@ -8,6 +8,7 @@ use anyhow::Result;
 
 use super::accept::{Keepable, Verdict};
 use super::draft::Draft;
+use super::grader_check;
 use super::stage::Prepared;
 use crate::bundle::record::{self, TaskFiles, TaskInput};
 use crate::bundle::task::ConflictKind;
@@ -19,7 +20,6 @@ use crate::merge::{self, MergeResult};
 use crate::mutate::OperatorRef;
 use crate::resolve;
 use crate::snapshot::{self, Snapshot};
-use crate::substrate::Substrate;
 use crate::validate::{self, Rejection};
 
 /// Judges `candidate` of substrate `index` (prepared as `prepared`), writing its
@@ -73,18 +73,30 @@ pub(super) fn judge(
     let fingerprint = near_duplicate::fingerprint(
         paths.iter().filter_map(|p| crate::snapshot::text_of(&conflicted, p).map(|t| (p.as_str(), t))),
     );
+    let input = TaskInput {
+        id: &id,
+        substrate,
+        candidate,
+        commits: &commits,
+        conflicted: &conflicted,
+        conflicts: &conflicts,
+        validation: &validation,
+        difficulty: &difficulty,
+        features: &features,
+        conflict_kind,
+    };
+    let files = match grader_check::check(prepared, TaskFiles::make(&repo, &input)?)? {
+        Ok(files) => files,
+        Err(reason) => return Ok(Verdict::rejected(reason)),
+    };
     Ok(Verdict::Kept(Box::new(Draft {
         id,
         fingerprint,
         substrate: index,
-        candidate: candidate.clone(),
-        commits,
-        conflicted,
-        conflicts,
-        validation,
-        difficulty,
-        features,
+        family: candidate.family,
+        level: difficulty.level,
         conflict_kind,
+        files,
     })))
 }
 
@@ -102,25 +114,6 @@ fn novel_gold_lines(conflicted: &Snapshot, gold: &Snapshot, paths: &[String], ou
     in_conflicts.chain(beside).sum()
 }
 
-/// Bundles a kept candidate and makes its records.
-pub(super) fn make_task(repo: &git2::Repository, substrate: &Substrate, draft: &Draft) -> Result<TaskFiles> {
-    TaskFiles::make(
-        repo,
-        &TaskInput {
-            id: &draft.id,
-            substrate,
-            candidate: &draft.candidate,
-            commits: &draft.commits,
-            conflicted: &draft.conflicted,
-            conflicts: &draft.conflicts,
-            validation: &draft.validation,
-            difficulty: &draft.difficulty,
-            features: &draft.features,
-            conflict_kind: draft.conflict_kind,
-        },
-    )
-}
-
 impl Keepable for Box<Draft> {
     fn id(&self) -> &str {
         &self.id
@@ -129,7 +122,7 @@ impl Keepable for Box<Draft> {
         &self.fingerprint
     }
     fn level(&self) -> Level {
-        self.difficulty.level
+        self.level
     }
     fn conflict_kind(&self) -> ConflictKind {
         self.conflict_kind

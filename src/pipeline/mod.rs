@@ -20,12 +20,14 @@
 //!
 //! A file per job: [`options`] (what a run is asked), [`stage`] (substrates prepared,
 //! cells forged), [`order`] (the global order), [`judge`] (one candidate judged),
+//! [`grader_check`] (a kept candidate played by the environment's baseline agents),
 //! [`engine`] (judging in parallel), [`accept`] (selection), [`write`] (records, files
 //! and the manifest of a version), [`shard`] (sharded runs).
 
 mod accept;
 mod draft;
 mod engine;
+mod grader_check;
 mod judge;
 mod levels;
 mod options;
@@ -50,7 +52,6 @@ use crate::validate::Rejection;
 use accept::ensure_tasks;
 pub use accept::Exclusions;
 use engine::{progress_bar, Engine};
-use judge::make_task;
 pub use levels::{FamilyLevels, LevelBreakdown};
 pub use options::{embedded_substrates, GenOptions};
 pub(crate) use stage::mutable_modules;
@@ -130,12 +131,11 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
     if let Some(max) = options.max_tasks {
         drafts.truncate(max);
     }
-    let repo = git2::Repository::open_bare(staged.repo_path())?;
     let mut tasks = Vec::with_capacity(drafts.len());
     let mut per_substrate = vec![0usize; staged.prepared.len()];
-    for draft in &drafts {
-        tasks.push(make_task(&repo, &staged.prepared[draft.substrate].substrate, draft)?);
+    for draft in drafts {
         per_substrate[draft.substrate] += 1;
+        tasks.push(draft.files);
     }
     let ladder = staged.ladder();
     let stats = GenStats {

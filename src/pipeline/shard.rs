@@ -33,7 +33,6 @@ use serde::{Deserialize, Serialize};
 use super::accept::Exclusions;
 use super::accept::{ensure_tasks, Acceptance, Keepable, Verdict};
 use super::engine::{progress_bar, Engine};
-use super::judge::make_task;
 use super::options::GenOptions;
 use super::order::{global_order, Goal};
 use super::stage::{stage, substrate_entries, Staged};
@@ -213,7 +212,7 @@ pub fn gen_shard(options: &GenOptions, shard: ShardSpec) -> Result<ShardReport> 
     let order = engine.order(goal);
     let mine: Vec<usize> = (0..order.len()).filter(|p| shard.holds(*p)).collect();
     let bar = progress_bar(options.progress, mine.len() as u64);
-    let judged = judge_positions(&engine, &staged, &order, &mine, &bar)?;
+    let judged = judge_positions(&engine, &order, &mine, &bar)?;
     bar.finish_and_clear();
 
     let run = shard_run(options, &staged);
@@ -300,7 +299,6 @@ type Judged = (PositionRecord, Option<TaskFiles>);
 /// the result is in the order of `positions`, and the first error stops the rest.
 fn judge_positions(
     engine: &Engine,
-    staged: &Staged,
     order: &[(usize, usize)],
     positions: &[usize],
     bar: &ProgressBar,
@@ -309,23 +307,17 @@ fn judge_positions(
     pool.install(|| {
         positions
             .par_iter()
-            .map_init(
-                || git2::Repository::open_bare(staged.repo_path()),
-                |repo, &position| {
-                    let repo = repo.as_ref().map_err(|err| anyhow::anyhow!("opening the scratch repository: {err}"))?;
-                    let judged = judge_position(engine, staged, repo, order, position)?;
-                    bar.inc(1);
-                    Ok(judged)
-                },
-            )
+            .map(|&position| {
+                let judged = judge_position(engine, order, position)?;
+                bar.inc(1);
+                Ok(judged)
+            })
             .collect()
     })
 }
 
 fn judge_position(
     engine: &Engine,
-    staged: &Staged,
-    repo: &git2::Repository,
     order: &[(usize, usize)],
     position: usize,
 ) -> Result<Judged> {
@@ -333,18 +325,17 @@ fn judge_position(
     let (verdict, files) = match engine.judge(cell, index)? {
         Verdict::Rejected(reason) => (RecordedVerdict::Rejected { reason }, None),
         Verdict::Kept(draft) => {
-            let made = make_task(repo, &staged.prepared[draft.substrate].substrate, &draft)?;
-            let json = task::to_json_bytes(&made.task)?;
+            let json = task::to_json_bytes(&draft.files.task)?;
             let verdict = RecordedVerdict::Kept(KeptRecord {
                 id: draft.id.clone(),
                 fingerprint: draft.fingerprint.clone(),
-                level: draft.difficulty.level,
-                family: draft.candidate.family,
+                level: draft.level,
+                family: draft.family,
                 conflict_kind: draft.conflict_kind,
                 substrate: draft.substrate,
                 task_sha256: sha256_hex(&json),
             });
-            (verdict, Some(made))
+            (verdict, Some(draft.files))
         }
     };
     Ok((PositionRecord { position, cell, index, verdict }, files))

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
+use super::grader_check::Checker;
 use super::options::GenOptions;
 use crate::bundle::manifest::{Ladder, SubstrateEntry};
 use crate::forge::{self, Candidate, Family, ForgeInput};
@@ -28,6 +29,8 @@ pub(super) struct Prepared {
     pub(super) python: String,
     pub(super) modules: Vec<PyModule>,
     pub(super) mutations: Vec<Vec<Mutation>>,
+    /// Plays kept candidates through the environment's episodes.
+    pub(super) checker: Checker,
 }
 
 /// Substrates prepared and their candidates laid out in cells, ready to be judged.
@@ -163,7 +166,9 @@ fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> 
     }
     let runner = with_selection(runner, &substrate, options);
     let (modules, mutations) = mutable_modules(&substrate)?;
-    Ok(Prepared { substrate, runner, python: python.version, modules, mutations })
+    let python_version = python.version.clone();
+    let checker = Checker::new(python, &options.cache_dir);
+    Ok(Prepared { substrate, runner, python: python_version, modules, mutations, checker })
 }
 
 /// The substrate's mutable sources, parsed (a file that does not parse is skipped with a

@@ -16,7 +16,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::flat_outcome::{FlatBaselines, FlatOutcome};
-use crate::bundle::solution::{Commits, FileRecord, Intents, Solution, SOLUTION_SCHEMA};
+use crate::bundle::solution::{Commits, FileRecord, GraderCheck, Intents, Solution, SOLUTION_SCHEMA};
 use crate::bundle::task::{
     ConflictKind, ConflictRecord, CurriculumRecord, CurriculumStatus, Digests, SubstrateRef, Task, TASK_SCHEMA,
 };
@@ -67,6 +67,9 @@ pub struct FlatRecord {
     /// tests after each baseline resolver of the ladder (`union` records both orders; a resolver whose tool was
     /// not available is null)
     pub baselines: FlatBaselines,
+    /// the environment's grader checked at generation: each baseline agent's reward `share` of the maximum and
+    /// whether it `solved` the task, and `gold_passing`, the test ids a graded tree must pass
+    pub grader: Option<GraderCheck>,
     /// `status`, `attempts`, `successes`, `solve_rate`, `mean_reward` from a curriculum refresh; null otherwise
     pub curriculum: Option<FlatCurriculum>,
     /// path of the task's `repo.bundle` (branches base, ours, theirs) in this repository
@@ -166,6 +169,7 @@ pub fn record_from_task(task: &Task, solution: &Solution) -> FlatRecord {
             gold: FlatOutcome::from(&v.gold),
         },
         baselines: FlatBaselines::from(&v.baselines),
+        grader: solution.grader.clone(),
         curriculum: task.curriculum.as_ref().map(|c| FlatCurriculum {
             status: c.status,
             attempts: c.attempts,
@@ -222,6 +226,7 @@ pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
             baselines: Baselines::from(&record.baselines),
         },
         features: record.features.clone(),
+        grader: record.grader.clone(),
     };
     (task, solution)
 }

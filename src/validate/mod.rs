@@ -207,6 +207,10 @@ pub enum Rejection {
     /// Gold passed once and failed when run again: a test the verdicts rest on flips
     /// between runs of the same tree (the flipping ids go to the run report).
     Flaky,
+    /// The environment's grader, checked on the task with every baseline agent's
+    /// episode: gold did not reach the maximum reward, or an agent earned more than a
+    /// quarter of it without solving the task.
+    GraderCheck,
 }
 
 impl Rejection {

@@ -183,7 +183,7 @@ fn union_is_paid_for_markers_and_charged_for_duplication() {
 }
 
 #[test]
-fn max_steps_and_finish_end_the_episode_with_a_final_test_verdict() {
+fn max_steps_and_finish_end_the_episode_and_markers_left_skip_the_tests() {
     let work = tempfile::tempdir().unwrap();
     let env = environment(work.path(), 2);
     let (mut episode, _) = reset(&env, DIVERGE);
@@ -195,8 +195,10 @@ fn max_steps_and_finish_end_the_episode_with_a_final_test_verdict() {
         .step(Action::ReadFile { path: "calculator.py".into(), start_line: Some(1), end_line: Some(1) })
         .unwrap();
     assert!(second.done, "max_steps = 2");
-    let counts = second.observation.tests.expect("the final tree is tested");
-    assert!(counts.failed > 0 && !second.observation.tests_passing);
+    // Markers remain: unsolved whatever the tests say, so they are not run.
+    assert!(second.observation.tests.is_none() && !second.observation.tests_passing);
+    assert!(second.observation.last_output.contains("tests not run: conflict markers remain"));
+    assert_eq!(second.observation.total_reward, 0.0);
 
     let env = environment(work.path(), 10);
     let (mut episode, _) = reset(&env, DIVERGE);
@@ -243,4 +245,41 @@ fn observations_carry_the_allowlisted_keys_and_no_label_unless_revealed() {
             assert_eq!(reset.observation.task.family.as_deref(), Some("divergent-edit"));
         }
     }
+}
+
+/// Plays `task_id`'s gold file by file (from `entry`'s solution) and finishes.
+fn play_gold(entry: std::sync::Arc<mergeforge::env::dataset::TaskEntry>, env: &Environment) -> StepReply {
+    let (mut episode, mut reply) = Episode::start(entry.clone(), env.settings.clone(), None).expect("start");
+    for file in &entry.solution.files {
+        reply = episode.step(Action::Resolve { file: file.path.clone(), resolution: file.gold.clone() }).unwrap();
+        if reply.done {
+            return reply;
+        }
+    }
+    episode.step(Action::Finish).unwrap()
+}
+
+#[test]
+fn the_grader_requires_the_gold_tests_recorded_at_generation_without_running_gold() {
+    let work = tempfile::tempdir().unwrap();
+    let env = environment(work.path(), 10);
+    let entry = env.tasks.tasks.iter().find(|t| t.task.id == DIVERGE).unwrap();
+    let check = entry.solution.grader.clone().expect("the sample's tasks carry their grader check");
+    assert!(!check.gold_passing.is_empty());
+    assert!(play_gold(entry.clone(), &env).observation.tests_passing, "gold solves its task");
+    assert!(entry.gold.cached().unwrap().run.is_none(), "gold's tests came from solution.json, not from a run");
+
+    // The same task with one more required id that no run reports: gold no longer passes,
+    // so the recorded ids (not the exit status) are what the grader checks.
+    let mut solution = entry.solution.clone();
+    solution.grader.as_mut().unwrap().gold_passing.push("tests/test_calculator.py::test_not_there".into());
+    let doctored = std::sync::Arc::new(mergeforge::env::dataset::TaskEntry {
+        task: entry.task.clone(),
+        solution,
+        bundle: entry.bundle.clone(),
+        gold: Default::default(),
+    });
+    let reply = play_gold(doctored, &env);
+    assert!(!reply.observation.tests_passing, "{}", reply.observation.last_output);
+    assert!(reply.observation.last_output.contains("1 required test(s) did not pass"), "{}", reply.observation.last_output);
 }

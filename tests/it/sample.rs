@@ -103,3 +103,26 @@ fn the_sample_meets_the_coverage_bar() {
         assert!(substrate["tasks"].as_u64().unwrap() > 0, "no task from {}", substrate["name"]);
     }
 }
+
+#[test]
+fn every_committed_task_passed_the_grader_check_at_generation() {
+    let tasks = sample_version().join("tasks");
+    let mut checked = 0;
+    for dir in std::fs::read_dir(&tasks).unwrap() {
+        let solution = read_json(&dir.unwrap().path().join("solution.json"));
+        let check = &solution["grader"];
+        assert!(!check["gold_passing"].as_array().unwrap().is_empty(), "{}: no gold tests", solution["id"]);
+        let agents: Vec<&str> = check["agents"].as_array().unwrap().iter().map(|a| a["agent"].as_str().unwrap()).collect();
+        assert_eq!(agents, mergeforge::env::agents::names(), "{}: every eval agent, in order", solution["id"]);
+        for agent in check["agents"].as_array().unwrap() {
+            let (share, solved) = (agent["share"].as_f64().unwrap(), agent["solved"] == true);
+            if agent["agent"] == "gold" {
+                assert!(solved && share == 1.0, "{}: gold {agent}", solution["id"]);
+            } else {
+                assert!(solved || share <= 0.25, "{}: {agent}", solution["id"]);
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 0);
+}

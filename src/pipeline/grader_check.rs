@@ -1,0 +1,100 @@
+//! The grader check of a kept candidate (DESIGN.md: graders are checked per task): its
+//! bundle is written to a scratch folder and every baseline agent plays it through the
+//! environment's own episode code ([`crate::env::check`]), with the environment's
+//! default settings and the substrate's interpreter. A task that fails the check is
+//! rejected (`grader-check`); one that passes gets the scores and gold's passing test
+//! ids in its `solution.json`.
+//!
+//! Checks are cached by the bytes of `task.json` (which digests both bundles and the
+//! unchecked `solution.json`), so a run from a warm cache plays nothing again.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::stage::Prepared;
+use crate::bundle::record::TaskFiles;
+use crate::bundle::solution::GraderCheck;
+use crate::bundle::task;
+use crate::env::config::{EnvConfig, Settings};
+use crate::env::dataset::TaskEntry;
+use crate::env::grader::GoldCache;
+use crate::pytest::cache::write_atomically;
+use crate::pytest::venv::PythonEnv;
+use crate::validate::Rejection;
+
+/// Bump when what the check does changes, so cached checks are made again.
+const CHECK_VERSION: &str = "1";
+
+/// What the episodes of a substrate's checks need: the environment's default settings
+/// with the substrate's interpreter, and where checks are cached.
+pub(crate) struct Checker {
+    settings: Arc<Settings>,
+    cache_dir: PathBuf,
+}
+
+impl Checker {
+    pub(crate) fn new(python: PythonEnv, cache_dir: &Path) -> Checker {
+        let config = EnvConfig::default();
+        Checker { settings: Arc::new(Settings { config, python }), cache_dir: cache_dir.join("grader-checks") }
+    }
+}
+
+/// A check as cached: the scores, and why the task failed it.
+#[derive(Serialize, Deserialize)]
+struct CachedCheck {
+    check: GraderCheck,
+    failure: Option<String>,
+}
+
+/// `files` with the check recorded, or the rejection of a task that fails it.
+pub(super) fn check(prepared: &Prepared, files: TaskFiles) -> Result<Result<TaskFiles, Rejection>> {
+    let checker = &prepared.checker;
+    let key = cache_key(&files, &checker.settings.python)?;
+    let path = checker.cache_dir.join(&key[..2]).join(format!("{key}.json"));
+    let cached = match read_cached(&path) {
+        Some(cached) => cached,
+        None => {
+            let made = play(checker, &files)?;
+            let mut text = serde_json::to_string(&made)?;
+            text.push('\n');
+            write_atomically(&path, text.as_bytes()).context("writing the grader check cache")?;
+            made
+        }
+    };
+    Ok(match cached.failure {
+        Some(_) => Err(Rejection::GraderCheck),
+        None => Ok(files.with_grader(cached.check)?),
+    })
+}
+
+fn read_cached(path: &Path) -> Option<CachedCheck> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+fn cache_key(files: &TaskFiles, python: &PythonEnv) -> Result<String> {
+    let json = task::to_json_bytes(&files.task)?;
+    let mut key = format!("grader-check {CHECK_VERSION}\n{}\n{}\n", python.version, python.packages).into_bytes();
+    key.extend_from_slice(&json);
+    Ok(crate::snapshot::sha256_hex(&key))
+}
+
+/// Plays the check's episodes on `files`, from a scratch copy of its bundle.
+fn play(checker: &Checker, files: &TaskFiles) -> Result<CachedCheck> {
+    let scratch = tempfile::Builder::new().prefix("mergeforge-check-").tempdir().context("creating a scratch folder")?;
+    let bundle = scratch.path().join(crate::bundle::record::REPO_BUNDLE);
+    std::fs::write(&bundle, &files.repo_bundle).with_context(|| format!("writing {}", bundle.display()))?;
+    let entry = Arc::new(TaskEntry {
+        task: files.task.clone(),
+        solution: files.solution.clone(),
+        bundle,
+        gold: GoldCache::default(),
+    });
+    let outcome = crate::env::check::check(&checker.settings, &entry);
+    if let Some(failure) = &outcome.failure {
+        eprintln!("note: task {} fails the grader check ({failure}); dropped (grader-check)", files.task.id);
+    }
+    Ok(CachedCheck { check: outcome.check, failure: outcome.failure })
+}
