@@ -183,8 +183,8 @@ mod tests {
     #[test]
     fn the_first_hunk_is_named_by_its_enclosing_scopes() {
         let (text, line) = first_hunk_text(MERGED).unwrap();
-        assert_eq!(line, 5);
-        assert_eq!(text.lines().nth(4), Some("            return int(v)"));
+        assert_eq!(line, 6);
+        assert_eq!(text.lines().nth(5), Some("            return int(v)"));
         assert_eq!(qualname_at("shop.py", &text, line), "Shop.price.round_it");
         assert_eq!(qualname_at("shop.py", &text, 1), MODULE_LEVEL);
         assert_eq!(qualname_at("shop.txt", &text, line), MODULE_LEVEL);
