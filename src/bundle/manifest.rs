@@ -101,6 +101,16 @@ pub struct SubstrateEntry {
     pub tree: String,
     /// Tasks of this version made from it.
     pub tasks: usize,
+    /// The substrate's licence (an SPDX expression such as `MIT`), from its config;
+    /// absent when the config names none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub license: Option<String>,
+    /// Where the substrate's code comes from (a URL or a path in the generator's
+    /// repository), from its config; absent when the config names none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub source: Option<String>,
 }
 
 /// The baseline ladder a run levelled its tasks with.

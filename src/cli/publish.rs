@@ -20,15 +20,23 @@ use crate::publish::{self, PublishOptions, PublishReport, PushOptions, MAX_SHARD
 ///                                      size_categories, configs, dataset_info)
 ///                                      and a body (tasks, generation, counts,
 ///                                      fields, usage)
-///   data/<level>/<split>-NNNNN.jsonl   one flat record per task, shards of at
-///                                      most --max-shard-bytes (8 MiB)
-///   bundles/<task_id>.bundle           each task's git bundle
+///   data/tasks/<level>/<split>-NNNNN.jsonl
+///                                      one agent-facing record per task: exactly
+///                                      task.json's fields and its bundle's path;
+///                                      shards of at most --max-shard-bytes (8 MiB)
+///   data/solutions/<split>-NNNNN.jsonl solution.json's fields and the split group
+///   bundles/<task_id>.bundle           each task's repo.bundle (base, ours, theirs)
+///   solutions/<task_id>.bundle         each task's solution.bundle (gold)
 ///   manifest.json                      the version's manifest, unchanged
 ///   .gitattributes                     *.bundle and any file over 8 MiB via LFS
 ///
-/// Configs: `default` (every level) and `easy`, `medium`, `hard`; splits `train` and
-/// `test`, fixed by a hash of the task id (see --test-ratio). Load with
-/// `datasets.load_dataset("OWNER/NAME", "hard")`.
+/// Configs: `default` (every level) and `easy`, `medium`, `hard` (what an agent may
+/// see), and `solutions` (the answers, which a trainer may leave out: the other configs
+/// never read data/solutions/ or solutions/). Splits `train` and `test` by group: the
+/// substrate, path and enclosing function, class or module level of the first
+/// conflict hunk, so that no group is in both (see --test-ratio). Load with
+/// `datasets.load_dataset("OWNER/NAME", "hard")`. `serve` and `eval` read the folder
+/// directly (solutions included).
 ///
 /// HFDIR is built next to its final place and renamed in. An existing non-empty HFDIR
 /// is left alone: identical content is reported as unchanged, anything else is
@@ -73,9 +81,9 @@ pub struct PublishArgs {
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub tags: Vec<String>,
 
-    /// Fraction of tasks in the test split, 0 to 1. A task is in test when the first 8
-    /// bytes of sha256(task id), as a fraction, are below it: the split depends on the id
-    /// alone.
+    /// Fraction of split groups in the test split, 0 to 1. A task is in test when the
+    /// first 8 bytes of sha256(its group), as a fraction, are below it: the split depends
+    /// on the group alone (`<substrate>:<path>:<qualname>` of the first conflict hunk).
     #[arg(long, value_name = "RATIO", default_value_t = 0.2)]
     pub test_ratio: f64,
 

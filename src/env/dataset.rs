@@ -1,5 +1,6 @@
-//! The tasks an environment serves: a dataset version directory read once (manifest,
-//! every `task.json` and `solution.json`, the path of every `repo.bundle`), and the
+//! The tasks an environment serves: a dataset version directory or a published folder
+//! read once (manifest, every `task.json` and `solution.json` or their records, the
+//! path of every `repo.bundle`), and the
 //! choice of a task for a reset (by id, by level, by seed, or in rotation). The episode
 //! repository is built from `repo.bundle`; the solution serves the server side only
 //! (reward references, the gold agent, the demo page).
@@ -49,8 +50,25 @@ pub struct TaskChoice {
 }
 
 impl TaskSet {
-    /// Reads `<dir>/manifest.json` and every task it lists.
+    /// Reads `<dir>/manifest.json` and every task it lists: a dataset version directory,
+    /// or a published folder (`mergeforge publish`, solutions included).
     pub fn load(dir: &Path) -> Result<TaskSet> {
+        if crate::publish::read::is_published(dir) {
+            let published = crate::publish::read::load(dir)?;
+            let tasks = published
+                .tasks
+                .into_iter()
+                .map(|t| {
+                    Arc::new(TaskEntry {
+                        task: t.task,
+                        solution: t.solution,
+                        bundle: t.bundle,
+                        gold: GoldCache::default(),
+                    })
+                })
+                .collect();
+            return TaskSet::new(dir, published.manifest, tasks);
+        }
         if !dir.join("manifest.json").is_file() {
             bail!(
                 "{}: no manifest.json (pass a dataset version directory, e.g. generated/mergeforge-embedded/1.0.0)",
@@ -58,7 +76,7 @@ impl TaskSet {
             );
         }
         let version = StoredVersion::load(dir)?;
-        let mut tasks: Vec<Arc<TaskEntry>> = version
+        let tasks: Vec<Arc<TaskEntry>> = version
             .tasks
             .into_iter()
             .map(|files| {
@@ -66,11 +84,15 @@ impl TaskSet {
                 Arc::new(TaskEntry { task: files.task, solution: files.solution, bundle, gold: GoldCache::default() })
             })
             .collect();
+        TaskSet::new(dir, version.manifest, tasks)
+    }
+
+    fn new(dir: &Path, manifest: Manifest, mut tasks: Vec<Arc<TaskEntry>>) -> Result<TaskSet> {
         if tasks.is_empty() {
             bail!("{}: the manifest lists no tasks", dir.join("manifest.json").display());
         }
         tasks.sort_by(|a, b| a.task.id.cmp(&b.task.id));
-        Ok(TaskSet { root: dir.to_path_buf(), manifest: version.manifest, tasks, rotation: AtomicU64::new(0) })
+        Ok(TaskSet { root: dir.to_path_buf(), manifest, tasks, rotation: AtomicU64::new(0) })
     }
 
     /// The task a reset asks for. Without an id: the tasks of the level (all if none),

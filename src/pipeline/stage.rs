@@ -132,11 +132,16 @@ pub(super) fn substrate_entries(prepared: &[Prepared], tasks: &[usize]) -> Vec<S
     prepared
         .iter()
         .zip(tasks)
-        .map(|(p, n)| SubstrateEntry {
-            name: p.substrate.name.clone(),
-            commit: p.substrate.commit.clone(),
-            tree: p.substrate.tree_id.clone(),
-            tasks: *n,
+        .map(|(p, n)| {
+            let (license, source) = p.substrate.provenance();
+            SubstrateEntry {
+                name: p.substrate.name.clone(),
+                commit: p.substrate.commit.clone(),
+                tree: p.substrate.tree_id.clone(),
+                tasks: *n,
+                license,
+                source,
+            }
         })
         .collect()
 }

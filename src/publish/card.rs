@@ -2,10 +2,12 @@
 //!
 //! The card's YAML front matter is what the Hub and `datasets` read: license, task
 //! categories, tags, pretty name, size category, the `configs` (`default` over every
-//! level, and one per level) with their `data_files`, and `dataset_info` with the
-//! explicit features of the flat record, so every shard loads with one schema even
-//! when a column is null in all of a shard's rows. The body is for people: what the
-//! tasks are, how they were made and verified, counts, the fields, and usage.
+//! level and one per level, all agent-facing, and `solutions`) with their `data_files`,
+//! and `dataset_info` with the explicit features of each config's record, so every
+//! shard loads with one schema even when a column is null in all of a shard's rows. The
+//! body is for people: what the tasks are, how to leave the solutions out, how they were
+//! made and verified, the substrates with their licences and sources, counts, the
+//! fields, and usage.
 //!
 //! Everything here is a pure function of its inputs (no clock, no paths of this
 //! machine), so the same dataset version gives the same bytes.
@@ -17,7 +19,17 @@ use crate::bundle::Manifest;
 use crate::difficulty::Level;
 use crate::forge::Family;
 
-use super::records::Split;
+use super::features::{fields_table, record_features, render_fields};
+use super::records::{SolutionRecord, Split, TaskRecord};
+
+/// The agent-facing config over every level.
+pub const DEFAULT_CONFIG: &str = "default";
+/// The config of the solution records.
+pub const SOLUTIONS_CONFIG: &str = "solutions";
+/// The folder of the agent-facing records (one folder per level inside).
+pub const TASKS_DATA: &str = "data/tasks";
+/// The folder of the solution records.
+pub const SOLUTIONS_DATA: &str = "data/solutions";
 
 /// Files over this size go through LFS (besides every bundle).
 pub const LFS_THRESHOLD: u64 = 8 * 1024 * 1024;
@@ -33,6 +45,8 @@ pub struct CardInfo<'a> {
     pub test_ratio: f64,
     /// Rows per (level, split); a missing entry means none.
     pub rows: &'a BTreeMap<(Level, Split), usize>,
+    /// Split groups per split.
+    pub groups: &'a BTreeMap<Split, usize>,
 }
 
 /// Tags every card carries; `--tags` adds to them.
@@ -73,27 +87,31 @@ pub fn size_category(rows: usize) -> &'static str {
 }
 
 /// The configs present: `default` plus every level with at least one row, each with
-/// the splits that have rows.
+/// the splits that have rows, and `solutions` (the splits of `default`).
 pub fn configs(rows: &BTreeMap<(Level, Split), usize>) -> Vec<(String, Vec<Split>)> {
     let has = |level: Option<Level>, split: Split| {
         rows.iter().any(|((l, s), n)| *s == split && *n > 0 && level.is_none_or(|want| want == *l))
     };
     let mut out = Vec::new();
     let default_splits: Vec<Split> = Split::ALL.into_iter().filter(|s| has(None, *s)).collect();
-    out.push(("default".to_string(), default_splits));
+    out.push((DEFAULT_CONFIG.to_string(), default_splits.clone()));
     for level in Level::ALL {
         let splits: Vec<Split> = Split::ALL.into_iter().filter(|s| has(Some(level), *s)).collect();
         if !splits.is_empty() {
             out.push((level.name().to_string(), splits));
         }
     }
+    out.push((SOLUTIONS_CONFIG.to_string(), default_splits));
     out
 }
 
 /// The data-file glob of a config's split.
 pub fn data_glob(config: &str, split: Split) -> String {
-    let folder = if config == "default" { "*" } else { config };
-    format!("data/{folder}/{}-*.jsonl", split.name())
+    match config {
+        SOLUTIONS_CONFIG => format!("{SOLUTIONS_DATA}/{}-*.jsonl", split.name()),
+        DEFAULT_CONFIG => format!("{TASKS_DATA}/*/{}-*.jsonl", split.name()),
+        level => format!("{TASKS_DATA}/{level}/{}-*.jsonl", split.name()),
+    }
 }
 
 /// The whole `README.md`.
@@ -141,120 +159,14 @@ fn front_matter(out: &mut String, info: &CardInfo) {
     out.push_str("dataset_info:\n");
     for (name, _) in &configs {
         let _ = writeln!(out, "- config_name: {name}\n  features:");
-        render_fields(out, &record_features(), 2);
+        let features = if name == SOLUTIONS_CONFIG {
+            record_features::<SolutionRecord>()
+        } else {
+            record_features::<TaskRecord>()
+        };
+        render_fields(out, &features, 2);
     }
     out.push_str("---\n\n");
-}
-
-/// A feature of the flat record, as the card's `dataset_info` declares it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Feature {
-    Value(&'static str),
-    List(Box<Feature>),
-    Struct(Vec<(String, Feature)>),
-}
-
-use Feature::{List, Struct, Value};
-
-/// The JSON Schema of [`super::records::FlatRecord`]: the card's features and its table
-/// of fields (names, types, the fields' doc comments) come from it.
-fn record_schema() -> serde_json::Value {
-    schemars::schema_for!(super::records::FlatRecord).to_value()
-}
-
-/// The features of [`super::records::FlatRecord`], field for field, derived from its
-/// JSON Schema (so the card cannot drift from the type).
-pub fn record_features() -> Vec<(String, Feature)> {
-    let schema = record_schema();
-    match feature_of(&schema, &schema) {
-        Struct(fields) => fields,
-        _ => Vec::new(),
-    }
-}
-
-/// The feature of `node` (a subschema of `root`): objects are structs (properties in
-/// order), arrays lists, nullable types their non-null type, enums strings.
-fn feature_of(root: &serde_json::Value, node: &serde_json::Value) -> Feature {
-    if let Some(reference) = node.get("$ref").and_then(|r| r.as_str()) {
-        let target = reference.strip_prefix("#").and_then(|pointer| root.pointer(pointer));
-        return target.map_or(Value("string"), |t| feature_of(root, t));
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(options) = node.get(key).and_then(|o| o.as_array()) {
-            let non_null: Vec<&serde_json::Value> = options.iter().filter(|o| o["type"] != "null").collect();
-            let all_strings = non_null.iter().all(|o| o.get("const").is_some() || o["type"] == "string");
-            return match non_null.first() {
-                Some(first) if !all_strings => feature_of(root, first),
-                _ => Value("string"),
-            };
-        }
-    }
-    let kind = match &node["type"] {
-        serde_json::Value::Array(types) => types.iter().find(|t| *t != "null").cloned().unwrap_or_default(),
-        other => other.clone(),
-    };
-    match kind.as_str().unwrap_or("string") {
-        "object" => Struct(
-            node["properties"]
-                .as_object()
-                .map(|properties| properties.iter().map(|(name, p)| (name.clone(), feature_of(root, p))).collect())
-                .unwrap_or_default(),
-        ),
-        "array" => List(Box::new(feature_of(root, &node["items"]))),
-        "integer" => Value("int64"),
-        "number" => Value("float64"),
-        "boolean" => Value("bool"),
-        _ => Value("string"),
-    }
-}
-
-/// A feature as the card's table of fields names its type.
-fn type_name(feature: &Feature) -> String {
-    match feature {
-        Value(dtype) => dtype.to_string(),
-        Struct(_) => "struct".to_string(),
-        List(inner) => match inner.as_ref() {
-            Struct(fields) => {
-                format!("list of {{{}}}", fields.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", "))
-            }
-            other => format!("list of {}", type_name(other)),
-        },
-    }
-}
-
-/// Renders fields as the YAML list `datasets` reads (`Features._from_yaml_list`).
-fn render_fields(out: &mut String, fields: &[(String, Feature)], indent: usize) {
-    let pad = " ".repeat(indent);
-    for (name, feature) in fields {
-        let _ = writeln!(out, "{pad}- name: {name}");
-        render_feature(out, feature, indent + 2);
-    }
-}
-
-fn render_feature(out: &mut String, feature: &Feature, indent: usize) {
-    let pad = " ".repeat(indent);
-    match feature {
-        Value(dtype) => {
-            let _ = writeln!(out, "{pad}dtype: {dtype}");
-        }
-        Struct(fields) => {
-            let _ = writeln!(out, "{pad}struct:");
-            render_fields(out, fields, indent);
-        }
-        List(inner) => match inner.as_ref() {
-            Value(dtype) => {
-                let _ = writeln!(out, "{pad}list: {dtype}");
-            }
-            Struct(fields) => {
-                let _ = writeln!(out, "{pad}list:");
-                render_fields(out, fields, indent);
-            }
-            List(_) => {
-                let _ = writeln!(out, "{pad}list:");
-                render_feature(out, inner, indent + 2);
-            }
-        },
-    }
 }
 
 fn body(out: &mut String, info: &CardInfo) {
@@ -271,16 +183,27 @@ Dataset `{}`, version {}, made by {} {}.\n",
         "A task is a repository in the middle of a conflicted merge: branch `ours` checked out, `theirs` merged, \
 diff3 conflict markers in the files. The agent must produce the merged files; the task's test command \
 decides. Every task ships as two plain git bundles: `bundles/<id>.bundle` with branches `base`, `ours` and \
-`theirs` (nothing of the answer), and `bundles/<id>.solution.bundle` with branch `gold` (the verified merge \
+`theirs` (nothing of the answer), and `solutions/<id>.bundle` with branch `gold` (the verified merge \
 of ours and theirs), so it can be reproduced with git alone.\n\n",
+    );
+    out.push_str(
+        "The task configs (`default`, `easy`, `medium`, `hard`) hold exactly the fields of the task's `task.json` \
+and the path of its `repo.bundle`: what an agent may see. Everything that tells the answer (the merged and \
+gold texts, the summary, the mutations, every test outcome, the split group) is in the `solutions` config \
+(`data/solutions/`) and the `solutions/` folder of gold bundles, which a trainer may leave out.\n\n",
     );
     usage(out, info);
     families(out, m);
     generation(out, m);
+    substrates(out, m);
     counts(out, info);
     fields(out);
     layout(out);
-    let _ = writeln!(out, "## License\n\n`{}`.", info.license);
+    let _ = writeln!(
+        out,
+        "## License\n\n`{}` (the dataset); each substrate's licence is in the table above.",
+        info.license
+    );
 }
 
 fn usage(out: &mut String, info: &CardInfo) {
@@ -288,28 +211,41 @@ fn usage(out: &mut String, info: &CardInfo) {
     let repo = info.repo_id.unwrap_or("OWNER/NAME");
     out.push_str("## Usage\n\n```python\nfrom datasets import load_dataset\n\n");
     let _ = writeln!(out, "tasks = load_dataset({}, \"hard\")   # or \"default\", \"easy\", \"medium\"", quoted(repo));
-    out.push_str("task = tasks[\"train\"][0]\nprint(task[\"id\"], task[\"level\"], task[\"test_command\"])\n");
-    out.push_str("for f in task[\"files\"]:\n    print(f[\"path\"], f[\"has_conflict\"])   # f[\"conflicted\"] has the markers, f[\"gold\"] the answer\n```\n\n");
+    out.push_str("task = tasks[\"train\"][0]\n");
+    out.push_str("print(task[\"id\"], task[\"difficulty\"][\"level\"], task[\"test_command\"], task[\"bundle\"])\n\n");
+    let _ = writeln!(out, "solutions = load_dataset({}, \"solutions\")   # join on \"id\"", quoted(repo));
+    out.push_str("gold = {s[\"id\"]: s for s in solutions[\"train\"]}[task[\"id\"]]\n");
+    out.push_str("for f in gold[\"files\"]:\n    print(f[\"path\"], f[\"has_conflict\"])   # f[\"conflicted\"] has the markers, f[\"gold\"] the answer\n```\n\n");
     if info.repo_id.is_none() {
         out.push_str(
             "(`OWNER/NAME` is the Hub repository this folder is pushed to; a local path to the folder works too.)\n\n",
         );
     }
+    out.push_str(
+        "### Leaving the solutions out\n\n`load_dataset(..., \"default\")` (or a level) reads `data/tasks/` only and \
+never touches `data/solutions/` or `solutions/`. To download the files of the tasks without any answer:\n\n```python\n\
+from huggingface_hub import snapshot_download\n\n",
+    );
+    let _ = writeln!(
+        out,
+        "snapshot_download({}, repo_type=\"dataset\",\n                  allow_patterns=[\"README.md\", \"manifest.json\", \"data/tasks/**\", \"bundles/*\"])\n```\n",
+        quoted(repo)
+    );
     out.push_str("Reproduce one task with git alone (the bundles are stored with Git LFS):\n\n```sh\n");
     out.push_str("git clone bundles/<task_id>.bundle w && cd w\n");
     out.push_str("git checkout theirs && git checkout ours   # make both local branches\n");
     out.push_str("git merge theirs                           # the conflict\n");
     out.push_str("git merge --abort\n");
-    out.push_str(
-        "git fetch ../bundles/<task_id>.solution.bundle gold && git checkout FETCH_HEAD   # the solution\n```\n\n",
-    );
+    out.push_str("git fetch ../solutions/<task_id>.bundle gold && git checkout FETCH_HEAD   # the solution\n```\n\n");
     out.push_str("### The environment server\n\n");
     out.push_str(
         "`mergeforge serve` is an RL/eval environment speaking the OpenEnv protocol (`reset`/`step`/`state` \
 over HTTP and WebSocket): it materialises a task from its bundle as a real git repository in the middle \
 of the merge, takes the agent's edits and pays a dense reward (conflict blocks removed, files parse, tests \
-pass). It serves a dataset version directory, which the generation command below rebuilds byte for byte:\n\n```sh\n",
+pass). `serve` and `eval` read this folder directly, solutions included (grading needs them; the agent \
+never sees them), or the dataset version directory, which the generation command below rebuilds byte for byte:\n\n```sh\n",
     );
+    out.push_str("mergeforge serve --dataset PATH/TO/THIS/FOLDER\n");
     let _ = writeln!(out, "{}", shell_command(&m.command));
     let _ = writeln!(out, "mergeforge serve --dataset generated/{}/{}\n```\n", m.dataset, m.version);
 }
@@ -333,7 +269,7 @@ fn generation(out: &mut String, m: &Manifest) {
 on `gold` (must pass), on `ours` and `theirs` (each must fail, or for `divergent-edit` exactly one must pass), \
 and on the results of the baseline resolvers (take ours, take theirs, union of both sides in either order, \
 a rule-based resolver, a token-level diff3, a Python-aware structured merge, and mergiraf when it was available); \
-all outcomes are in the record.\n",
+all outcomes are in the solution record.\n",
     );
     out.push_str(
         "- levels: **easy** if taking ours or theirs for every hunk passes, **medium** if a combining resolver \
@@ -341,11 +277,31 @@ all outcomes are in the record.\n",
 re-level `level` by agents' solve rates); `score` in [0, 1] adds hunks, conflicted lines and files, edits \
 outside the conflicts, how weak the test signal is, the mutation operators and the family.\n\n",
     );
-    out.push_str("Substrates (the Python projects the tasks come from):\n\n| substrate | commit | tree sha256 | tasks |\n|---|---|---|---|\n");
+}
+
+/// Every substrate with its licence and source, as the manifest records them.
+fn substrates(out: &mut String, m: &Manifest) {
+    out.push_str("## Substrates\n\nThe Python projects the tasks come from, with their licences and sources:\n\n");
+    out.push_str("| substrate | licence | source | commit | tree sha256 | tasks |\n|---|---|---|---|---|---|\n");
+    let mut unknown = false;
     for s in &m.substrates {
         let commit =
             s.commit.as_deref().map(|c| format!("`{c}`")).unwrap_or_else(|| "(folder, not a git repository)".into());
-        let _ = writeln!(out, "| `{}` | {commit} | `{}` | {} |", s.name, s.tree, s.tasks);
+        let cell = |value: &Option<String>, unknown: &mut bool| match value {
+            Some(v) => v.replace('|', "\\|"),
+            None => {
+                *unknown = true;
+                "unknown".to_string()
+            }
+        };
+        let (license, source) = (cell(&s.license, &mut unknown), cell(&s.source, &mut unknown));
+        let _ = writeln!(out, "| `{}` | {license} | {source} | {commit} | `{}` | {} |", s.name, s.tree, s.tasks);
+    }
+    if unknown {
+        out.push_str(
+            "\n\"unknown\": the version's manifest does not record it (a substrate config without `license` or \
+`source`, or a version made before they were recorded); check the project before reusing its code.\n",
+        );
     }
     out.push('\n');
 }
@@ -353,12 +309,18 @@ outside the conflicts, how weak the test signal is, the mutation operators and t
 fn counts(out: &mut String, info: &CardInfo) {
     let m = info.manifest;
     let pct = (info.test_ratio * 100.0 * 10.0).round() / 10.0;
+    let groups = |split: Split| info.groups.get(&split).copied().unwrap_or(0);
     out.push_str("## Counts\n\n");
     let _ = writeln!(
         out,
-        "Splits are fixed by a hash of the task id (sha256, first 8 bytes as a fraction; below {} goes to \
-`test`, about {pct}% of tasks), so a task keeps its split across versions.\n",
-        info.test_ratio
+        "Splits are by **group**, so that tasks made from the same code never straddle them: a task's group is its \
+substrate, the path of its first conflicted file (in path order) and the qualified name of the function, class \
+or module level enclosing the first line of its first conflict hunk (`solutions` config, field `group`). A \
+group's split is fixed by a hash of the group (sha256, first 8 bytes as a fraction; below {} goes to `test`, \
+about {pct}% of groups), so it keeps its split across versions. {} groups in train, {} in test; none in both.\n",
+        info.test_ratio,
+        groups(Split::Train),
+        groups(Split::Test)
     );
     out.push_str("| level | train | test | total |\n|---|---|---|---|\n");
     let row = |level: Level, split: Split| info.rows.get(&(level, split)).copied().unwrap_or(0);
@@ -404,13 +366,11 @@ fn counts(out: &mut String, info: &CardInfo) {
 }
 
 fn fields(out: &mut String) {
-    out.push_str("## Record fields\n\nOne JSON object per task; every row has every field, with the same types.\n\n");
-    out.push_str("| field | type | meaning |\n|---|---|---|\n");
-    let schema = record_schema();
-    for (name, feature) in record_features() {
-        let meaning = schema["properties"][&name]["description"].as_str().unwrap_or_default().replace('\n', " ");
-        let _ = writeln!(out, "| `{name}` | {} | {meaning} |", type_name(&feature));
-    }
+    out.push_str("## Record fields\n\nOne JSON object per task in each config; every row has every field, with the same types.\n\n");
+    out.push_str("### Task configs (`default`, `easy`, `medium`, `hard`): `task.json` and the bundle\n\n");
+    fields_table::<TaskRecord>(out);
+    out.push_str("\n### `solutions`: `solution.json`, the split group and the gold bundle\n\n");
+    fields_table::<SolutionRecord>(out);
     out.push_str("\nAn outcome is `{passed, failed_tests, timed_out}`; `failed_tests` holds pytest node ids.\n\n");
 }
 
@@ -419,16 +379,19 @@ fn layout(out: &mut String) {
     for (path, what) in [
         ("README.md", "this card"),
         ("manifest.json", "the generator's manifest of the version (sha256 of every task.json)"),
-        ("data/<level>/<split>-NNNNN.jsonl", "the records, shards of at most 8 MiB"),
+        ("data/tasks/<level>/<split>-NNNNN.jsonl", "the task records, shards of at most 8 MiB"),
+        ("data/solutions/<split>-NNNNN.jsonl", "the solution records (answers)"),
         ("bundles/<task_id>.bundle", "the task repositories (Git LFS)"),
+        ("solutions/<task_id>.bundle", "the gold merges (Git LFS; answers)"),
         (".gitattributes", "bundles and files over 8 MiB through LFS"),
     ] {
-        let _ = writeln!(out, "{path:<34}{what}");
+        let _ = writeln!(out, "{path:<40}{what}");
     }
     out.push_str("```\n\n");
     let _ = writeln!(
         out,
-        "Config `default` reads `data/*/<split>-*.jsonl` (every level); configs {} read their own folder.\n",
+        "Config `default` reads `data/tasks/*/<split>-*.jsonl` (every level); configs {} read their own folder; \
+`solutions` reads `data/solutions/<split>-*.jsonl`.\n",
         Level::ALL.iter().map(|l| format!("`{}`", l.name())).collect::<Vec<_>>().join(", ")
     );
 }
@@ -470,10 +433,12 @@ mod tests {
                 ("default", vec![Split::Train, Split::Test]),
                 ("easy", vec![Split::Train]),
                 ("hard", vec![Split::Train, Split::Test]),
+                ("solutions", vec![Split::Train, Split::Test]),
             ]
         );
-        assert_eq!(data_glob("default", Split::Test), "data/*/test-*.jsonl");
-        assert_eq!(data_glob("medium", Split::Train), "data/medium/train-*.jsonl");
+        assert_eq!(data_glob("default", Split::Test), "data/tasks/*/test-*.jsonl");
+        assert_eq!(data_glob("medium", Split::Train), "data/tasks/medium/train-*.jsonl");
+        assert_eq!(data_glob("solutions", Split::Train), "data/solutions/train-*.jsonl");
     }
 
     #[test]

@@ -5,21 +5,31 @@
 //! HFDIR/README.md                          dataset card (card.rs)
 //! HFDIR/.gitattributes                     *.bundle and files over 8 MiB through LFS
 //! HFDIR/manifest.json                      the version's manifest, as generated
-//! HFDIR/data/<level>/<split>-NNNNN.jsonl   flat records, shards of at most 8 MiB (records.rs)
-//! HFDIR/bundles/<task_id>.bundle           the tasks' git bundles, copied
+//! HFDIR/data/tasks/<level>/<split>-NNNNN.jsonl   agent-facing records (task.json's fields), shards of at most 8 MiB
+//! HFDIR/data/solutions/<split>-NNNNN.jsonl       solution records (solution.json's fields and the split group)
+//! HFDIR/bundles/<task_id>.bundle                 the tasks' repo.bundle (branches base, ours, theirs), copied
+//! HFDIR/solutions/<task_id>.bundle               the tasks' solution.bundle (branch gold), copied
 //! ```
+//!
+//! Everything that tells an answer is under `data/solutions/` and `solutions/`: a
+//! trainer may leave both out (the `solutions` config is never read by the others).
+//! Splits are by group ([`group`]): no group has tasks in both. [`read`] loads a
+//! published folder back (for `serve` and `eval`).
 //!
 //! This stage owns the published layout and the push. It reads a version only through
 //! `bundle`'s types, checks every task.json and bundle against the recorded sha256, and
 //! never changes the version it reads. Same version and options give the same bytes.
 
 pub mod card;
+pub mod features;
 pub mod flat_outcome;
 pub mod folder;
+pub mod group;
 pub mod push;
+pub mod read;
 pub mod records;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
@@ -64,7 +74,7 @@ pub struct PublishReport {
     pub version: String,
     pub write: FolderWrite,
     pub tasks: usize,
-    /// Rows per (config, split), `default` included.
+    /// Rows per (config, split), `default` and `solutions` included.
     pub rows: BTreeMap<(String, String), usize>,
     /// Every data shard: relative path and size.
     pub shards: Vec<(String, u64)>,
@@ -246,12 +256,17 @@ struct Built {
 fn build_plan(version: &Version, options: &PublishOptions) -> Result<Built> {
     let mut plan = Plan::new();
     let mut by_cell: BTreeMap<(Level, Split), Vec<IdLine>> = BTreeMap::new();
+    let mut solutions: BTreeMap<Split, Vec<IdLine>> = BTreeMap::new();
+    let mut groups: BTreeMap<Split, BTreeSet<String>> = BTreeMap::new();
     for files in &version.tasks {
         let task = &files.task;
-        let record = records::record_from_task(task, &files.solution);
-        let line = records::jsonl_line(&record)?;
-        let split = records::split_of(&task.id, options.test_ratio);
+        let group = group::group_of(task, &files.solution);
+        let split = records::split_of(&group, options.test_ratio);
+        groups.entry(split).or_default().insert(group.clone());
+        let line = records::jsonl_line(&records::task_record(task))?;
         by_cell.entry((task.difficulty.level, split)).or_default().push((task.id.clone(), line));
+        let line = records::jsonl_line(&records::solution_record(task, &files.solution, group))?;
+        solutions.entry(split).or_default().push((task.id.clone(), line));
         let dir = version.dir.join("tasks").join(&task.id);
         for (path, name, sha256, len) in [
             (records::bundle_path(&task.id), REPO_BUNDLE, &task.sha256.repo_bundle, files.repo_bundle.len()),
@@ -268,15 +283,23 @@ fn build_plan(version: &Version, options: &PublishOptions) -> Result<Built> {
     let mut rows = BTreeMap::new();
     let mut level_rows = BTreeMap::new();
     let mut shards = Vec::new();
-    for ((level, split), lines) in &by_cell {
-        level_rows.insert((*level, *split), lines.len());
-        rows.insert((level.name().to_string(), split.name().to_string()), lines.len());
-        *rows.entry(("default".to_string(), split.name().to_string())).or_insert(0) += lines.len();
+    let mut add_shards = |folder: String, split: Split, lines: &[IdLine], plan: &mut Plan| -> Result<()> {
         for (index, shard) in records::shard_lines(lines, options.max_shard_bytes)?.into_iter().enumerate() {
-            let path = format!("data/{}/{}", level.name(), records::shard_name(*split, index));
+            let path = format!("{folder}/{}", records::shard_name(split, index));
             shards.push((path.clone(), shard.len() as u64));
             plan.insert(path, Content::Bytes(shard));
         }
+        Ok(())
+    };
+    for ((level, split), lines) in &by_cell {
+        level_rows.insert((*level, *split), lines.len());
+        rows.insert((level.name().to_string(), split.name().to_string()), lines.len());
+        *rows.entry((card::DEFAULT_CONFIG.to_string(), split.name().to_string())).or_insert(0) += lines.len();
+        add_shards(format!("{}/{}", card::TASKS_DATA, level.name()), *split, lines, &mut plan)?;
+    }
+    for (split, lines) in &solutions {
+        rows.insert((card::SOLUTIONS_CONFIG.to_string(), split.name().to_string()), lines.len());
+        add_shards(card::SOLUTIONS_DATA.to_string(), *split, lines, &mut plan)?;
     }
     let manifest = &version.manifest;
     let pretty_name =
@@ -289,6 +312,7 @@ fn build_plan(version: &Version, options: &PublishOptions) -> Result<Built> {
         tags: &options.tags,
         test_ratio: options.test_ratio,
         rows: &level_rows,
+        groups: &groups.iter().map(|(split, names)| (*split, names.len())).collect(),
     });
     plan.insert("README.md".into(), Content::Bytes(readme.into_bytes()));
     plan.insert("manifest.json".into(), Content::Bytes(version.manifest_bytes.clone()));

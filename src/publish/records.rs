@@ -1,13 +1,17 @@
-//! The flat record: one JSON object per task, typed the same way in every row so that
-//! `datasets` (pyarrow) infers a single schema, plus the train/test split and the
+//! The flat records: two JSON objects per task, typed the same way in every row so
+//! that `datasets` (pyarrow) infers a single schema, plus the train/test split and the
 //! sharding of records into JSONL files.
 //!
-//! A record carries everything `task.json` and `solution.json` hold, in a shape made
-//! for tables: maps become lists of `{name, value}`, every outcome has the same keys
-//! (`timed_out` is always present), and a nullable field is `null` rather than absent.
-//! The conversion back ([`task_from_record`]) gives `task.json` and `solution.json`
-//! byte for byte, which the tests check against the sha256s in the manifest and
-//! `task.json`.
+//! - [`TaskRecord`], the agent-facing config: exactly `task.json`'s fields and the path
+//!   of the task's `repo.bundle`. Nothing of the answer.
+//! - [`SolutionRecord`], the `solutions` config: `solution.json`'s fields, the task's
+//!   split group and the path of its `solution.bundle`. A trainer may leave it out.
+//!
+//! The shape is made for tables: maps become lists of `{name, value}`, every outcome has
+//! the same keys (`timed_out` is always present), and a nullable field is `null` rather
+//! than absent. The conversion back ([`task_from_records`]) gives `task.json` and
+//! `solution.json` byte for byte, which the tests check against the sha256s in the
+//! manifest and `task.json`.
 //!
 //! This module does no I/O.
 
@@ -16,32 +20,26 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::flat_outcome::{FlatBaselines, FlatOutcome};
-use crate::bundle::solution::{Commits, FileRecord, GraderCheck, Intents, Solution, SOLUTION_SCHEMA};
-use crate::bundle::task::{
-    ConflictKind, ConflictRecord, CurriculumRecord, CurriculumStatus, Digests, SubstrateRef, Task, TASK_SCHEMA,
-};
-use crate::difficulty::{Difficulty, Features, Level};
+use crate::bundle::solution::{Commits, FileRecord, GraderCheck, Intents, Solution};
+use crate::bundle::task::{ConflictKind, ConflictRecord, CurriculumRecord, Digests, SubstrateRef, Task};
+use crate::difficulty::{Difficulty, Features};
 use crate::forge::Family;
 use crate::pytest::testrun::Outcome;
 use crate::validate::{Baselines, Validation};
 
-/// One row of the published dataset. Field order is the column order.
+/// One row of an agent-facing config: `task.json`'s fields, in its order, and the
+/// task's `repo.bundle`. Field order is the column order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct FlatRecord {
+#[serde(deny_unknown_fields)]
+pub struct TaskRecord {
+    /// always `mergeforge.task/2`
+    pub schema: String,
     /// task id: `<substrate>-<10 hex>`, content-derived (it names no family)
     pub id: String,
     /// how the conflict was made (table above)
     pub family: Family,
     /// `textual` (git stops with markers), `semantic` (clean merge, failing tests) or `mixed`
     pub conflict_kind: ConflictKind,
-    /// `easy`, `medium` or `hard`
-    pub level: Level,
-    /// the level the baseline ladder gave (equal to `level` unless a curriculum refresh re-levelled the task)
-    pub structural_level: Level,
-    /// difficulty in [0, 1]
-    pub score: f64,
-    /// one line on what the two sides did and how gold combines them (a grader's field: it states the resolution)
-    pub summary: String,
     /// `name`, `commit` (null when the substrate is a folder)
     pub substrate: SubstrateRef,
     /// argv run from the repository root; `python` means an interpreter with pytest
@@ -50,34 +48,53 @@ pub struct FlatRecord {
     pub test_env: Vec<EnvVar>,
     /// time limit of one test run
     pub timeout_s: u64,
+    /// the files git left conflicted (or, for a semantic task, whose tests fail), with hunks and conflicted lines
+    pub conflicts: Vec<ConflictRecord>,
+    /// `level` (`easy`, `medium`, `hard`), `structural_level` (the ladder's, equal to `level` unless a curriculum
+    /// refresh re-levelled the task) and `score` in [0, 1]
+    pub difficulty: Difficulty,
+    /// `status`, `attempts`, `successes`, `solve_rate`, `mean_reward` from a curriculum refresh; null otherwise
+    pub curriculum: Option<CurriculumRecord>,
+    /// sha256 of `repo.bundle`, `solution.bundle` and `solution.json`, as `task.json` records them
+    pub sha256: Digests,
+    /// path of the task's `repo.bundle` (branches base, ours, theirs) in this repository
+    pub bundle: String,
+}
+
+/// One row of the `solutions` config: `solution.json`'s fields, the split group and
+/// the task's `solution.bundle`. Field order is the column order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SolutionRecord {
+    /// always `mergeforge.solution/2`
+    pub schema: String,
+    /// the task's id (join with the task configs on it)
+    pub id: String,
+    /// the split group: `<substrate>:<path>:<qualname>` of the scope holding the first conflict hunk; a group's
+    /// tasks are all in one split
+    pub group: String,
+    /// one line on what the two sides did and how gold combines them (it states the resolution)
+    pub summary: String,
     /// commit ids of `base`, `ours`, `theirs` (in `bundle`) and `gold` (in `solution_bundle`)
     pub commits: Commits,
-    /// the files git left conflicted
-    pub conflicts: Vec<ConflictRecord>,
+    /// every file the gold merge differs in: merged text (with diff3 markers when `has_conflict`) and gold text
+    pub files: Vec<FlatFile>,
     /// files gold changes although git merged them cleanly
     pub edits_outside_conflicts: Vec<String>,
     /// `ours` and `theirs`: each side's commit `message` and the `mutations` (AST edits) its change concerns
     pub intents: Intents,
-    /// what the score is computed from
-    pub features: Features,
-    /// every file the gold merge differs in: merged text (with diff3 markers when `has_conflict`) and gold text
-    pub files: Vec<FlatFile>,
     /// tests on `conflicted`, `ours`, `theirs`, `gold`
     pub validation: FlatValidation,
     /// tests after each baseline resolver of the ladder (`union` records both orders; a resolver whose tool was
     /// not available is null)
     pub baselines: FlatBaselines,
+    /// what the score is computed from
+    pub features: Features,
     /// the environment's grader checked at generation: each baseline agent's reward `share` of the maximum and
     /// whether it `solved` the task, and `gold_passing`, the test ids a graded tree must pass
     pub grader: Option<GraderCheck>,
-    /// `status`, `attempts`, `successes`, `solve_rate`, `mean_reward` from a curriculum refresh; null otherwise
-    pub curriculum: Option<FlatCurriculum>,
-    /// path of the task's `repo.bundle` (branches base, ours, theirs) in this repository
-    pub bundle: String,
     /// path of the task's `solution.bundle` (branch gold) in this repository
     pub solution_bundle: String,
-    /// sha256 of `repo.bundle`, `solution.bundle` and `solution.json`, as `task.json` records them
-    pub sha256: Digests,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -90,7 +107,7 @@ pub struct EnvVar {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FlatFile {
     pub path: String,
-    /// True if git left conflict markers in this file; false for a file gold edits
+    /// True if the file is among the task's conflicts; false for a file gold edits
     /// although git merged it cleanly.
     pub has_conflict: bool,
     pub conflicted: String,
@@ -106,38 +123,24 @@ pub struct FlatValidation {
     pub gold: FlatOutcome,
 }
 
-/// A task's curriculum record, every key present.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct FlatCurriculum {
-    pub status: CurriculumStatus,
-    pub attempts: usize,
-    pub successes: usize,
-    pub solve_rate: Option<f64>,
-    pub mean_reward: Option<f64>,
-}
-
 /// Where a task's `repo.bundle` lives in the published folder.
 pub fn bundle_path(task_id: &str) -> String {
     format!("bundles/{task_id}.bundle")
 }
 
-/// Where a task's `solution.bundle` lives in the published folder.
+/// Where a task's `solution.bundle` lives in the published folder (a folder of its
+/// own, so that a download can leave every solution out).
 pub fn solution_bundle_path(task_id: &str) -> String {
-    format!("bundles/{task_id}.solution.bundle")
+    format!("solutions/{task_id}.bundle")
 }
 
-/// The flat record of a task and its solution.
-pub fn record_from_task(task: &Task, solution: &Solution) -> FlatRecord {
-    let conflicted_paths: Vec<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
-    let v = &solution.validation;
-    FlatRecord {
+/// The agent-facing record of a task.
+pub fn task_record(task: &Task) -> TaskRecord {
+    TaskRecord {
+        schema: task.schema.clone(),
         id: task.id.clone(),
         family: task.family,
         conflict_kind: task.conflict_kind,
-        level: task.difficulty.level,
-        structural_level: task.difficulty.structural_level,
-        score: task.difficulty.score,
-        summary: solution.summary.clone(),
         substrate: task.substrate.clone(),
         test_command: task.test_command.clone(),
         test_env: task
@@ -146,11 +149,24 @@ pub fn record_from_task(task: &Task, solution: &Solution) -> FlatRecord {
             .map(|(name, value)| EnvVar { name: name.clone(), value: value.clone() })
             .collect(),
         timeout_s: task.timeout_s,
-        commits: solution.commits.clone(),
         conflicts: task.conflicts.clone(),
-        edits_outside_conflicts: solution.edits_outside_conflicts.clone(),
-        intents: solution.intents.clone(),
-        features: solution.features.clone(),
+        difficulty: task.difficulty.clone(),
+        curriculum: task.curriculum.clone(),
+        sha256: task.sha256.clone(),
+        bundle: bundle_path(&task.id),
+    }
+}
+
+/// The solution record of a task, in split group `group`.
+pub fn solution_record(task: &Task, solution: &Solution, group: String) -> SolutionRecord {
+    let conflicted_paths: Vec<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
+    let v = &solution.validation;
+    SolutionRecord {
+        schema: solution.schema.clone(),
+        id: solution.id.clone(),
+        group,
+        summary: solution.summary.clone(),
+        commits: solution.commits.clone(),
         files: solution
             .files
             .iter()
@@ -161,6 +177,8 @@ pub fn record_from_task(task: &Task, solution: &Solution) -> FlatRecord {
                 gold: f.gold.clone(),
             })
             .collect(),
+        edits_outside_conflicts: solution.edits_outside_conflicts.clone(),
+        intents: solution.intents.clone(),
         validation: FlatValidation {
             base: v.base.as_ref().map(FlatOutcome::from),
             conflicted: FlatOutcome::from(&v.conflicted),
@@ -169,24 +187,16 @@ pub fn record_from_task(task: &Task, solution: &Solution) -> FlatRecord {
             gold: FlatOutcome::from(&v.gold),
         },
         baselines: FlatBaselines::from(&v.baselines),
+        features: solution.features.clone(),
         grader: solution.grader.clone(),
-        curriculum: task.curriculum.as_ref().map(|c| FlatCurriculum {
-            status: c.status,
-            attempts: c.attempts,
-            successes: c.successes,
-            solve_rate: c.solve_rate,
-            mean_reward: c.mean_reward,
-        }),
-        bundle: bundle_path(&task.id),
-        solution_bundle: solution_bundle_path(&task.id),
-        sha256: task.sha256.clone(),
+        solution_bundle: solution_bundle_path(&solution.id),
     }
 }
 
-/// The task and solution a record was made from (the inverse of [`record_from_task`]).
-pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
-    let task = Task {
-        schema: TASK_SCHEMA.to_string(),
+/// The task.json a record was made from (the inverse of [`task_record`]).
+pub fn task_from_record(record: &TaskRecord) -> Task {
+    Task {
+        schema: record.schema.clone(),
         id: record.id.clone(),
         family: record.family,
         conflict_kind: record.conflict_kind,
@@ -195,18 +205,16 @@ pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
         test_env: record.test_env.iter().map(|v| (v.name.clone(), v.value.clone())).collect(),
         timeout_s: record.timeout_s,
         conflicts: record.conflicts.clone(),
-        difficulty: Difficulty { level: record.level, structural_level: record.structural_level, score: record.score },
-        curriculum: record.curriculum.as_ref().map(|c| CurriculumRecord {
-            status: c.status,
-            attempts: c.attempts,
-            successes: c.successes,
-            solve_rate: c.solve_rate,
-            mean_reward: c.mean_reward,
-        }),
+        difficulty: record.difficulty.clone(),
+        curriculum: record.curriculum.clone(),
         sha256: record.sha256.clone(),
-    };
-    let solution = Solution {
-        schema: SOLUTION_SCHEMA.to_string(),
+    }
+}
+
+/// The solution.json a record was made from (the inverse of [`solution_record`]).
+pub fn solution_from_record(record: &SolutionRecord) -> Solution {
+    Solution {
+        schema: record.schema.clone(),
         id: record.id.clone(),
         summary: record.summary.clone(),
         commits: record.commits.clone(),
@@ -227,8 +235,12 @@ pub fn task_from_record(record: &FlatRecord) -> (Task, Solution) {
         },
         features: record.features.clone(),
         grader: record.grader.clone(),
-    };
-    (task, solution)
+    }
+}
+
+/// The task and solution two records were made from.
+pub fn task_from_records(task: &TaskRecord, solution: &SolutionRecord) -> (Task, Solution) {
+    (task_from_record(task), solution_from_record(solution))
 }
 
 /// The two splits, in the order they are listed.
@@ -247,12 +259,13 @@ impl Split {
     }
 }
 
-/// The split of a task: the first 8 bytes of sha256(id), read as a fraction of 2^64,
-/// below `test_ratio` means test. Depends on the id alone, so a task keeps its split
-/// across versions and ratios only move tasks from train to test as they grow.
-pub fn split_of(task_id: &str, test_ratio: f64) -> Split {
+/// The split of a task's group (see [`super::group`]): the first 8 bytes of
+/// sha256(group), read as a fraction of 2^64, below `test_ratio` means test. Depends on
+/// the group alone, so every task of a group is in one split, a group keeps its split
+/// across versions, and ratios only move groups from train to test as they grow.
+pub fn split_of(group: &str, test_ratio: f64) -> Split {
     use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(task_id.as_bytes());
+    let digest = Sha256::digest(group.as_bytes());
     let mut head = [0u8; 8];
     head.copy_from_slice(&digest[..8]);
     let fraction = u64::from_be_bytes(head) as f64 / 18_446_744_073_709_551_616.0;
@@ -264,7 +277,7 @@ pub fn split_of(task_id: &str, test_ratio: f64) -> Split {
 }
 
 /// One JSONL line (compact JSON and a newline) per record.
-pub fn jsonl_line(record: &FlatRecord) -> Result<Vec<u8>> {
+pub fn jsonl_line(record: &impl Serialize) -> Result<Vec<u8>> {
     let mut line = serde_json::to_vec(record)?;
     line.push(b'\n');
     Ok(line)

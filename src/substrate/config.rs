@@ -35,6 +35,14 @@ pub struct SubstrateConfig {
     /// Wall-clock limit for one test run, in seconds.
     #[serde(default = "default_timeout")]
     pub timeout_s: u64,
+    /// The project's licence (SPDX expression), recorded in the manifest and the card.
+    /// An embedded substrate without one is the generator's own code, under its licence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    /// Where the project's code comes from (a URL), recorded in the manifest and the
+    /// card. An embedded substrate without one is `substrates/<name>` of the generator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 fn default_test_command() -> Vec<String> {
@@ -61,6 +69,8 @@ impl Default for SubstrateConfig {
             exclude: default_exclude(),
             python_deps: Vec::new(),
             timeout_s: default_timeout(),
+            license: None,
+            source: None,
         }
     }
 }

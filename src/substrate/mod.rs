@@ -228,6 +228,26 @@ fn read_folder(root: &Path) -> Result<Snapshot> {
 }
 
 impl Substrate {
+    /// The substrate's licence and source, as the manifest records them: its config's
+    /// `license` and `source`; an embedded substrate (a folder of [`embedded_root`])
+    /// without them is the generator's own code, under the crate's licence, from
+    /// `substrates/<folder>` of its repository.
+    pub fn provenance(&self) -> (Option<String>, Option<String>) {
+        let (mut license, mut source) = (self.config.license.clone(), self.config.source.clone());
+        if license.is_none() || source.is_none() {
+            let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+            let origin = canonical(&self.origin);
+            let embedded =
+                embedded_root().ok().map(|root| canonical(&root)).filter(|root| origin.parent() == Some(root));
+            if let (Some(_), Some(folder)) = (embedded, origin.file_name()) {
+                license = license.or_else(|| Some(env!("CARGO_PKG_LICENSE").to_string()));
+                let folder = folder.to_string_lossy();
+                source = source.or_else(|| Some(format!("{}: substrates/{folder}", env!("CARGO_PKG_NAME"))));
+            }
+        }
+        (license, source)
+    }
+
     /// The Python files mutations may change, as text. Files that are not UTF-8 are
     /// skipped with a warning naming them.
     pub fn mutable_sources(&self) -> Vec<SourceFile> {

@@ -19,15 +19,20 @@ const DIVERGE: &str = "calculator-17faa6f83c";
 pub(crate) struct Server {
     child: Child,
     /// `127.0.0.1:PORT`
-    addr: String,
+    pub(crate) addr: String,
     /// Kept open so that the server's stdout never breaks.
     _stdout: BufReader<std::process::ChildStdout>,
 }
 
 impl Server {
     pub(crate) fn start(extra: &[&str]) -> Server {
+        Server::start_on(SAMPLE, extra)
+    }
+
+    /// A server of `dataset` (a version directory or a published folder).
+    pub(crate) fn start_on(dataset: &str, extra: &[&str]) -> Server {
         let mut child = mergeforge()
-            .args(["serve", "--dataset", SAMPLE, "--addr", "127.0.0.1:0"])
+            .args(["serve", "--dataset", dataset, "--addr", "127.0.0.1:0"])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -68,7 +73,7 @@ impl Drop for Server {
 }
 
 /// One HTTP/1.1 request; returns the status and the body parsed as JSON (or a string).
-fn http(addr: &str, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+pub(crate) fn http(addr: &str, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
     let mut stream = TcpStream::connect(addr).expect("connect");
     stream.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
     let body = body.unwrap_or("");

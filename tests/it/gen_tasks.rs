@@ -124,6 +124,8 @@ fn a_git_repository_is_read_at_head_with_a_test_command() {
     let manifest = read_json(&out.join("mergeforge/1.0.0/manifest.json"));
     assert_eq!(manifest["substrates"][0]["commit"], head.as_str());
     assert_eq!(manifest["substrates"][0]["name"], "repo");
+    // A repository outside substrates/ whose config names no licence: none is recorded.
+    assert!(manifest["substrates"][0].get("license").is_none(), "{}", manifest["substrates"][0]);
 }
 
 #[test]

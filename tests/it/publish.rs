@@ -1,15 +1,18 @@
 //! `mergeforge publish`: the committed sample becomes a Hub dataset folder that the real
-//! `datasets` library loads offline, shards stay under their limit, records give back
-//! task.json byte for byte, pushes to a real bare repository are idempotent, and bad
-//! input is refused with one clear line.
+//! `datasets` library loads offline (agent-facing configs with exactly task.json's
+//! fields, a separate `solutions` config, no split group in both splits), shards stay
+//! under their limit, records give back task.json and solution.json byte for byte,
+//! `serve` and `eval` run from the folder, pushes to a real bare repository are
+//! idempotent, and bad input is refused with one clear line.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::common::{git, mergeforge, read_json, read_tree, root};
 use mergeforge::bundle::task::to_json_bytes;
-use mergeforge::publish::records::{split_of, task_from_record, FlatRecord, Split};
+use mergeforge::publish::group::group_of;
+use mergeforge::publish::records::{split_of, task_from_records, SolutionRecord, Split, TaskRecord};
 use mergeforge::snapshot::sha256_hex;
 use serde_json::Value;
 
@@ -50,17 +53,38 @@ fn shards(out: &Path) -> BTreeMap<String, Vec<u8>> {
     read_tree(&out.join("data"))
 }
 
-fn records_of(out: &Path) -> Vec<(String, FlatRecord)> {
+/// Every record of the shards under `out/data/<folder>`, with its shard's path (relative to `data/`).
+fn records_in<R: serde::de::DeserializeOwned>(out: &Path, folder: &str) -> Vec<(String, R)> {
     let mut records = Vec::new();
     for (path, bytes) in shards(out) {
+        if !path.starts_with(&format!("{folder}/")) {
+            continue;
+        }
         for line in String::from_utf8(bytes).unwrap().lines() {
-            records.push((
-                path.clone(),
-                serde_json::from_str::<FlatRecord>(line).unwrap_or_else(|e| panic!("{path}: {e}")),
-            ));
+            records.push((path.clone(), serde_json::from_str::<R>(line).unwrap_or_else(|e| panic!("{path}: {e}"))));
         }
     }
     records
+}
+
+fn records_of(out: &Path) -> Vec<(String, TaskRecord)> {
+    records_in(out, "tasks")
+}
+
+/// The property names of a committed JSON Schema (`schemas/<name>.schema.json`), sorted.
+fn schema_keys(name: &str) -> Vec<String> {
+    let schema = read_json(&root().join(format!("schemas/{name}.schema.json")));
+    let mut keys: Vec<String> = schema["properties"].as_object().unwrap().keys().cloned().collect();
+    keys.sort();
+    keys
+}
+
+/// The keys an agent-facing row has: task.json's and the bundle's path.
+fn task_row_keys() -> Vec<String> {
+    let mut keys = schema_keys("task");
+    keys.push("bundle".into());
+    keys.sort();
+    keys
 }
 
 #[test]
@@ -87,8 +111,8 @@ fn the_folder_loads_with_datasets_offline_with_typed_nested_fields() {
     assert!(output.status.success(), "loading with datasets failed:\n{}", stderr(&output));
     let loaded: Value = serde_json::from_slice(&output.stdout).expect("the script prints JSON");
 
-    // Configs: default plus one per level; both splits everywhere (true of the sample).
-    assert_eq!(loaded["configs"], serde_json::json!(["default", "easy", "medium", "hard"]));
+    // Configs: default plus one per level, and the solutions; both splits everywhere (true of the sample).
+    assert_eq!(loaded["configs"], serde_json::json!(["default", "easy", "medium", "hard", "solutions"]));
     let rows = &loaded["rows"];
     let count = |config: &str, split: &str| rows[config][split].as_u64().unwrap_or(0);
     assert_eq!(count("default", "train") + count("default", "test"), total);
@@ -113,38 +137,68 @@ fn the_folder_loads_with_datasets_offline_with_typed_nested_fields() {
         manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_string()).collect();
     want_ids.sort();
     assert_eq!(loaded["ids"]["default"], serde_json::json!(want_ids));
+    // The solutions: every task once, in its task's split; no group in both splits.
+    assert_eq!(loaded["ids"]["solutions"], serde_json::json!(want_ids));
+    for split in ["train", "test"] {
+        assert_eq!(count("solutions", split), count("default", split), "solutions/{split}");
+    }
+    let groups = |split: &str| -> BTreeSet<String> {
+        loaded["groups"][split].as_array().unwrap().iter().map(|g| g.as_str().unwrap().to_string()).collect()
+    };
+    let (train_groups, test_groups) = (groups("train"), groups("test"));
+    assert!(!train_groups.is_empty() && !test_groups.is_empty());
+    let both: Vec<&String> = train_groups.intersection(&test_groups).collect();
+    assert!(both.is_empty(), "groups in both splits: {both:?}");
 
-    // Nested fields are typed, and every config and split has the one schema.
+    // Agent-facing rows: exactly task.json's fields and the bundle, nothing of the solution.
+    assert_eq!(loaded["sample"]["keys"], serde_json::json!(task_row_keys()));
     let features = &loaded["features"]["default"]["train"]["struct"];
-    let outcome = &features["validation"]["struct"]["conflicted"]["struct"];
+    for leak in schema_keys("solution").iter().filter(|k| !["schema", "id"].contains(&k.as_str())) {
+        assert!(features.get(leak).is_none(), "the task config has the solution field {leak}");
+    }
+    for leak in ["group", "solution_bundle", "baselines"] {
+        assert!(features.get(leak).is_none(), "the task config has {leak}");
+    }
+    // Nested fields are typed, and every config and split has its one schema.
+    assert_eq!(features["test_env"]["list"]["struct"]["value"], "string");
+    assert_eq!(features["substrate"]["struct"]["commit"], "string", "a column null in every row still has its type");
+    assert_eq!(features["difficulty"]["struct"]["score"], "float64");
+    assert_eq!(features["bundle"], "string");
+    let solution_features = &loaded["features"]["solutions"]["train"]["struct"];
+    let outcome = &solution_features["validation"]["struct"]["conflicted"]["struct"];
     assert_eq!(outcome["passed"], "bool");
     assert_eq!(outcome["failed_tests"]["list"], "string");
     assert_eq!(outcome["timed_out"], "bool");
-    assert_eq!(features["baselines"]["struct"]["union"]["struct"]["ours_first"]["struct"], *outcome);
-    let file = &features["files"]["list"]["struct"];
+    assert_eq!(solution_features["baselines"]["struct"]["union"]["struct"]["ours_first"]["struct"], *outcome);
+    let file = &solution_features["files"]["list"]["struct"];
     for (name, dtype) in [("path", "string"), ("has_conflict", "bool"), ("conflicted", "string"), ("gold", "string")] {
         assert_eq!(file[name], dtype, "files.{name}");
     }
-    assert_eq!(features["test_env"]["list"]["struct"]["value"], "string");
-    assert_eq!(features["substrate"]["struct"]["commit"], "string", "a column null in every row still has its type");
-    assert_eq!(features["score"], "float64");
-    assert_eq!(features["bundle"], "string");
-    for config in ["default", "easy", "medium", "hard"] {
+    assert_eq!(solution_features["group"], "string");
+    for config in ["default", "easy", "medium", "hard", "solutions"] {
+        let first = if config == "solutions" { "solutions" } else { "default" };
         for split in ["train", "test"] {
             assert_eq!(
-                loaded["features"][config][split], loaded["features"]["default"]["train"],
+                loaded["features"][config][split], loaded["features"][first]["train"],
                 "{config}/{split} schema"
             );
         }
     }
 
-    // A row reads as expected, and its bundle is in the folder with the recorded hash.
+    // Rows read as expected, and their bundles are in the folder.
     let sample = &loaded["sample"];
-    assert_eq!(sample["validation_keys"], serde_json::json!(["failed_tests", "passed", "timed_out"]));
-    assert_eq!(sample["markers"], true);
     let bundle = out.join(sample["bundle"].as_str().unwrap());
     assert_eq!(sample["bundle"], format!("bundles/{}.bundle", sample["id"].as_str().unwrap()));
     assert!(bundle.is_file(), "{} missing", bundle.display());
+    let solution = &loaded["solution"];
+    assert_eq!(solution["validation_keys"], serde_json::json!(["failed_tests", "passed", "timed_out"]));
+    assert_eq!(solution["markers"], true);
+    assert_eq!(solution["solution_bundle"], format!("solutions/{}.bundle", solution["id"].as_str().unwrap()));
+    assert!(out.join(solution["solution_bundle"].as_str().unwrap()).is_file());
+    assert!(solution["group"]
+        .as_str()
+        .unwrap()
+        .starts_with(&format!("{}:", solution["id"].as_str().unwrap().rsplit_once('-').unwrap().0)));
 
     // The card's front matter.
     let card = &loaded["card"];
@@ -156,17 +210,121 @@ fn the_folder_loads_with_datasets_offline_with_typed_nested_fields() {
     let configs = card["configs"].as_array().unwrap();
     assert_eq!(configs[0]["config_name"], "default");
     assert_eq!(configs[0]["default"], true);
-    assert_eq!(configs[3]["data_files"][1], serde_json::json!({"split": "test", "path": "data/hard/test-*.jsonl"}));
+    assert_eq!(
+        configs[3]["data_files"][1],
+        serde_json::json!({"split": "test", "path": "data/tasks/hard/test-*.jsonl"})
+    );
+    assert_eq!(configs[4]["config_name"], "solutions");
+    assert_eq!(
+        configs[4]["data_files"][0],
+        serde_json::json!({"split": "train", "path": "data/solutions/train-*.jsonl"})
+    );
     let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
     for needle in [
         "load_dataset(\"mergeforge/mergeforge-embedded\", \"hard\")",
         "mergeforge serve --dataset generated/mergeforge-embedded/1.0.0",
         "mergeforge gen-tasks --dataset mergeforge-embedded --version 1.0.0 --seed 0",
         "| `signature-callsite` |",
+        "| substrate | licence | source |",
         "| `calculator` |",
+        "allow_patterns=[\"README.md\", \"manifest.json\", \"data/tasks/**\", \"bundles/*\"]",
+        "load_dataset(\"mergeforge/mergeforge-embedded\", \"solutions\")",
     ] {
         assert!(readme.contains(needle), "README.md lacks {needle:?}");
     }
+}
+
+#[test]
+fn serve_and_eval_run_from_a_published_folder_and_refuse_one_without_solutions() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("hf");
+    publish_ok(&out, &[]);
+    let dataset = out.to_str().unwrap();
+    // A textual task and a semantic one, graded from the records alone.
+    for task in ["calculator-17faa6f83c", "processor-caf6ad7fae"] {
+        let output = mergeforge()
+            .args(["eval", "--dataset", dataset, "--agent", "gold", "--task", task, "--json"])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "eval from the folder: {}", stderr(&output));
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let episode = &report["episodes"][0];
+        assert_eq!(episode["task_id"], task);
+        assert_eq!(episode["reached_max"], true, "{episode}");
+        assert_eq!(episode["tests_passing"], true, "{episode}");
+    }
+    {
+        let server = crate::env_server::Server::start_on(dataset, &[]);
+        let body = serde_json::json!({"task_id": "calculator-17faa6f83c"}).to_string();
+        let (status, reset) = crate::env_server::http(&server.addr, "POST", "/reset", Some(&body));
+        assert_eq!(status, 200, "{reset}");
+        assert_eq!(reset["observation"]["task"]["id"], "calculator-17faa6f83c");
+        assert_eq!(reset["done"], false);
+    }
+
+    // What a trainer downloads without the solutions: serving refuses it with one line.
+    let agent_only = work.path().join("agent-only");
+    crate::common::copy_dir(&out, &agent_only);
+    std::fs::remove_dir_all(agent_only.join("data/solutions")).unwrap();
+    std::fs::remove_dir_all(agent_only.join("solutions")).unwrap();
+    let output = mergeforge()
+        .args(["eval", "--dataset", agent_only.to_str().unwrap(), "--agent", "gold", "--task", "calculator-17faa6f83c"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let err = stderr(&output);
+    assert!(err.contains("downloaded without its `solutions` config"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "not one line: {err}");
+    // A changed record is caught.
+    let tampered = work.path().join("tampered");
+    crate::common::copy_dir(&out, &tampered);
+    let shard = tampered.join("data/tasks/easy/train-00000.jsonl");
+    let text = std::fs::read_to_string(&shard).unwrap().replacen("\"timeout_s\":", "\"timeout_s\":1", 1);
+    std::fs::write(&shard, text).unwrap();
+    let output = mergeforge()
+        .args(["eval", "--dataset", tampered.to_str().unwrap(), "--agent", "gold", "--task", "calculator-17faa6f83c"])
+        .output()
+        .unwrap();
+    assert!(stderr(&output).contains("does not match its sha256 in manifest.json"), "{}", stderr(&output));
+}
+
+#[test]
+fn the_card_lists_every_substrate_with_its_licence_and_source() {
+    let work = tempfile::tempdir().unwrap();
+    // A copy of the sample whose manifest records licences for all substrates but one.
+    let version = work.path().join("1.0.0");
+    crate::common::copy_dir(&sample_dir(), &version);
+    let mut manifest = manifest();
+    let substrates = manifest["substrates"].as_array_mut().unwrap();
+    let names: Vec<String> = substrates.iter().map(|s| s["name"].as_str().unwrap().to_string()).collect();
+    for entry in substrates.iter_mut().skip(1) {
+        let name = entry["name"].as_str().unwrap().to_string();
+        entry["license"] = Value::from("MIT");
+        entry["source"] = Value::from(format!("mergeforge: substrates/{name}"));
+    }
+    if let Some(first) = substrates.first_mut() {
+        let object = first.as_object_mut().unwrap();
+        object.remove("license");
+        object.remove("source");
+    }
+    std::fs::write(version.join("manifest.json"), serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    let out = work.path().join("hf");
+    let output = publish(&["--dataset", version.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    for (i, name) in names.iter().enumerate() {
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{name}` | ")) && l.matches('|').count() == 7)
+            .unwrap_or_else(|| panic!("no substrate row for {name}:\n{readme}"));
+        let want = if i == 0 {
+            "| unknown | unknown |".to_string()
+        } else {
+            format!("| MIT | mergeforge: substrates/{name} |")
+        };
+        assert!(row.contains(&want), "{row}");
+    }
+    assert!(readme.contains("\"unknown\": the version's manifest does not record it"));
 }
 
 #[test]
@@ -181,24 +339,43 @@ fn records_give_back_every_task_json_byte_for_byte() {
         .iter()
         .map(|t| (t["id"].as_str().unwrap().to_string(), t["sha256"].as_str().unwrap().to_string()))
         .collect();
+    let solutions: BTreeMap<String, (String, SolutionRecord)> = records_in::<SolutionRecord>(&out, "solutions")
+        .into_iter()
+        .map(|(path, r)| (r.id.clone(), (path, r)))
+        .collect();
+    assert_eq!(solutions.len(), want.len(), "one solution record per task");
     let mut seen = BTreeMap::new();
     for (path, record) in records_of(&out) {
-        let (task, solution) = task_from_record(&record);
+        let (solution_path, solution_record) = &solutions[&record.id];
+        let (task, solution) = task_from_records(&record, solution_record);
         let bytes = to_json_bytes(&task).unwrap();
         assert_eq!(sha256_hex(&bytes), want[&record.id], "{}: task.json from the record differs", record.id);
         let solution_bytes = to_json_bytes(&solution).unwrap();
-        assert_eq!(sha256_hex(&solution_bytes), record.sha256.solution_json, "{}: solution.json differs", record.id);
-        // The shard sits in the record's level and split.
-        let split = split_of(&record.id, 0.2);
+        assert_eq!(sha256_hex(&solution_bytes), task.sha256.solution_json, "{}: solution.json differs", record.id);
+        // The group is where the first hunk is; the shards sit in the record's level and the group's split.
+        assert_eq!(solution_record.group, group_of(&task, &solution), "{}", record.id);
+        let split = split_of(&solution_record.group, 0.2);
         let split_name = if split == Split::Test { "test" } else { "train" };
-        let level = serde_json::to_value(record.level).unwrap();
-        assert!(path.starts_with(&format!("{}/{split_name}-", level.as_str().unwrap())), "{}: in {path}", record.id);
-        // The bundle is copied unchanged.
+        let level = serde_json::to_value(record.difficulty.level).unwrap();
+        let want_path = format!("tasks/{}/{split_name}-", level.as_str().unwrap());
+        assert!(path.starts_with(&want_path), "{}: in {path}", record.id);
+        assert!(solution_path.starts_with(&format!("solutions/{split_name}-")), "{}: in {solution_path}", record.id);
+        // The bundles are copied unchanged, the gold one in a folder of its own.
         let bundle = std::fs::read(out.join(&record.bundle)).unwrap();
         assert_eq!(sha256_hex(&bundle), record.sha256.repo_bundle);
-        let solution_bundle = std::fs::read(out.join(&record.solution_bundle)).unwrap();
+        assert!(solution_record.solution_bundle.starts_with("solutions/"));
+        let solution_bundle = std::fs::read(out.join(&solution_record.solution_bundle)).unwrap();
         assert_eq!(sha256_hex(&solution_bundle), record.sha256.solution_bundle);
         seen.insert(record.id.clone(), path);
+    }
+    // Every agent-facing line, as raw JSON: task.json's keys and the bundle, nothing else.
+    for (path, bytes) in shards(&out).into_iter().filter(|(p, _)| p.starts_with("tasks/")) {
+        for line in String::from_utf8(bytes).unwrap().lines() {
+            let row: Value = serde_json::from_str(line).unwrap();
+            let mut keys: Vec<String> = row.as_object().unwrap().keys().cloned().collect();
+            keys.sort();
+            assert_eq!(keys, task_row_keys(), "{path}");
+        }
     }
     assert_eq!(seen.len(), want.len());
     // The manifest travels unchanged; .gitattributes routes bundles through LFS.
@@ -232,7 +409,8 @@ fn shards_stay_under_the_limit_and_hold_every_row() {
         assert!(bytes.len() <= limit, "{path} is {} bytes, over {limit}", bytes.len());
         assert!(bytes.ends_with(b"\n"));
     }
-    assert!(shards.contains_key("hard/train-00002.jsonl"), "shards: {:?}", shards.keys().collect::<Vec<_>>());
+    assert!(shards.contains_key("solutions/train-00002.jsonl"), "shards: {:?}", shards.keys().collect::<Vec<_>>());
+    assert!(shards.contains_key("tasks/hard/train-00000.jsonl"), "shards: {:?}", shards.keys().collect::<Vec<_>>());
     // Same rows as with one shard per split, in the same order.
     let mut small: Vec<String> = records_of(&out).into_iter().map(|(_, r)| r.id).collect();
     let mut whole: Vec<String> = records_of(&default_out).into_iter().map(|(_, r)| r.id).collect();
@@ -326,9 +504,8 @@ fn push_to_a_bare_repository_twice_makes_one_commit_and_a_changed_version_is_ref
     assert_eq!(git(&remote, &["show", "main:README.md"]), std::fs::read_to_string(out.join("README.md")).unwrap());
     let files = git(&remote, &["ls-tree", "-r", "--name-only", "main"]);
     assert_eq!(files.lines().count(), read_tree(&out).len());
-    let bundles: Vec<&str> = files.lines().filter(|f| f.starts_with("bundles/")).collect();
-    assert_eq!(bundles.iter().filter(|f| !f.ends_with(".solution.bundle")).count(), 140);
-    assert_eq!(bundles.iter().filter(|f| f.ends_with(".solution.bundle")).count(), 140);
+    assert_eq!(files.lines().filter(|f| f.starts_with("bundles/") && f.ends_with(".bundle")).count(), 140);
+    assert_eq!(files.lines().filter(|f| f.starts_with("solutions/") && f.ends_with(".bundle")).count(), 140);
 
     // Different content under the same version: refused, nothing pushed.
     let other = work.path().join("hf-other");
@@ -446,7 +623,9 @@ fn help_documents_the_layout_and_the_push_rules() {
     let output = mergeforge().args(["publish", "--help"]).output().unwrap();
     let help = String::from_utf8_lossy(&output.stdout);
     for needle in [
-        "data/<level>/<split>-NNNNN.jsonl",
+        "data/tasks/<level>/<split>-NNNNN.jsonl",
+        "data/solutions/<split>-NNNNN.jsonl",
+        "solutions/<task_id>.bundle",
         "--test-ratio",
         "--max-shard-bytes",
         "--push <GIT_URL>",

@@ -59,6 +59,10 @@ fn a_reduced_run_reproduces_the_committed_sample() {
     let got: Vec<&str> =
         fresh_manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
     assert_eq!(got, expected, "the reduced run chose other tasks");
+    // An embedded substrate is the generator's own code: its licence and source are recorded.
+    let entry = &fresh_manifest["substrates"][0];
+    assert_eq!(entry["license"], env!("CARGO_PKG_LICENSE"), "{entry}");
+    assert_eq!(entry["source"], format!("mergeforge: substrates/{name}"), "{entry}");
     for id in expected {
         let committed = read_tree(&version.join("tasks").join(id));
         let regenerated = read_tree(&fresh.join("tasks").join(id));

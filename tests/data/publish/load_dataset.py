@@ -2,8 +2,9 @@
 
 Usage: python load_dataset.py HFDIR
 Prints one JSON object: the configs, rows per config and split, the features of every
-config (as a type tree), the card's YAML front matter, and a few fields of one row.
-The Rust test (tests/publish.rs) makes the assertions.
+config (as a type tree), the split groups of the `solutions` config per split, the
+card's YAML front matter, and a few fields of one task row and one solution row.
+The Rust test (tests/it/publish.rs) makes the assertions.
 """
 
 import json
@@ -38,8 +39,8 @@ def front_matter(path):
 def main():
     folder = sys.argv[1]
     configs = get_dataset_config_names(folder)
-    rows, features, ids = {}, {}, {}
-    sample = None
+    rows, features, ids, groups = {}, {}, {}, {}
+    sample, solution = None, None
     for config in configs:
         loaded = load_dataset(folder, config)
         rows[config] = {split: loaded[split].num_rows for split in loaded}
@@ -47,9 +48,14 @@ def main():
         ids[config] = sorted(i for split in loaded for i in loaded[split]["id"])
         if config == "default":
             row = loaded["train"][0]
-            sample = {
+            sample = {"id": row["id"], "bundle": row["bundle"], "keys": sorted(row.keys())}
+        if config == "solutions":
+            groups = {split: sorted(set(loaded[split]["group"])) for split in loaded}
+            row = loaded["train"][0]
+            solution = {
                 "id": row["id"],
-                "bundle": row["bundle"],
+                "group": row["group"],
+                "solution_bundle": row["solution_bundle"],
                 "validation_keys": sorted(row["validation"]["conflicted"].keys()),
                 "files": [{"path": f["path"], "has_conflict": f["has_conflict"]} for f in row["files"]],
                 "markers": any("<<<<<<<" in f["conflicted"] for f in row["files"] if f["has_conflict"]),
@@ -57,7 +63,20 @@ def main():
     card = front_matter(f"{folder}/README.md")
     # dataset_info is long and checked through the loaded features instead.
     card.pop("dataset_info", None)
-    print(json.dumps({"configs": configs, "rows": rows, "features": features, "ids": ids, "card": card, "sample": sample}))
+    print(
+        json.dumps(
+            {
+                "configs": configs,
+                "rows": rows,
+                "features": features,
+                "ids": ids,
+                "groups": groups,
+                "card": card,
+                "sample": sample,
+                "solution": solution,
+            }
+        )
+    )
 
 
 main()
