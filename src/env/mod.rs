@@ -56,6 +56,12 @@ impl Environment {
             .with_context(|| format!("{}: cannot create the work directory", config.work_dir.display()))?;
         let python = ensure_venv(&crate::pytest::venv::user_cache_dir(), &[])?;
         let reads = Reads::Only(python.prefixes());
+        if let Some(folder) = crate::sandbox::confine::readable_beneath(&reads, dataset) {
+            eprintln!(
+                "warning: the dataset lies beneath {}, which the run tool's commands may read: they can read gold",
+                folder.display()
+            );
+        }
         Ok(Environment { tasks, settings: Arc::new(Settings { config, python, reads }) })
     }
 

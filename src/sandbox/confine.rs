@@ -248,6 +248,17 @@ fn rules(reads: &Reads) -> Vec<(Beneath, Grant)> {
     }
 }
 
+/// The folder of `reads` that `path` lies beneath (both with symlinks resolved), if
+/// any: a confined command can read `path` anyway (a dataset installed under `/usr`).
+pub fn readable_beneath(reads: &Reads, path: &Path) -> Option<PathBuf> {
+    let Reads::Only(folders) = reads else { return Some(PathBuf::from("/")) };
+    let path = std::fs::canonicalize(path).ok()?;
+    let system = SYSTEM_FOLDERS.iter().map(PathBuf::from);
+    system
+        .chain(folders.iter().cloned())
+        .find(|folder| std::fs::canonicalize(folder).is_ok_and(|folder| path.starts_with(folder)))
+}
+
 /// A ruleset ready for the child to apply, and, for a command that reads only its own
 /// things in a pid namespace of its own, a second descriptor of the same ruleset: the
 /// child adds its freshly mounted `/proc` through it ([`allow_proc`]) before applying.
@@ -370,4 +381,20 @@ pub fn landlock_available() -> bool {
         }
         enforced
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_beneath_a_readable_folder_is_named() {
+        let private = tempfile::tempdir().unwrap();
+        let venv = tempfile::tempdir().unwrap();
+        let reads = Reads::Only(vec![venv.path().to_path_buf()]);
+        assert_eq!(readable_beneath(&reads, Path::new("/etc/passwd")), Some(PathBuf::from("/etc")));
+        assert_eq!(readable_beneath(&reads, venv.path()), Some(venv.path().to_path_buf()));
+        assert_eq!(readable_beneath(&reads, private.path()), None);
+        assert_eq!(readable_beneath(&Reads::Anywhere, private.path()), Some(PathBuf::from("/")));
+    }
 }
