@@ -95,6 +95,12 @@ pub struct EpisodeArgs {
     #[arg(long)]
     pub no_run: bool,
 
+    /// Offer the run tool even where Landlock is not enforced (old kernel, or
+    /// MERGEFORGE_LANDLOCK=off): its commands could then read the dataset's solutions and
+    /// other episodes. Without this flag such a host refuses every `run`.
+    #[arg(long)]
+    pub allow_unconfined_run: bool,
+
     /// Where episode directories are created. Default: the system temp directory.
     #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,
@@ -119,6 +125,7 @@ impl EpisodeArgs {
             max_resolution_bytes: self.max_resolution_bytes,
             run_timeout: Duration::from_secs(self.run_timeout.max(1)),
             allow_run: !self.no_run,
+            allow_unconfined_run: self.allow_unconfined_run,
             weights,
             reveal_task_info: false,
             work_dir,

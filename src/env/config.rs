@@ -1,11 +1,13 @@
 //! What an environment is configured with ([`EnvConfig`]) and what every episode gets
-//! from it ([`Settings`]: the configuration and the tests' interpreter).
+//! from it ([`Settings`]: the configuration, the tests' interpreter and what commands
+//! may read).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use super::reward::RewardWeights;
 use crate::pytest::venv::PythonEnv;
+use crate::sandbox::Reads;
 
 /// Knobs shared by every episode of an environment.
 #[derive(Debug, Clone)]
@@ -18,6 +20,9 @@ pub struct EnvConfig {
     pub run_timeout: Duration,
     /// Whether the `run` tool is offered.
     pub allow_run: bool,
+    /// Whether `run` is offered where Landlock is not enforced (its commands could then
+    /// read the dataset and other episodes).
+    pub allow_unconfined_run: bool,
     pub weights: RewardWeights,
     /// Whether observations and the state name the task's level and family
     /// (`serve --reveal-task-info`; `eval` always does). Off by default: the label would
@@ -34,6 +39,7 @@ impl Default for EnvConfig {
             max_resolution_bytes: 16 << 20,
             run_timeout: Duration::from_secs(30),
             allow_run: true,
+            allow_unconfined_run: false,
             weights: RewardWeights::default(),
             reveal_task_info: false,
             work_dir: std::env::temp_dir(),
@@ -46,4 +52,7 @@ impl Default for EnvConfig {
 pub struct Settings {
     pub config: EnvConfig,
     pub python: PythonEnv,
+    /// What the `run` tool's commands and the graded test runs may read: their own
+    /// folder, the system's and the interpreter's, never the dataset or another episode.
+    pub reads: Reads,
 }

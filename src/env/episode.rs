@@ -26,6 +26,7 @@ use super::reward::{RewardComponents, RewardLedger, StepFacts};
 use super::workspace::{FileText, TreeScan, Workspace};
 use crate::bundle::task::ConflictKind;
 use crate::merge::markers;
+use crate::sandbox::confine::landlock_available;
 use crate::sandbox::{run_in_dir, Limits};
 use crate::snapshot::Snapshot;
 
@@ -300,8 +301,17 @@ impl Episode {
         if !self.settings.config.allow_run {
             return Err(EnvError::validation("the run tool is disabled on this server (--no-run)"));
         }
-        let mut limits = Limits::for_tests(self.settings.config.run_timeout);
-        limits.output_cap_bytes = OUTPUT_CAP;
+        if !self.settings.config.allow_unconfined_run && !landlock_available() {
+            return Err(EnvError::validation(
+                "the run tool is refused: Landlock is not available here, so a command could read the dataset and \
+                 other episodes (start the server with --allow-unconfined-run to allow it anyway)",
+            ));
+        }
+        let limits = Limits {
+            output_cap_bytes: OUTPUT_CAP,
+            reads: self.settings.reads.clone(),
+            ..Limits::for_tests(self.settings.config.run_timeout)
+        };
         let run = run_in_dir(self.workspace.repo(), self.workspace.root(), argv, &self.command_env(), &limits)
             .map_err(|e| EnvError::execution(format!("run: {e:#}")))?;
         *commands += run.duration;
@@ -348,7 +358,12 @@ impl Episode {
             .iter()
             .map(|arg| if arg == "python" || arg == "python3" { python.clone() } else { arg.clone() })
             .collect();
-        TestCommand { argv, env: self.command_env(), timeout: Duration::from_secs(task.timeout_s.max(1)) }
+        TestCommand {
+            argv,
+            env: self.command_env(),
+            timeout: Duration::from_secs(task.timeout_s.max(1)),
+            reads: self.settings.reads.clone(),
+        }
     }
 
     fn scan(&self) -> TreeScan {

@@ -27,7 +27,7 @@ use super::observation::{pytest_counts, TestCounts};
 use crate::bundle::solution::GraderCheck;
 use crate::bundle::Solution;
 use crate::pytest::report;
-use crate::sandbox::{self, Limits, RunOutput, RunRequest};
+use crate::sandbox::{self, Limits, Reads, RunOutput, RunRequest};
 use crate::snapshot::{self, Snapshot};
 
 /// Output kept from a graded run: enough for pytest's summary of every test id.
@@ -89,6 +89,8 @@ pub struct TestCommand {
     pub argv: Vec<String>,
     pub env: BTreeMap<String, String>,
     pub timeout: Duration,
+    /// What the run may read besides its sandbox: not the dataset, not an episode.
+    pub reads: Reads,
 }
 
 impl TestCommand {
@@ -104,8 +106,11 @@ impl TestCommand {
         if self.is_pytest() {
             argv.push("-rfEp".to_string());
         }
-        let mut limits = Limits::for_tests(self.timeout);
-        limits.output_cap_bytes = GRADED_OUTPUT_CAP;
+        let limits = Limits {
+            output_cap_bytes: GRADED_OUTPUT_CAP,
+            reads: self.reads.clone(),
+            ..Limits::for_tests(self.timeout)
+        };
         sandbox::run_in_fresh_tree(&RunRequest { tree, argv: &argv, env: &self.env, limits: &limits })
     }
 }

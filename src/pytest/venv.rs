@@ -39,6 +39,31 @@ pub struct PythonEnv {
     pub packages: String,
 }
 
+impl PythonEnv {
+    /// The folders the interpreter reads from: its venv, and the installation the venv
+    /// was made from (`pyvenv.cfg`'s `home` folder's parent, and where `bin/python`
+    /// resolves to). Never `/`: a confined command reads these and no more of the host.
+    pub fn prefixes(&self) -> Vec<PathBuf> {
+        let venv = self.interpreter.parent().and_then(Path::parent).map(Path::to_path_buf);
+        let home = venv.as_ref().and_then(|v| std::fs::read_to_string(v.join("pyvenv.cfg")).ok()).and_then(|cfg| {
+            cfg.lines().find_map(|line| {
+                let (key, value) = line.split_once('=')?;
+                (key.trim() == "home").then(|| PathBuf::from(value.trim()))
+            })
+        });
+        let resolved = std::fs::canonicalize(&self.interpreter).ok();
+        let mut prefixes: Vec<PathBuf> = [venv, home.as_deref().and_then(Path::parent).map(Path::to_path_buf)]
+            .into_iter()
+            .chain([resolved.as_deref().and_then(Path::parent).and_then(Path::parent).map(Path::to_path_buf)])
+            .flatten()
+            .filter(|p| p.parent().is_some())
+            .collect();
+        prefixes.sort();
+        prefixes.dedup();
+        prefixes
+    }
+}
+
 /// Finds the base interpreter: `$MERGEFORGE_PYTHON`, else `python3` on PATH.
 pub fn base_interpreter() -> String {
     std::env::var("MERGEFORGE_PYTHON").unwrap_or_else(|_| "python3".to_string())

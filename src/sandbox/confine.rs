@@ -4,8 +4,12 @@
 //! * a **pids cgroup** (cgroups v1 or v2, when writable: root) caps the number of
 //!   processes — RLIMIT_NPROC is not enforced for root — and lets the parent kill every
 //!   process the command left behind, even ones that left its process group;
-//! * a **Landlock** ruleset lets the command read and execute anywhere but write only
-//!   inside its sandbox directory (and `/dev`, for `/dev/null`).
+//! * a **Landlock** ruleset lets the command write only inside its sandbox directory
+//!   (and `/dev`, for `/dev/null`), and read and execute anywhere or, for an
+//!   environment episode's commands ([`Reads::Only`]), only in its sandbox, the system's
+//!   folders, the interpreter's and a few devices: not the dataset, other episodes or
+//!   the user's home. Those also may not signal processes outside the ruleset (scope,
+//!   ABI 6), and get their own `/proc` where [`super::pidns`] gives them a pid namespace.
 //!
 //! Both degrade with one warning on stderr where the kernel or the user cannot have them.
 
@@ -15,9 +19,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
+use std::os::fd::{AsRawFd, OwnedFd};
+
 use landlock::{
     Access, AccessFs, CompatLevel, Compatible, PathBeneath, PathFd, RestrictionStatus, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, RulesetStatus, ABI,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
 };
 
 /// A pids cgroup holding one sandboxed command and everything it starts.
@@ -161,6 +167,19 @@ pub unsafe fn join_cgroup(procs: &CString) -> std::io::Result<()> {
     Ok(())
 }
 
+/// What a sandboxed command may read besides its own sandbox folder.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Reads {
+    /// Anything on the host (the generation pipeline's test runs: a substrate's own tests).
+    #[default]
+    Anywhere,
+    /// Only the system's folders ([`SYSTEM_FOLDERS`]), a few devices ([`DEVICES`]),
+    /// these folders (the interpreter's installation and venv) and, in a pid namespace
+    /// of its own, its own `/proc`: an environment episode's commands, which must not
+    /// read the dataset, other episodes or the user's home.
+    Only(Vec<PathBuf>),
+}
+
 /// What a confined command may do beneath a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
 #[strum(serialize_all = "kebab-case")]
@@ -169,6 +188,8 @@ enum Grant {
     Read,
     /// Read, and write files that exist (`/dev/null`); create nothing.
     ReadAndWriteFiles,
+    /// Read and write one device file.
+    Device,
     /// Everything.
     All,
 }
@@ -178,48 +199,98 @@ impl Grant {
         match self {
             Grant::Read => AccessFs::from_read(abi),
             Grant::ReadAndWriteFiles => AccessFs::from_read(abi) | AccessFs::WriteFile,
+            Grant::Device => AccessFs::ReadFile | AccessFs::WriteFile,
             Grant::All => AccessFs::from_all(abi),
         }
     }
 }
 
-/// Where a rule applies: a fixed path, or the run's own sandbox folder.
-#[derive(Debug, Clone, Copy)]
+/// Where a rule applies: a path, or the run's own sandbox folder.
+#[derive(Debug, Clone)]
 enum Beneath {
-    Path(&'static str),
+    Path(PathBuf),
     Sandbox,
 }
 
 /// The Landlock ABI the ruleset is written for (best effort on older kernels).
 const LANDLOCK_ABI: ABI = ABI::V3;
 
-/// The Landlock rules, in the order they are added: read anywhere, write existing files
-/// under `/dev`, do anything inside the sandbox. [`write_confinement`] builds the ruleset
-/// from this table and [`confinement_profile`] describes it, so the outcome cache's key
-/// follows any change to it.
-const RULES: [(Beneath, Grant); 3] = [
-    (Beneath::Path("/"), Grant::Read),
-    (Beneath::Path("/dev"), Grant::ReadAndWriteFiles),
-    (Beneath::Sandbox, Grant::All),
-];
+/// The ABI of the scopes a read-confined command gets (best effort): it may not signal
+/// nor reach by abstract unix socket any process outside its own ruleset.
+const SCOPE_ABI: ABI = ABI::V6;
 
-/// A Landlock ruleset of [`RULES`] with `writable` as the sandbox folder, or `None`
-/// where the kernel has no Landlock (a warning says so once).
-pub fn write_confinement(writable: &Path) -> Option<RulesetCreated> {
+/// System folders a read-confined command may read (those that exist): programs,
+/// shared libraries, and `/etc` (the C library's configuration, locales, certificates).
+pub const SYSTEM_FOLDERS: [&str; 7] = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc"];
+
+/// The device files a read-confined command may read and write.
+pub const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
+
+/// The Landlock rules, in the order they are added. Reading anywhere: read beneath `/`,
+/// write existing files under `/dev`, do anything inside the sandbox. Reading only
+/// [`Reads::Only`]: read the [`SYSTEM_FOLDERS`] and the given folders, read and write
+/// the [`DEVICES`], do anything inside the sandbox. [`confinement`] builds the ruleset
+/// from this list and [`confinement_profile`] describes it, so the outcome cache's key
+/// follows any change to it.
+fn rules(reads: &Reads) -> Vec<(Beneath, Grant)> {
+    match reads {
+        Reads::Anywhere => vec![
+            (Beneath::Path("/".into()), Grant::Read),
+            (Beneath::Path("/dev".into()), Grant::ReadAndWriteFiles),
+            (Beneath::Sandbox, Grant::All),
+        ],
+        Reads::Only(folders) => {
+            let system = SYSTEM_FOLDERS.iter().map(PathBuf::from).filter(|p| p.exists());
+            let read = system.chain(folders.iter().cloned()).map(|p| (Beneath::Path(p), Grant::Read));
+            let devices = DEVICES.iter().map(|d| (Beneath::Path(d.into()), Grant::Device));
+            read.chain(devices).chain(std::iter::once((Beneath::Sandbox, Grant::All))).collect()
+        }
+    }
+}
+
+/// The folder of `reads` that `path` lies beneath (both with symlinks resolved), if
+/// any: a confined command can read `path` anyway (a dataset installed under `/usr`).
+pub fn readable_beneath(reads: &Reads, path: &Path) -> Option<PathBuf> {
+    let Reads::Only(folders) = reads else { return Some(PathBuf::from("/")) };
+    let path = std::fs::canonicalize(path).ok()?;
+    let system = SYSTEM_FOLDERS.iter().map(PathBuf::from);
+    system
+        .chain(folders.iter().cloned())
+        .find(|folder| std::fs::canonicalize(folder).is_ok_and(|folder| path.starts_with(folder)))
+}
+
+/// A ruleset ready for the child to apply, and, for a command that reads only its own
+/// things in a pid namespace of its own, a second descriptor of the same ruleset: the
+/// child adds its freshly mounted `/proc` through it ([`allow_proc`]) before applying.
+pub struct Confinement {
+    pub ruleset: RulesetCreated,
+    pub proc_rule: Option<OwnedFd>,
+}
+
+/// A Landlock ruleset of [`rules`] with `writable` as the sandbox folder, or `None`
+/// where the kernel has no Landlock (a warning says so once). `own_proc`: the command
+/// gets a `/proc` of its own, which the child adds with [`allow_proc`].
+pub fn confinement(writable: &Path, reads: &Reads, own_proc: bool) -> Option<Confinement> {
     let abi = LANDLOCK_ABI;
-    let build = || -> Result<RulesetCreated, Box<dyn std::error::Error>> {
-        let mut ruleset = Ruleset::default()
-            .set_compatibility(CompatLevel::BestEffort)
-            .handle_access(AccessFs::from_all(abi))?
-            .create()?;
-        for (beneath, grant) in RULES {
-            let path = match beneath {
-                Beneath::Path(path) => Path::new(path),
+    let build = || -> Result<Confinement, Box<dyn std::error::Error>> {
+        let mut ruleset =
+            Ruleset::default().set_compatibility(CompatLevel::BestEffort).handle_access(AccessFs::from_all(abi))?;
+        if matches!(reads, Reads::Only(_)) {
+            ruleset = ruleset.scope(Scope::from_all(SCOPE_ABI))?;
+        }
+        let mut ruleset = ruleset.create()?;
+        for (beneath, grant) in rules(reads) {
+            let path = match &beneath {
+                Beneath::Path(path) => path.as_path(),
                 Beneath::Sandbox => writable,
             };
             ruleset = ruleset.add_rule(PathBeneath::new(PathFd::new(path)?, grant.access(abi)))?;
         }
-        Ok(ruleset)
+        let proc_rule = match own_proc {
+            true => Option::<OwnedFd>::from(ruleset.try_clone()?),
+            false => None,
+        };
+        Ok(Confinement { ruleset, proc_rule })
     };
     if !landlock_available() {
         return None;
@@ -227,22 +298,62 @@ pub fn write_confinement(writable: &Path) -> Option<RulesetCreated> {
     build().ok()
 }
 
-/// The confinement this host applies, one line per rule (`/dev: read-and-write-files`),
-/// or `None` where Landlock is not enforced: part of the sandbox's
-/// [`super::Profile`].
-pub fn confinement_profile() -> Option<Vec<String>> {
+/// Adds "read beneath `/proc`" to the ruleset behind `ruleset_fd`: called in the child
+/// after it mounted a `/proc` of its own (a new inode, which no rule made before the
+/// fork can name), so it only makes system calls.
+///
+/// # Safety
+/// Must only be called in a freshly forked child before exec.
+pub unsafe fn allow_proc(ruleset_fd: &OwnedFd) -> std::io::Result<()> {
+    #[repr(C, packed)]
+    struct PathBeneathAttr {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
+    let fd = libc::open(c"/proc".as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let access = (AccessFs::ReadFile | AccessFs::ReadDir).bits();
+    let attr = PathBeneathAttr { allowed_access: access, parent_fd: fd };
+    let added = libc::syscall(
+        libc::SYS_landlock_add_rule,
+        ruleset_fd.as_raw_fd(),
+        LANDLOCK_RULE_PATH_BENEATH,
+        &attr as *const PathBeneathAttr,
+        0,
+    );
+    libc::close(fd);
+    if added != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The confinement this host applies to a command reading `reads`, one line per rule
+/// (`/dev: read-and-write-files`), or `None` where Landlock is not enforced: part of
+/// the sandbox's [`super::Profile`].
+pub fn confinement_profile(reads: &Reads) -> Option<Vec<String>> {
     landlock_available().then(|| {
-        RULES
+        let mut lines: Vec<String> = rules(reads)
             .iter()
             .map(|(beneath, grant)| {
                 let path = match beneath {
-                    Beneath::Path(path) => path,
-                    Beneath::Sandbox => "<sandbox>",
+                    Beneath::Path(path) => path.display().to_string(),
+                    Beneath::Sandbox => "<sandbox>".to_string(),
                 };
                 format!("{path}: {}", <&str>::from(*grant))
             })
-            .chain(std::iter::once(format!("abi: {LANDLOCK_ABI:?}")))
-            .collect()
+            .collect();
+        if matches!(reads, Reads::Only(_)) {
+            lines.push(format!("scope: {SCOPE_ABI:?}"));
+            if super::pidns::available() {
+                lines.push("/proc (its own, in a pid namespace): read".to_string());
+            }
+        }
+        lines.push(format!("abi: {LANDLOCK_ABI:?}"));
+        lines
     })
 }
 
@@ -252,9 +363,15 @@ pub fn pids_cgroup_available() -> bool {
 }
 
 /// Whether this kernel enforces Landlock; probed once by confining a throwaway thread.
+/// `MERGEFORGE_LANDLOCK=off` makes it answer no (commands then run without Landlock):
+/// how the tests see a host without it.
 pub fn landlock_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
+        if std::env::var("MERGEFORGE_LANDLOCK").is_ok_and(|v| v == "off") {
+            eprintln!("warning: Landlock turned off (MERGEFORGE_LANDLOCK=off): sandboxed commands can write outside their sandbox");
+            return false;
+        }
         let probe = std::thread::spawn(|| -> Option<RestrictionStatus> {
             Ruleset::default().handle_access(AccessFs::from_all(ABI::V1)).ok()?.create().ok()?.restrict_self().ok()
         });
@@ -264,4 +381,20 @@ pub fn landlock_available() -> bool {
         }
         enforced
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_beneath_a_readable_folder_is_named() {
+        let private = tempfile::tempdir().unwrap();
+        let venv = tempfile::tempdir().unwrap();
+        let reads = Reads::Only(vec![venv.path().to_path_buf()]);
+        assert_eq!(readable_beneath(&reads, Path::new("/etc/passwd")), Some(PathBuf::from("/etc")));
+        assert_eq!(readable_beneath(&reads, venv.path()), Some(venv.path().to_path_buf()));
+        assert_eq!(readable_beneath(&reads, private.path()), None);
+        assert_eq!(readable_beneath(&Reads::Anywhere, private.path()), Some(PathBuf::from("/")));
+    }
 }

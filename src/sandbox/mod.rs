@@ -4,14 +4,18 @@
 //! (an allow-list plus the caller's extra variables, `HOME` and `TMPDIR` inside the
 //! sandbox), resource limits (address space, CPU time, file size, open files), a
 //! wall-clock timeout that kills the whole process group, a new network namespace when
-//! the kernel allows it (root), and a cap on captured output. [`Profile`] describes all
-//! of that (what can change an outcome) from the same values, for the outcome cache.
+//! the kernel allows it (root), Landlock confinement ([`confine`]: what it may write
+//! and, for an environment episode's commands, [`Reads::Only`], what it may read), a
+//! pid namespace of its own for those commands ([`pidns`]), and a cap on captured
+//! output. [`Profile`] describes all of that (what can change an outcome) from the same
+//! values, for the outcome cache.
 //!
 //! It knows nothing about tasks or families: callers hand it a snapshot and an argv.
 //! It is the jail only: running pytest in it (runner, outcome cache, test selection,
 //! fork servers, the venv) is [`crate::pytest`], which this module never imports.
 
 pub mod confine;
+pub mod pidns;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -23,8 +27,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::snapshot::{self, Snapshot};
+pub use confine::Reads;
 
-/// Resource limits for one run.
+/// Resource limits for one run, and what it may read.
 #[derive(Debug, Clone)]
 pub struct Limits {
     pub wall_timeout: Duration,
@@ -35,10 +40,12 @@ pub struct Limits {
     /// Processes (and threads) the command may have at once.
     pub max_processes: u64,
     pub output_cap_bytes: usize,
+    /// What the command may read besides its sandbox (where Landlock is enforced).
+    pub reads: Reads,
 }
 
 impl Limits {
-    /// Limits for a test run with the given wall-clock timeout.
+    /// Limits for a test run with the given wall-clock timeout, reading anywhere.
     pub fn for_tests(wall_timeout: Duration) -> Self {
         Limits {
             wall_timeout,
@@ -48,6 +55,7 @@ impl Limits {
             open_files: 1024,
             max_processes: 256,
             output_cap_bytes: 256 << 10,
+            reads: Reads::Anywhere,
         }
     }
 }
@@ -105,7 +113,7 @@ impl Profile {
             env: fixed_env().into_iter().collect(),
             network_namespace: network_namespace_available(),
             pids_cgroup: confine::pids_cgroup_available(),
-            landlock: confine::confinement_profile(),
+            landlock: confine::confinement_profile(&limits.reads),
         }
     }
 }
@@ -238,8 +246,10 @@ pub(crate) fn sandboxed_command(
         command.env(key, value);
     }
     let cgroup = confine::PidsCgroup::create(limits.max_processes);
-    let ruleset = confine::write_confinement(sandbox_root);
-    apply_limits_after_fork(&mut command, limits, cgroup.as_ref().map(|c| c.procs_path().clone()), ruleset);
+    let own_pids = matches!(limits.reads, Reads::Only(_)) && pidns::available();
+    let confinement = confine::confinement(sandbox_root, &limits.reads, own_pids);
+    let procs = cgroup.as_ref().map(|c| c.procs_path().clone());
+    apply_limits_after_fork(&mut command, limits, procs, own_pids, confinement);
     Ok(Sandboxed { command, cgroup })
 }
 
@@ -338,18 +348,20 @@ impl HeadAndTail {
 }
 
 /// Sets rlimits, joins the pids cgroup, enters a fresh network namespace (when
-/// available) and applies the Landlock write confinement, in the child between fork and
-/// exec. Everything the closure touches was prepared before the fork, and it only makes
-/// async-signal-safe system calls: no allocation, no locks.
+/// available) and, with `own_pids`, a pid namespace with its own `/proc`
+/// ([`pidns::enter`]), and applies the Landlock confinement, in the child between fork
+/// and exec. Everything the closure touches was prepared before the fork, and it only
+/// makes async-signal-safe system calls: no allocation, no locks.
 fn apply_limits_after_fork(
     command: &mut Command,
     limits: &Limits,
     cgroup_procs: Option<std::ffi::CString>,
-    ruleset: Option<landlock::RulesetCreated>,
+    own_pids: bool,
+    confinement: Option<confine::Confinement>,
 ) {
     let rlimits = limits.rlimits().map(|(resource, _, value)| (resource, value));
     let cut_network = network_namespace_available();
-    let mut ruleset = ruleset;
+    let mut confinement = confinement;
     // SAFETY: see above; the closure runs in the forked child only.
     unsafe {
         command.pre_exec(move || {
@@ -365,7 +377,13 @@ fn apply_limits_after_fork(
             if cut_network && libc::unshare(libc::CLONE_NEWNET) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
-            if let Some(ruleset) = ruleset.take() {
+            if own_pids {
+                pidns::enter()?;
+            }
+            if let Some(confine::Confinement { ruleset, proc_rule }) = confinement.take() {
+                if let Some(fd) = &proc_rule {
+                    confine::allow_proc(fd)?;
+                }
                 ruleset.restrict_self().map_err(|_| std::io::Error::other("landlock restrict_self failed"))?;
             }
             Ok(())

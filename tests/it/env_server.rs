@@ -31,9 +31,19 @@ impl Server {
 
     /// A server of `dataset` (a version directory or a published folder).
     pub(crate) fn start_on(dataset: &str, extra: &[&str]) -> Server {
+        Server::start_with(dataset, extra, &[])
+    }
+
+    /// A server started with `extra` arguments and `env` variables on top of this one's.
+    pub(crate) fn start_with_env(extra: &[&str], env: &[(&str, &str)]) -> Server {
+        Server::start_with(SAMPLE, extra, env)
+    }
+
+    fn start_with(dataset: &str, extra: &[&str], env: &[(&str, &str)]) -> Server {
         let mut child = mergeforge()
             .args(["serve", "--dataset", dataset, "--addr", "127.0.0.1:0"])
             .args(extra)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -48,6 +58,10 @@ impl Server {
             .unwrap_or_else(|| panic!("no bound address in {line:?}"))
             .to_string();
         Server { child, addr, _stdout: stdout }
+    }
+
+    pub(crate) fn addr(&self) -> &str {
+        &self.addr
     }
 
     fn ws_url(&self) -> String {
@@ -118,7 +132,7 @@ pub(crate) async fn step(ws: &mut Ws, action: Value) -> Value {
     exchange(ws, json!({"type": "step", "data": action}).to_string()).await
 }
 
-fn assert_error(frame: &Value, code: &str, words: &str) {
+pub(crate) fn assert_error(frame: &Value, code: &str, words: &str) {
     assert_eq!(frame["type"], "error", "{frame}");
     assert_eq!(frame["data"]["code"], code, "{frame}");
     let message = frame["data"]["message"].as_str().unwrap_or("");

@@ -3,6 +3,10 @@
 //! `max_seconds` the run must end within). Each must end as a clean failed/timeout
 //! outcome, with nothing written outside the sandbox and no process left behind.
 //!
+//! Each case runs twice: through the pipeline's test runner (reads anywhere), and as an
+//! environment episode's command runs it (reads confined to its sandbox, the system's
+//! folders and the interpreter's, in a pid namespace of its own).
+//!
 //! The harness gives every case `HOSTILE_PORT` (a listener it opened on 127.0.0.1),
 //! `HOSTILE_OUTSIDE` (a path outside the sandbox) and `HOSTILE_NAME` (a file name the
 //! case may try in `$HOME`).
@@ -15,6 +19,7 @@ use std::time::{Duration, Instant};
 use mergeforge::pytest::testrun::TestRunner;
 use mergeforge::pytest::venv::ensure_venv;
 use mergeforge::pytest::venv::user_cache_dir;
+use mergeforge::sandbox::{run_in_fresh_tree, Limits, Reads, RunRequest};
 use mergeforge::snapshot::Snapshot;
 
 #[derive(serde::Deserialize)]
@@ -24,7 +29,14 @@ struct Case {
     max_seconds: u64,
 }
 
-fn run_case(dir: &Path, python: &mergeforge::pytest::venv::PythonEnv) {
+/// How a case runs: through the pipeline's runner, or confined as an episode's command.
+#[derive(Clone, Copy)]
+enum Harness {
+    Pipeline,
+    Episode,
+}
+
+fn run_case(dir: &Path, python: &mergeforge::pytest::venv::PythonEnv, harness: Harness) {
     let name = dir.file_name().unwrap().to_string_lossy().into_owned();
     let case: Case = toml::from_str(&std::fs::read_to_string(dir.join("case.toml")).unwrap())
         .unwrap_or_else(|e| panic!("{name}: case.toml: {e}"));
@@ -44,23 +56,37 @@ fn run_case(dir: &Path, python: &mergeforge::pytest::venv::PythonEnv) {
 
     let command: Vec<String> =
         ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/"].iter().map(|s| s.to_string()).collect();
-    let runner = TestRunner::new(&command, &env, Duration::from_secs(case.timeout_s), python, None);
+    let timeout = Duration::from_secs(case.timeout_s);
     let started = Instant::now();
-    let outcome = runner.run(&tree).unwrap_or_else(|e| panic!("{name}: the harness failed: {e:#}"));
+    let (timed_out, passed, last_line) = match harness {
+        Harness::Pipeline => {
+            let runner = TestRunner::new(&command, &env, timeout, python, None);
+            let outcome = runner.run(&tree).unwrap_or_else(|e| panic!("{name}: the harness failed: {e:#}"));
+            (outcome.timed_out, outcome.passed, outcome.last_line)
+        }
+        Harness::Episode => {
+            let mut argv = command.clone();
+            argv[0] = python.interpreter.display().to_string();
+            let limits = Limits { reads: Reads::Only(python.prefixes()), ..Limits::for_tests(timeout) };
+            let request = RunRequest { tree: &tree, argv: &argv, env: &env, limits: &limits };
+            let output = run_in_fresh_tree(&request).unwrap_or_else(|e| panic!("{name}: the harness failed: {e:#}"));
+            let last = output.output.lines().last().unwrap_or_default().to_string();
+            (output.timed_out, output.exit_code == Some(0), last)
+        }
+    };
     let elapsed = started.elapsed();
 
-    let verdict = if outcome.timed_out {
+    let verdict = if timed_out {
         "timeout"
-    } else if outcome.passed {
+    } else if passed {
         "passed"
     } else {
         "failed"
     };
     assert!(
         case.expect.iter().any(|e| e == verdict),
-        "{name}: ended as {verdict}, expected {:?} ({})",
+        "{name}: ended as {verdict}, expected {:?} ({last_line})",
         case.expect,
-        outcome.last_line
     );
     assert!(elapsed <= Duration::from_secs(case.max_seconds), "{name}: took {elapsed:?}");
     assert!(!outside.exists(), "{name}: wrote outside the sandbox");
@@ -68,8 +94,14 @@ fn run_case(dir: &Path, python: &mergeforge::pytest::venv::PythonEnv) {
     assert!(listener.accept().is_err(), "{name}: reached the host's loopback listener");
 }
 
+/// Both harnesses in one test: the check for survivors must not see the other's cases.
 #[test]
 fn hostile_cases_are_contained() {
+    contained(Harness::Pipeline);
+    contained(Harness::Episode);
+}
+
+fn contained(harness: Harness) {
     let python = ensure_venv(&user_cache_dir(), &[]).unwrap();
     let root = crate::common::root().join("tests/data/hostile");
     let mut cases: Vec<_> =
@@ -77,7 +109,7 @@ fn hostile_cases_are_contained() {
     cases.sort();
     assert!(cases.len() >= 7, "hostile cases missing");
     for case in &cases {
-        run_case(case, &python);
+        run_case(case, &python, harness);
     }
     // Nothing a case started is still running.
     let survivors = std::process::Command::new("pgrep").args(["-f", "test_hostile"]).output().unwrap();

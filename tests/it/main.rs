@@ -7,6 +7,7 @@ mod bench;
 mod branch;
 mod common;
 mod curriculum;
+mod env_confine;
 mod env_duplication;
 mod env_episode;
 mod env_eval;

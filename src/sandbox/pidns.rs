@@ -1,0 +1,122 @@
+//! A pid namespace of its own for a sandboxed command, with a `/proc` that shows only
+//! its own processes: entered in the child between fork and exec, with system calls only.
+//!
+//! A process cannot move itself into a new pid namespace: `unshare(CLONE_NEWPID)` puts
+//! its *next child* there. So the child that `Command` forked (and waits on) unshares
+//! the pid and mount namespaces, makes every mount private (nothing mounted below
+//! reaches the host) and forks a small init, pid 1 of the new namespace, which mounts a
+//! fresh `/proc` and forks the command (pid 2) that goes on to exec. Init reaps orphans
+//! and exits with the command's status when it ends (the kernel then kills whatever is
+//! left in the namespace); the outer child exits with init's status. A command killed
+//! by signal N is therefore reported as exit 128 + N, as a shell does. Both waiting
+//! processes close every descriptor first, so the spawning parent sees the exec
+//! (through its close-on-exec error pipe) and the end of the output as with a plain
+//! child; they stay in the command's process group and cgroup, so a timeout kills them
+//! with it.
+
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+/// Whether sandboxed commands can get a pid namespace and a `/proc` of their own
+/// (needs root: CAP_SYS_ADMIN). Probed once by running `true` in one; where refused a
+/// warning says so once on stderr.
+pub fn available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        let mut probe = Command::new("true");
+        probe.stdout(Stdio::null()).stderr(Stdio::null());
+        // SAFETY: `enter` only makes async-signal-safe system calls.
+        unsafe {
+            probe.pre_exec(|| enter());
+        }
+        let available = probe.status().map(|s| s.success()).unwrap_or(false);
+        if !available {
+            eprintln!("warning: cannot create a pid namespace (needs root): confined commands see every process and get no /proc");
+        }
+        available
+    })
+}
+
+/// Moves what runs next into a new pid and mount namespace with its own `/proc` (see
+/// the module's documentation). Returns `Ok` only in the command's process (pid 2 of
+/// the namespace); the two processes above it never return.
+///
+/// # Safety
+/// Must only be called in a freshly forked child before exec.
+pub unsafe fn enter() -> std::io::Result<()> {
+    let failed = || Err(std::io::Error::last_os_error());
+    if libc::unshare(libc::CLONE_NEWPID | libc::CLONE_NEWNS) != 0 {
+        return failed();
+    }
+    let no = std::ptr::null::<libc::c_char>();
+    if libc::mount(no, c"/".as_ptr(), no, libc::MS_REC | libc::MS_PRIVATE, std::ptr::null()) != 0 {
+        return failed();
+    }
+    let init = libc::fork();
+    if init < 0 {
+        return failed();
+    }
+    if init > 0 {
+        close_every_descriptor();
+        libc::_exit(wait_for(init));
+    }
+    // Init: pid 1 of the new namespace.
+    let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+    if libc::mount(c"proc".as_ptr(), c"/proc".as_ptr(), c"proc".as_ptr(), flags, std::ptr::null()) != 0 {
+        return failed();
+    }
+    let command = libc::fork();
+    if command < 0 {
+        return failed();
+    }
+    if command == 0 {
+        return Ok(());
+    }
+    close_every_descriptor();
+    // Reaps every orphan until the command itself ends.
+    loop {
+        let mut status = 0;
+        let pid = libc::waitpid(-1, &mut status, 0);
+        if pid == command {
+            libc::_exit(exit_code(status));
+        }
+        if pid < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            libc::_exit(127);
+        }
+    }
+}
+
+/// Waits for `pid` and returns its exit code (128 + N when killed by signal N).
+unsafe fn wait_for(pid: libc::pid_t) -> libc::c_int {
+    loop {
+        let mut status = 0;
+        let waited = libc::waitpid(pid, &mut status, 0);
+        if waited == pid {
+            return exit_code(status);
+        }
+        if waited < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return 127;
+        }
+    }
+}
+
+fn exit_code(status: libc::c_int) -> libc::c_int {
+    if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else if libc::WIFSIGNALED(status) {
+        128 + libc::WTERMSIG(status)
+    } else {
+        127
+    }
+}
+
+/// Closes every descriptor of this process: the waiting processes must hold neither the
+/// output pipes nor the spawning parent's error pipe.
+unsafe fn close_every_descriptor() {
+    if libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32) != 0 {
+        for fd in 0..4096 {
+            libc::close(fd);
+        }
+    }
+}
