@@ -60,8 +60,8 @@ pub struct GraderCheck {
 pub struct AgentScore {
     /// The agent's name (`mergeforge eval --agent`).
     pub agent: String,
-    /// The episode's total reward as a share of the task's maximum, rounded to 3 places.
-    #[schemars(range(min = 0.0))]
+    /// The episode's total reward as a share of the task's maximum, rounded to 3 places
+    /// (below 0 where the agent's edits cost more than they earned).
     pub share: f64,
     /// The graded tests passed with no conflict marker left.
     pub solved: bool,

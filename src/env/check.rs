@@ -45,7 +45,10 @@ fn failure(agent: &str, result: &EpisodeResult) -> Option<String> {
     }
     if agent == agents::GOLD {
         return (!result.reached_max || !result.solved).then(|| {
-            format!("the gold agent earned {:.3} of {:.3} and solved: {}", result.reward, result.max_reward, result.solved)
+            format!(
+                "the gold agent earned {:.3} of {:.3} and solved: {}",
+                result.reward, result.max_reward, result.solved
+            )
         });
     }
     let ceiling = UNSOLVED_SHARE * result.max_reward + 1e-9;

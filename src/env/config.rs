@@ -56,3 +56,11 @@ pub struct Settings {
     /// folder, the system's and the interpreter's, never the dataset or another episode.
     pub reads: Reads,
 }
+
+impl Settings {
+    /// Settings whose commands read only their folder, the system's and `python`'s.
+    pub fn new(config: EnvConfig, python: PythonEnv) -> Settings {
+        let reads = Reads::Only(python.prefixes());
+        Settings { config, python, reads }
+    }
+}

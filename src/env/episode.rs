@@ -11,7 +11,7 @@
 //! refused action does not count as a step. The agent's own `run`s execute in its
 //! repository, on its own tree, test edits included.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,7 +23,7 @@ use super::grader::{self, TestCommand, Verdict};
 use super::observation::{EpisodeState, Observation, StepReply, TaskInfo};
 use super::protocol::EnvError;
 use super::reward::{RewardComponents, RewardLedger, StepFacts};
-use super::workspace::{FileText, TreeScan, Workspace};
+use super::workspace::{FileText, ScannedFile, TreeScan, Workspace};
 use crate::bundle::task::ConflictKind;
 use crate::merge::markers;
 use crate::sandbox::confine::landlock_available;
@@ -81,6 +81,9 @@ pub struct Episode {
     facts: TreeFacts,
     verdicts: HashMap<String, Verdict>,
     parses: HashMap<String, bool>,
+    /// Python files outside the conflicts that did not parse at reset (the substrate's
+    /// own, say a deliberately broken fixture): not the agent's to fix, so never counted.
+    broken_at_reset: BTreeSet<String>,
     timing: StepTiming,
 }
 
@@ -118,9 +121,12 @@ impl Episode {
             facts: TreeFacts { blocks: 0, markers_left: true, broken_python: false, all_python_parses: false },
             verdicts: HashMap::new(),
             parses: HashMap::new(),
+            broken_at_reset: BTreeSet::new(),
             timing: StepTiming::default(),
         };
         let scan = episode.scan();
+        let broken = episode.unparsable(&scan).into_iter().filter(|p| !episode.conflicted.contains(p));
+        episode.broken_at_reset = broken.collect();
         episode.merged = scan.snapshot();
         episode.facts = episode.inspect(&scan);
         episode.ledger = RewardLedger::new(episode.settings.config.weights.clone(), episode.facts.blocks);
@@ -381,14 +387,29 @@ impl Episode {
         }
         let (mut broken_python, mut all_python_parses) = (false, true);
         for (path, file) in scan.files.iter().filter(|(p, _)| p.ends_with(".py")) {
-            let text = std::str::from_utf8(&file.bytes).ok().filter(|_| !file.too_big);
-            let parses = text.is_some_and(|t| self.parses_cached(path, t));
+            if self.broken_at_reset.contains(path) {
+                continue;
+            }
+            let (parses, has_markers) = self.file_parses(path, file);
             if !parses {
                 all_python_parses = false;
-                broken_python |= !text.is_some_and(markers::has_markers);
+                broken_python |= !has_markers;
             }
         }
         TreeFacts { blocks, markers_left: markers_left || blocks > 0, broken_python, all_python_parses }
+    }
+
+    /// The Python files of `scan` that do not parse.
+    fn unparsable(&mut self, scan: &TreeScan) -> Vec<String> {
+        let python = scan.files.iter().filter(|(p, _)| p.ends_with(".py"));
+        python.filter(|(path, file)| !self.file_parses(path, file).0).map(|(p, _)| p.clone()).collect()
+    }
+
+    /// Whether a scanned Python file parses (UTF-8, not too big, valid syntax), and
+    /// whether it holds conflict markers.
+    fn file_parses(&mut self, path: &str, file: &ScannedFile) -> (bool, bool) {
+        let text = std::str::from_utf8(&file.bytes).ok().filter(|_| !file.too_big);
+        (text.is_some_and(|t| self.parses_cached(path, t)), text.is_some_and(markers::has_markers))
     }
 
     fn parses_cached(&mut self, path: &str, text: &str) -> bool {

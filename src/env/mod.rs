@@ -36,7 +36,6 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 
 use crate::pytest::venv::ensure_venv;
-use crate::sandbox::Reads;
 pub use config::{EnvConfig, Settings};
 use dataset::TaskSet;
 use episode::Episode;
@@ -56,14 +55,14 @@ impl Environment {
         std::fs::create_dir_all(&config.work_dir)
             .with_context(|| format!("{}: cannot create the work directory", config.work_dir.display()))?;
         let python = ensure_venv(&crate::pytest::venv::user_cache_dir(), &[])?;
-        let reads = Reads::Only(python.prefixes());
-        if let Some(folder) = crate::sandbox::confine::readable_beneath(&reads, dataset) {
+        let settings = Settings::new(config, python);
+        if let Some(folder) = crate::sandbox::confine::readable_beneath(&settings.reads, dataset) {
             eprintln!(
                 "warning: the dataset lies beneath {}, which the run tool's commands may read: they can read gold",
                 folder.display()
             );
         }
-        Ok(Environment { tasks, settings: Arc::new(Settings { config, python, reads }) })
+        Ok(Environment { tasks, settings: Arc::new(settings) })
     }
 
     /// Starts an episode: picks the task and materialises it.

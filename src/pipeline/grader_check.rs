@@ -14,7 +14,6 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use super::stage::Prepared;
 use crate::bundle::record::TaskFiles;
 use crate::bundle::solution::GraderCheck;
 use crate::bundle::task;
@@ -38,7 +37,7 @@ pub(crate) struct Checker {
 impl Checker {
     pub(crate) fn new(python: PythonEnv, cache_dir: &Path) -> Checker {
         let config = EnvConfig::default();
-        Checker { settings: Arc::new(Settings { config, python }), cache_dir: cache_dir.join("grader-checks") }
+        Checker { settings: Arc::new(Settings::new(config, python)), cache_dir: cache_dir.join("grader-checks") }
     }
 }
 
@@ -50,8 +49,7 @@ struct CachedCheck {
 }
 
 /// `files` with the check recorded, or the rejection of a task that fails it.
-pub(super) fn check(prepared: &Prepared, files: TaskFiles) -> Result<Result<TaskFiles, Rejection>> {
-    let checker = &prepared.checker;
+pub(super) fn check(checker: &Checker, files: TaskFiles) -> Result<Result<TaskFiles, Rejection>> {
     let key = cache_key(&files, &checker.settings.python)?;
     let path = checker.cache_dir.join(&key[..2]).join(format!("{key}.json"));
     let cached = match read_cached(&path) {
@@ -83,7 +81,8 @@ fn cache_key(files: &TaskFiles, python: &PythonEnv) -> Result<String> {
 
 /// Plays the check's episodes on `files`, from a scratch copy of its bundle.
 fn play(checker: &Checker, files: &TaskFiles) -> Result<CachedCheck> {
-    let scratch = tempfile::Builder::new().prefix("mergeforge-check-").tempdir().context("creating a scratch folder")?;
+    let scratch =
+        tempfile::Builder::new().prefix("mergeforge-check-").tempdir().context("creating a scratch folder")?;
     let bundle = scratch.path().join(crate::bundle::record::REPO_BUNDLE);
     std::fs::write(&bundle, &files.repo_bundle).with_context(|| format!("writing {}", bundle.display()))?;
     let entry = Arc::new(TaskEntry {

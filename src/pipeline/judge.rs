@@ -85,7 +85,7 @@ pub(super) fn judge(
         features: &features,
         conflict_kind,
     };
-    let files = match grader_check::check(prepared, TaskFiles::make(&repo, &input)?)? {
+    let files = match grader_check::check(&prepared.checker, TaskFiles::make(&repo, &input)?)? {
         Ok(files) => files,
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };

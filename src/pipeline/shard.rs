@@ -316,11 +316,7 @@ fn judge_positions(
     })
 }
 
-fn judge_position(
-    engine: &Engine,
-    order: &[(usize, usize)],
-    position: usize,
-) -> Result<Judged> {
+fn judge_position(engine: &Engine, order: &[(usize, usize)], position: usize) -> Result<Judged> {
     let (cell, index) = order[position];
     let (verdict, files) = match engine.judge(cell, index)? {
         Verdict::Rejected(reason) => (RecordedVerdict::Rejected { reason }, None),

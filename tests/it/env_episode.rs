@@ -247,16 +247,21 @@ fn observations_carry_the_allowlisted_keys_and_no_label_unless_revealed() {
     }
 }
 
-/// Plays `task_id`'s gold file by file (from `entry`'s solution) and finishes.
-fn play_gold(entry: std::sync::Arc<mergeforge::env::dataset::TaskEntry>, env: &Environment) -> StepReply {
-    let (mut episode, mut reply) = Episode::start(entry.clone(), env.settings.clone(), None).expect("start");
+/// Plays gold file by file (from `entry`'s solution), then finishes if not done; returns
+/// the last reply and every step's output.
+fn play_gold(entry: std::sync::Arc<mergeforge::env::dataset::TaskEntry>, env: &Environment) -> (StepReply, String) {
+    let (mut episode, _) = Episode::start(entry.clone(), env.settings.clone(), None).expect("start");
+    let mut outputs = String::new();
     for file in &entry.solution.files {
-        reply = episode.step(Action::Resolve { file: file.path.clone(), resolution: file.gold.clone() }).unwrap();
+        let reply = episode.step(Action::Resolve { file: file.path.clone(), resolution: file.gold.clone() }).unwrap();
+        outputs.push_str(&reply.observation.last_output);
         if reply.done {
-            return reply;
+            return (reply, outputs);
         }
     }
-    episode.step(Action::Finish).unwrap()
+    let reply = episode.step(Action::Finish).unwrap();
+    outputs.push_str(&reply.observation.last_output);
+    (reply, outputs)
 }
 
 #[test]
@@ -266,7 +271,7 @@ fn the_grader_requires_the_gold_tests_recorded_at_generation_without_running_gol
     let entry = env.tasks.tasks.iter().find(|t| t.task.id == DIVERGE).unwrap();
     let check = entry.solution.grader.clone().expect("the sample's tasks carry their grader check");
     assert!(!check.gold_passing.is_empty());
-    assert!(play_gold(entry.clone(), &env).observation.tests_passing, "gold solves its task");
+    assert!(play_gold(entry.clone(), &env).0.observation.tests_passing, "gold solves its task");
     assert!(entry.gold.cached().unwrap().run.is_none(), "gold's tests came from solution.json, not from a run");
 
     // The same task with one more required id that no run reports: gold no longer passes,
@@ -279,7 +284,7 @@ fn the_grader_requires_the_gold_tests_recorded_at_generation_without_running_gol
         bundle: entry.bundle.clone(),
         gold: Default::default(),
     });
-    let reply = play_gold(doctored, &env);
-    assert!(!reply.observation.tests_passing, "{}", reply.observation.last_output);
-    assert!(reply.observation.last_output.contains("1 required test(s) did not pass"), "{}", reply.observation.last_output);
+    let (reply, outputs) = play_gold(doctored, &env);
+    assert!(!reply.observation.tests_passing, "{outputs}");
+    assert!(outputs.contains("1 required test(s) did not pass"), "{outputs}");
 }

@@ -116,7 +116,8 @@ fn every_committed_task_passed_the_grader_check_at_generation() {
         let solution = read_json(&dir.unwrap().path().join("solution.json"));
         let check = &solution["grader"];
         assert!(!check["gold_passing"].as_array().unwrap().is_empty(), "{}: no gold tests", solution["id"]);
-        let agents: Vec<&str> = check["agents"].as_array().unwrap().iter().map(|a| a["agent"].as_str().unwrap()).collect();
+        let agents: Vec<&str> =
+            check["agents"].as_array().unwrap().iter().map(|a| a["agent"].as_str().unwrap()).collect();
         assert_eq!(agents, mergeforge::env::agents::names(), "{}: every eval agent, in order", solution["id"]);
         for agent in check["agents"].as_array().unwrap() {
             let (share, solved) = (agent["share"].as_f64().unwrap(), agent["solved"] == true);

@@ -156,6 +156,9 @@ async def one_session(url, dataset, index, task_id):
         assert tag in seen and seen.count("# session") == 1, seen
         assert result.observation["files"][path].startswith(tag), "the observation shows this session's file"
         for action in gold_steps(dataset, task_id):
+            # The graded run restores gold's tests: gold's source alone may already solve.
+            if result.done:
+                break
             result = await env.step(action)
         state = await env.state()
         assert state["episode_id"] == f"session-{index}" and state["task_id"] == task_id, state
