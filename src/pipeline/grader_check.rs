@@ -97,3 +97,39 @@ fn play(checker: &Checker, files: &TaskFiles) -> Result<CachedCheck> {
     }
     Ok(CachedCheck { check: outcome.check, failure: outcome.failure })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bundle::Manifest;
+    use crate::pytest::venv::{ensure_venv, user_cache_dir};
+
+    /// A committed sample task's files as generation sees them before the check.
+    fn unchecked_sample_task(id: &str) -> (TaskFiles, GraderCheck) {
+        let version = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated/mergeforge-embedded/1.0.0");
+        let manifest: Manifest =
+            serde_json::from_slice(&std::fs::read(version.join("manifest.json")).unwrap()).unwrap();
+        let entry = manifest.tasks.iter().find(|t| t.id == id).expect("the task is in the sample");
+        let mut files = TaskFiles::load(&version.join("tasks").join(id), &entry.sha256).unwrap();
+        let recorded = files.solution.grader.take().expect("the sample records its check");
+        (files, recorded)
+    }
+
+    #[test]
+    fn a_sound_task_gets_its_scores_and_one_whose_gold_cannot_solve_is_rejected() {
+        let python = ensure_venv(&user_cache_dir(), &[]).unwrap();
+        let (files, recorded) = unchecked_sample_task("calculator-17faa6f83c");
+
+        let cache = tempfile::tempdir().unwrap();
+        let kept = check(&Checker::new(python.clone(), cache.path()), files.clone()).unwrap();
+        assert_eq!(kept.expect("kept").solution.grader, Some(recorded), "the same scores as at generation");
+
+        // Gold that empties the conflicted module cannot pass: the gold agent's episode
+        // fails, so the task is dropped.
+        let mut broken = files;
+        broken.solution.files[0].gold = String::new();
+        let cache = tempfile::tempdir().unwrap();
+        let verdict = check(&Checker::new(python, cache.path()), broken).unwrap();
+        assert!(matches!(verdict, Err(Rejection::GraderCheck)));
+    }
+}
