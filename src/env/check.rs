@@ -1,8 +1,8 @@
 //! Graders checked per task, the OpenEnv validation proposal's rule applied at generation
 //! through the environment's own episode code: every baseline agent of `eval` plays one
-//! episode of the task; `gold` must reach the maximum reward, and `noop`, `ours`,
-//! `theirs` and `union` must each earn at most [`UNSOLVED_SHARE`] of it unless they solve
-//! the task. The scores and gold's passing test ids go to `solution.json`
+//! episode of the task; `gold` must reach the maximum reward, and every other agent
+//! (`noop` and the resolvers' agents: `ours`, `theirs`, `union`, `tokens`) must earn at
+//! most [`UNSOLVED_SHARE`] of it unless it solves the task. The scores and gold's passing test ids go to `solution.json`
 //! ([`GraderCheck`]), so a served episode never runs gold to learn what to require.
 
 use std::sync::Arc;
