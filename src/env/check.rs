@@ -2,8 +2,9 @@
 //! through the environment's own episode code: every baseline agent of `eval` plays one
 //! episode of the task; `gold` must reach the maximum reward, and every other agent
 //! (`noop` and the resolvers' agents: `ours`, `theirs`, `union`, `tokens`) must earn at
-//! most [`UNSOLVED_SHARE`] of it unless it solves the task. The scores and gold's passing test ids go to `solution.json`
-//! ([`GraderCheck`]), so a served episode never runs gold to learn what to require.
+//! most [`UNSOLVED_SHARE`] of it unless it solves the task. The scores and gold's
+//! passing test ids go to `solution.json` ([`GraderCheck`]), so a served episode never
+//! runs gold to learn what to require.
 
 use std::sync::Arc;
 
@@ -24,16 +25,14 @@ pub struct CheckOutcome {
 /// Plays every baseline agent on `entry` (its solution without a recorded check: gold's
 /// passing ids come from one run of gold, kept in the entry's gold cache).
 pub fn check(settings: &Arc<Settings>, entry: &Arc<TaskEntry>) -> CheckOutcome {
-    // Gold first: its episode runs gold once for the others' grading.
-    let mut names = agents::names();
-    names.sort_by_key(|name| *name != agents::GOLD);
-    let played: Vec<(&str, EpisodeResult)> =
-        names.into_iter().map(|name| (name, eval::play_with(settings, name, entry))).collect();
-    let failure = played.iter().find_map(|(name, result)| failure(name, result));
-    let agents = agents::names()
+    // Gold first: its episode runs gold once, and the others' grading reuses that run.
+    let gold = eval::play_with(settings, agents::GOLD, entry);
+    let played: Vec<(&str, EpisodeResult)> = agents::names()
         .into_iter()
-        .filter_map(|name| played.iter().find(|(n, _)| *n == name).map(|(_, result)| score(name, result)))
+        .map(|name| (name, if name == agents::GOLD { gold.clone() } else { eval::play_with(settings, name, entry) }))
         .collect();
+    let failure = played.iter().find_map(|(name, result)| failure(name, result));
+    let agents = played.iter().map(|(name, result)| score(name, result)).collect();
     let gold_passing = entry.gold.cached().map(|gold| gold.passing.iter().cloned().collect()).unwrap_or_default();
     CheckOutcome { check: GraderCheck { agents, gold_passing }, failure }
 }

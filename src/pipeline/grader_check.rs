@@ -39,6 +39,11 @@ impl Checker {
         let config = EnvConfig::default();
         Checker { settings: Arc::new(Settings::new(config, python)), cache_dir: cache_dir.join("grader-checks") }
     }
+
+    /// The substrate's venv, which the checks' tests run with.
+    pub(crate) fn python(&self) -> &PythonEnv {
+        &self.settings.python
+    }
 }
 
 /// A check as cached: the scores, and why the task failed it.

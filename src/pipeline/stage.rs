@@ -25,11 +25,10 @@ use crate::substrate::{self, Substrate, SubstrateSpec};
 pub(super) struct Prepared {
     pub(super) substrate: Substrate,
     pub(super) runner: TestRunner,
-    /// The venv's interpreter as it reports itself (`Python 3.12.3`).
-    pub(super) python: String,
     pub(super) modules: Vec<PyModule>,
     pub(super) mutations: Vec<Vec<Mutation>>,
-    /// Plays kept candidates through the environment's episodes.
+    /// Plays kept candidates through the environment's episodes, with the substrate's
+    /// venv ([`Checker::python`]).
     pub(super) checker: Checker,
 }
 
@@ -50,7 +49,7 @@ impl Staged {
     /// The ladder the candidates are levelled with (every venv comes from the same base
     /// interpreter, so the first substrate's names the Python of all).
     pub(super) fn ladder(&self) -> Ladder {
-        crate::bundle::version::ladder(self.prepared.first().map_or("", |p| p.python.as_str()))
+        crate::bundle::version::ladder(self.prepared.first().map_or("", |p| p.checker.python().version.as_str()))
     }
 }
 
@@ -171,9 +170,8 @@ fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> 
     }
     let runner = with_selection(runner, &substrate, options);
     let (modules, mutations) = mutable_modules(&substrate)?;
-    let python_version = python.version.clone();
     let checker = Checker::new(python, &options.cache_dir);
-    Ok(Prepared { substrate, runner, python: python_version, modules, mutations, checker })
+    Ok(Prepared { substrate, runner, modules, mutations, checker })
 }
 
 /// The substrate's mutable sources, parsed (a file that does not parse is skipped with a

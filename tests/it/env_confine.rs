@@ -3,32 +3,16 @@
 //! OpenEnv client on two live episodes; and a host without Landlock refusing `run`
 //! unless `--allow-unconfined-run` (Landlock turned off with `MERGEFORGE_LANDLOCK=off`).
 
-use std::process::Command;
-
-use crate::common::*;
-use crate::env_server::{assert_error, connect, exchange, step, Server, SAMPLE};
+use crate::env_server::{assert_error, connect, exchange, run_openenv_client, step, Server};
 use serde_json::json;
 
 const TASK: &str = "calculator-17faa6f83c";
 
 #[test]
 fn run_reads_neither_the_dataset_nor_another_episode() {
-    let python =
-        mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &["openenv-core".into()])
-            .expect("a venv with openenv-core (from PyPI)")
-            .interpreter;
     let server = Server::start(&["--max-steps", "30"]);
     let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
-    let output = Command::new(&python)
-        .arg(root().join("tests/data/env/confine_client.py"))
-        .arg(format!("http://{}", server.addr()))
-        .arg(root().join(SAMPLE))
-        .args([TASK, &home])
-        .output()
-        .expect("python runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "confine client failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    let stdout = run_openenv_client("confine_client.py", &server, &[TASK, &home]);
     for line in ["denied: cat ", "solution.json", "allowed: ", "gold in A: solved"] {
         assert!(stdout.contains(line), "{line:?} missing from:\n{stdout}");
     }

@@ -60,10 +60,6 @@ impl Server {
         Server { child, addr, _stdout: stdout }
     }
 
-    pub(crate) fn addr(&self) -> &str {
-        &self.addr
-    }
-
     fn ws_url(&self) -> String {
         format!("ws://{}/ws", self.addr)
     }
@@ -288,23 +284,32 @@ async fn websocket_errors_are_frames_and_the_session_survives() {
     ws.send(Message::Text(r#"{"type": "close"}"#.into())).await.unwrap();
 }
 
-#[test]
-fn the_official_openenv_client_drives_the_server() {
+/// Runs `tests/data/env/<script>` with the official OpenEnv client (a venv with
+/// `openenv-core` from PyPI), given `server`'s URL, the sample's path and `extra`;
+/// returns its stdout, failing with both streams when it fails.
+pub(crate) fn run_openenv_client(script: &str, server: &Server, extra: &[&str]) -> String {
     let python =
         mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &["openenv-core".into()])
             .expect("a venv with openenv-core (from PyPI)")
             .interpreter;
-    let server = Server::start(&["--max-sessions", "20"]);
     let output = Command::new(&python)
-        .arg(root().join("tests/data/env/openenv_client.py"))
+        .arg(root().join("tests/data/env").join(script))
         .arg(format!("http://{}", server.addr))
         .arg(root().join(SAMPLE))
+        .args(extra)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .expect("python runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "openenv client failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(output.status.success(), "{script} failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    stdout
+}
+
+#[test]
+fn the_official_openenv_client_drives_the_server() {
+    let server = Server::start(&["--max-sessions", "20"]);
+    let stdout = run_openenv_client("openenv_client.py", &server, &[]);
     for line in [
         "gold: ",
         "traversal refused",
