@@ -166,7 +166,7 @@ pub fn schemas() -> Value {
 
 /// A self-contained schema (subschemas inlined, so that it embeds in the OpenAPI
 /// document as it is) of a type the server reads.
-fn input_schema<T: JsonSchema>() -> Value {
+pub(crate) fn input_schema<T: JsonSchema>() -> Value {
     SchemaSettings::draft2020_12()
         .for_deserialize()
         .with(|s| s.inline_subschemas = true)
@@ -176,7 +176,7 @@ fn input_schema<T: JsonSchema>() -> Value {
 }
 
 /// The same, of a type the server writes.
-fn output_schema<T: JsonSchema>() -> Value {
+pub(crate) fn output_schema<T: JsonSchema>() -> Value {
     SchemaSettings::draft2020_12()
         .for_serialize()
         .with(|s| s.inline_subschemas = true)
@@ -295,6 +295,7 @@ mod tests {
                 &json!("read_file"),
                 &json!("edit_file"),
                 &json!("run"),
+                &json!("run_tests"),
                 &json!("finish")
             ]
         );
@@ -312,7 +313,7 @@ mod tests {
 pub struct ResetRequest {
     #[serde(flatten)]
     pub choice: TaskChoice,
-    /// At most 255 bytes.
+    /// An id for the episode (logs, state); at most 255 bytes. A fresh one by default.
     #[serde(default)]
     #[schemars(length(max = 255))]
     pub episode_id: Option<String>,
