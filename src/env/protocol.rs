@@ -247,7 +247,13 @@ pub fn openapi() -> Value {
                 "responses": merge(json!({"200": body(reply)}), &errors)}},
             "/state": {"get": {"summary": "State of the default session", "responses": {"200": body(json!({"$ref": "#/components/schemas/State"}))}}},
             "/ws": {"get": {"summary": "WebSocket: one isolated episode per connection (reset/step/state/close frames)",
-                "responses": {"101": {"description": "switching protocols"}}}}
+                "responses": {"101": {"description": "switching protocols"}}}},
+            "/mcp": {"post": {"summary": "MCP (JSON-RPC 2.0, Streamable HTTP with JSON replies): initialize (Mcp-Session-Id header), tools/list, tools/call; one episode per session",
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object"}}}},
+                "responses": {"200": body(json!({"type": "object", "required": ["jsonrpc"], "properties": {"jsonrpc": {"const": "2.0"}}})),
+                              "202": {"description": "a notification or response accepted"},
+                              "404": {"description": "unknown MCP session: initialize again"}}},
+                     "delete": {"summary": "End the MCP session named by Mcp-Session-Id", "responses": {"204": {"description": "ended"}}}}
         },
         "components": {"schemas": {"Action": schemas["action"], "Observation": schemas["observation"], "State": schemas["state"]}}
     })
