@@ -130,7 +130,7 @@ pub(super) fn do_reset(env: &Environment, session: &Session, request: ResetReque
 pub(super) fn do_step(session: &Session, action: Action) -> Result<StepReply, EnvError> {
     let mut guard = lock(session);
     let episode = guard.as_mut().ok_or_else(|| {
-        EnvError::validation("no episode yet: reset first (a reset frame, POST /reset or the reset tool)")
+        EnvError::validation("no episode yet: send a reset first (a reset frame, POST /reset or the reset tool)")
     })?;
     episode.step(action)
 }
