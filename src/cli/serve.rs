@@ -13,17 +13,17 @@ use crate::env::reward::RewardWeights;
 use crate::env::server::{self, ServeOptions};
 use crate::env::{EnvConfig, Environment};
 
-/// Serve a dataset as an OpenEnv-compatible environment over HTTP and WebSocket.
+/// Serve a dataset as an OpenEnv-compatible environment over HTTP, WebSocket and MCP.
 ///
 /// Each reset materialises a task as a real git repository in the middle of the merge
 /// (ours checked out, theirs merged, conflict markers in the files) in a fresh private
 /// directory. Agents resolve it with whole-file resolutions ({"file", "resolution"}) or
-/// tools (read_file, edit_file, run, finish). A graded run decides: gold's test files
+/// tools (write_file, read_file, edit_file, run, run_tests, finish). A graded run decides: gold's test files
 /// and pytest configuration restored over a copy of the tree, in the sandbox, every
 /// test that passes on gold passing; the reward pays for solving (--reward). Level and
 /// family stay hidden unless --reveal-task-info. WS /ws gives one isolated episode per
-/// connection; HTTP /reset, /step
-/// and /state share one default session. The first line on stdout is the bound
+/// connection; POST /mcp one per MCP session (JSON-RPC, Mcp-Session-Id header, the tools
+/// plus reset); HTTP /reset, /step and /state share one default session. The first line on stdout is the bound
 /// address, e.g. `listening on http://127.0.0.1:8000`.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
@@ -41,7 +41,8 @@ pub struct ServeArgs {
     #[arg(long)]
     pub public: bool,
 
-    /// WebSocket sessions at once; further connections get CAPACITY_REACHED.
+    /// Sessions at once (WebSocket connections and MCP sessions together); further ones
+    /// get CAPACITY_REACHED.
     #[arg(long, value_name = "N", default_value_t = 32)]
     pub max_sessions: usize,
 

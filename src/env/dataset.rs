@@ -43,9 +43,12 @@ pub struct TaskSet {
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct TaskChoice {
+    /// The task to play (a dataset task id); otherwise one is drawn.
     pub task_id: Option<String>,
+    /// Draw among the tasks of this difficulty level.
     #[serde(rename = "difficulty")]
     pub level: Option<Level>,
+    /// Draw with this seed (the same seed, the same task).
     pub seed: Option<u64>,
 }
 

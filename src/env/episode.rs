@@ -5,8 +5,9 @@
 //! files, whether every Python file parses, and a fingerprint of the whole tree. The
 //! [`grader`] judges the tree (gold's tests restored over a copy of it, run in a fresh
 //! sandbox with the venv's interpreter for `python`) when the conflicted files carry no
-//! markers and that tree has not been judged yet, and once more at the end of the
-//! episode if the final tree never was. The episode ends when the task is solved (the
+//! markers and that tree has not been judged yet, or when the agent asks (`run_tests`:
+//! the verdict and the run's passed/failed test ids, markers or not; an observation that
+//! pays nothing by itself). The episode ends when the task is solved (the
 //! graded tests pass with no markers left), on `finish`, or after `max_steps` steps. A
 //! refused action does not count as a step. The agent's own `run`s execute in its
 //! repository, on its own tree, test edits included.
@@ -161,9 +162,17 @@ impl Episode {
         self.facts = self.inspect(&scan);
         self.fingerprint = scan.fingerprint();
         let mut verdict = self.verdicts.get(&self.fingerprint).cloned();
-        if verdict.is_none() && !self.facts.markers_left {
+        // `run_tests` grades the tree even with markers left: it only reports.
+        let asked = action == Action::RunTests;
+        let fresh = verdict.is_none() && (!self.facts.markers_left || asked);
+        if fresh {
             verdict = Some(self.run_tests(&scan, &mut commands)?);
-            push_line(&mut output, &verdict.as_ref().map(|v| v.summary.clone()).unwrap_or_default());
+        }
+        if let Some(v) = verdict.as_ref().filter(|_| fresh || asked) {
+            push_line(&mut output, &v.summary);
+            if asked {
+                push_line(&mut output, &test_ids(v));
+            }
         }
         let solved = verdict.as_ref().is_some_and(|v| v.passed) && !self.facts.markers_left;
         self.done = solved || action == Action::Finish || self.step_count >= self.settings.config.max_steps;
@@ -235,10 +244,10 @@ impl Episode {
                 Ok(format!("wrote {file} ({} bytes)", resolution.len()))
             }
             Action::ReadFile { path, start_line, end_line } => self.read_lines(path, *start_line, *end_line),
-            Action::EditFile { path, start_line, end_line, content } => {
-                self.edit_lines(path, *start_line, *end_line, content)
-            }
+            Action::EditFile { path, old_string, new_string } => self.edit(path, old_string, new_string),
             Action::Run { argv } => self.run_command(argv, commands),
+            // The step runs the graded tests and reports them (see `step`).
+            Action::RunTests => Ok(String::new()),
             Action::Finish => Ok("finished".to_string()),
         }
     }
@@ -277,30 +286,13 @@ impl Episode {
         Ok(out)
     }
 
-    fn edit_lines(&self, path: &str, start: usize, end: usize, content: &str) -> Result<String, EnvError> {
+    fn edit(&self, path: &str, old: &str, new: &str) -> Result<String, EnvError> {
         let (full, text) = self.read_text(path, true)?;
-        let text = text.unwrap_or_default();
-        let mut lines: Vec<String> = text.split_inclusive('\n').map(str::to_string).collect();
-        if start > lines.len() + 1 || end > lines.len() {
-            return Err(EnvError::validation(format!(
-                "edit_file: lines {start}-{end} are outside `{path}` ({} lines)",
-                lines.len()
-            )));
-        }
-        let mut replacement = content.to_string();
-        if !replacement.is_empty() && !replacement.ends_with('\n') {
-            replacement.push('\n');
-        }
-        // Appending after a last line that has no newline: give it one first.
-        if start > lines.len() {
-            if let Some(last) = lines.last_mut().filter(|l| !l.ends_with('\n')) {
-                last.push('\n');
-            }
-        }
-        let added = replacement.lines().count();
-        lines.splice(start - 1..end, replacement.split_inclusive('\n').map(str::to_string));
-        self.workspace.write(&full, &lines.concat()).map_err(EnvError::execution)?;
-        Ok(format!("edited {path}: lines {start}-{end} replaced by {added} line(s)"))
+        let text = text.ok_or_else(|| EnvError::validation(format!("edit_file: `{path}` does not exist")))?;
+        let edited =
+            replace_once(&text, old, new).map_err(|e| EnvError::validation(format!("edit_file: {e} in `{path}`")))?;
+        self.workspace.write(&full, &edited).map_err(EnvError::execution)?;
+        Ok(format!("edited {path}: {} line(s) replaced by {}", old.lines().count(), new.lines().count()))
     }
 
     fn run_command(&self, argv: &[String], commands: &mut Duration) -> Result<String, EnvError> {
@@ -489,6 +481,27 @@ pub fn conflict_blocks(text: &str) -> usize {
     markers::count_conflicts(text).max(opening).max(closing)
 }
 
+/// `text` with the one occurrence of `old` replaced by `new`; an error when `old` does
+/// not occur or occurs more than once.
+pub fn replace_once(text: &str, old: &str, new: &str) -> Result<String, String> {
+    let mut found = text.match_indices(old).map(|(at, _)| at);
+    match (found.next(), found.next()) {
+        (Some(at), None) => Ok(format!("{}{new}{}", &text[..at], &text[at + old.len()..])),
+        (None, _) => Err("`old_string` does not occur (it must match exactly, whitespace included)".into()),
+        (Some(_), Some(_)) => Err(format!(
+            "`old_string` occurs {} times: include more context so that it occurs once",
+            text.matches(old).count()
+        )),
+    }
+}
+
+/// `run_tests`' report: the run's test ids, one per line.
+fn test_ids(verdict: &Verdict) -> String {
+    let passed = verdict.passed_ids.iter().map(|id| format!("PASSED {id}"));
+    let failed = verdict.failed_ids.iter().map(|id| format!("FAILED {id}"));
+    passed.chain(failed).collect::<Vec<_>>().join("\n")
+}
+
 fn push_line(output: &mut String, line: &str) {
     if line.is_empty() {
         return;
@@ -501,7 +514,7 @@ fn push_line(output: &mut String, line: &str) {
 
 /// A fresh episode id: 16 hex digits from the process's random hasher keys, the clock
 /// and a counter.
-fn new_episode_id() -> String {
+pub(crate) fn new_episode_id() -> String {
     use std::hash::{BuildHasher, Hasher};
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);

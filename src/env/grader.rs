@@ -184,6 +184,11 @@ pub struct Verdict {
     /// One line for the agent: pass or fail, counts, failing ids.
     pub summary: String,
     pub duration: Duration,
+    /// Test ids the run reported as passed, and as failed or erroring (at most
+    /// [`report::MAX_RECORDED_FAILURES`]); empty when the command is not pytest. Ids of
+    /// this run only: never gold's list of required tests, nor the run's output.
+    pub passed_ids: Vec<String>,
+    pub failed_ids: Vec<String>,
 }
 
 /// Grades `tree` (the agent's, as scanned) against `gold`.
@@ -197,10 +202,24 @@ pub fn grade(tree: &Snapshot, gold: &GoldTests, command: &TestCommand) -> Result
     let missing: Vec<&String> = gold.passing.iter().filter(|id| !passed_ids.contains(*id)).collect();
     let passed = output.exit_code == Some(0) && missing.is_empty();
     let counts = pytest_counts(&output.output);
-    Ok(Verdict { passed, counts, summary: summary(passed, counts, &output, &missing), duration: output.duration })
+    let failed_ids = report::failing_test_ids(&output.output);
+    Ok(Verdict {
+        passed,
+        counts,
+        summary: summary(passed, counts, &output, &failed_ids, &missing),
+        duration: output.duration,
+        passed_ids: passed_ids.into_iter().collect(),
+        failed_ids,
+    })
 }
 
-fn summary(passed: bool, counts: Option<TestCounts>, output: &RunOutput, missing: &[&String]) -> String {
+fn summary(
+    passed: bool,
+    counts: Option<TestCounts>,
+    output: &RunOutput,
+    failing: &[String],
+    missing: &[&String],
+) -> String {
     let verdict = if passed {
         "tests pass"
     } else if output.timed_out {
@@ -212,7 +231,6 @@ fn summary(passed: bool, counts: Option<TestCounts>, output: &RunOutput, missing
         Some(c) => format!("{verdict}: {} passed, {} failed", c.passed, c.failed),
         None => verdict.to_string(),
     };
-    let failing = report::failing_test_ids(&output.output);
     if !failing.is_empty() {
         let shown: Vec<&str> = failing.iter().take(10).map(String::as_str).collect();
         line.push_str(&format!(" ({}{})", shown.join(", "), if failing.len() > 10 { ", ..." } else { "" }));

@@ -9,7 +9,9 @@
 //!   actions, has [`grader`] judge the tree (gold's tests restored over a copy of it,
 //!   in the sandbox) and pays [`reward`] (with the [`duplication`] check).
 //! * [`protocol`] and [`server`] speak OpenEnv over HTTP and WebSocket (`mergeforge
-//!   serve`); [`agents`] and [`eval`] run baseline agents (`mergeforge eval`).
+//!   serve`), [`mcp`] speaks MCP at `/mcp`; [`tools`] is the one catalogue of tools both
+//!   derive from [`action`]'s types. [`agents`] and [`eval`] run baseline agents
+//!   (`mergeforge eval`).
 //! * [`web`] is the task browser and live demo page that `serve` also offers.
 //!
 //! This stage reads bundles and task records; it never writes a dataset.
@@ -23,10 +25,12 @@ pub mod duplication;
 pub mod episode;
 pub mod eval;
 pub mod grader;
+pub mod mcp;
 pub mod observation;
 pub mod protocol;
 pub mod reward;
 pub mod server;
+pub mod tools;
 pub mod web;
 pub mod workspace;
 

@@ -166,7 +166,7 @@ pub fn schemas() -> Value {
 
 /// A self-contained schema (subschemas inlined, so that it embeds in the OpenAPI
 /// document as it is) of a type the server reads.
-fn input_schema<T: JsonSchema>() -> Value {
+pub(crate) fn input_schema<T: JsonSchema>() -> Value {
     SchemaSettings::draft2020_12()
         .for_deserialize()
         .with(|s| s.inline_subschemas = true)
@@ -176,7 +176,7 @@ fn input_schema<T: JsonSchema>() -> Value {
 }
 
 /// The same, of a type the server writes.
-fn output_schema<T: JsonSchema>() -> Value {
+pub(crate) fn output_schema<T: JsonSchema>() -> Value {
     SchemaSettings::draft2020_12()
         .for_serialize()
         .with(|s| s.inline_subschemas = true)
@@ -247,7 +247,13 @@ pub fn openapi() -> Value {
                 "responses": merge(json!({"200": body(reply)}), &errors)}},
             "/state": {"get": {"summary": "State of the default session", "responses": {"200": body(json!({"$ref": "#/components/schemas/State"}))}}},
             "/ws": {"get": {"summary": "WebSocket: one isolated episode per connection (reset/step/state/close frames)",
-                "responses": {"101": {"description": "switching protocols"}}}}
+                "responses": {"101": {"description": "switching protocols"}}}},
+            "/mcp": {"post": {"summary": "MCP (JSON-RPC 2.0, Streamable HTTP with JSON replies): initialize (Mcp-Session-Id header), tools/list, tools/call; one episode per session",
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object"}}}},
+                "responses": {"200": body(json!({"type": "object", "required": ["jsonrpc"], "properties": {"jsonrpc": {"const": "2.0"}}})),
+                              "202": {"description": "a notification or response accepted"},
+                              "404": {"description": "unknown MCP session: initialize again"}}},
+                     "delete": {"summary": "End the MCP session named by Mcp-Session-Id", "responses": {"204": {"description": "ended"}}}}
         },
         "components": {"schemas": {"Action": schemas["action"], "Observation": schemas["observation"], "State": schemas["state"]}}
     })
@@ -295,6 +301,7 @@ mod tests {
                 &json!("read_file"),
                 &json!("edit_file"),
                 &json!("run"),
+                &json!("run_tests"),
                 &json!("finish")
             ]
         );
@@ -312,7 +319,7 @@ mod tests {
 pub struct ResetRequest {
     #[serde(flatten)]
     pub choice: TaskChoice,
-    /// At most 255 bytes.
+    /// An id for the episode (logs, state); at most 255 bytes. A fresh one by default.
     #[serde(default)]
     #[schemars(length(max = 255))]
     pub episode_id: Option<String>,

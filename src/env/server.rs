@@ -7,6 +7,8 @@
 //! * `POST /reset`, `POST /step`, `GET /state`: one **default session** shared by every
 //!   HTTP client (OpenEnv's HTTP routes are meant for simple, sequential use; concurrent
 //!   agents should use `/ws`). Errors are 4xx/5xx with `{"detail", "code"}`.
+//! * `POST /mcp` (and `DELETE`): MCP over JSON-RPC ([`super::mcp`]): the same tools,
+//!   one episode per MCP session; sessions share the `max_sessions` slots.
 //! * `GET /health`, `/metadata`, `/schema`, `/openapi.json`.
 //! * `GET /` and `/api/*`: the task browser and demo page ([`super::web`]), only with
 //!   `--reveal-task-info` (they show levels, families and gold); otherwise 404 saying so.
@@ -39,7 +41,7 @@ use super::{EnvError, Environment, ErrorCode, ResetRequest};
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
     pub addr: SocketAddr,
-    /// WebSocket sessions at once.
+    /// Sessions at once: WebSocket connections and MCP sessions together.
     pub max_sessions: usize,
     /// Largest WebSocket message or HTTP body, in bytes. Above this the connection is
     /// closed (WebSocket) or refused with 413 (HTTP): keep it above the resolution limit
@@ -51,13 +53,14 @@ pub struct ServeOptions {
 /// closed.
 const MAX_QUEUED_FRAMES: usize = 32;
 
-type Session = Arc<Mutex<Option<Episode>>>;
+pub(super) type Session = Arc<Mutex<Option<Episode>>>;
 
-struct AppState {
-    env: Arc<Environment>,
-    options: ServeOptions,
+pub(super) struct AppState {
+    pub(super) env: Arc<Environment>,
+    pub(super) options: ServeOptions,
     active: AtomicUsize,
     default_session: Session,
+    pub(super) mcp: super::mcp::Sessions,
 }
 
 /// Binds `options.addr`, calls `on_bound` with the bound address, and serves until
@@ -87,8 +90,13 @@ pub fn router(env: Arc<Environment>, options: ServeOptions) -> Router {
     } else {
         super::web::closed_router()
     };
-    let state =
-        Arc::new(AppState { env, options, active: AtomicUsize::new(0), default_session: Arc::new(Mutex::new(None)) });
+    let state = Arc::new(AppState {
+        env,
+        options,
+        active: AtomicUsize::new(0),
+        default_session: Arc::new(Mutex::new(None)),
+        mcp: super::mcp::Sessions::default(),
+    });
     Router::new()
         .route("/ws", get(ws_route))
         .route("/health", get(|| async { Json(json!({"status": "healthy"})) }))
@@ -98,6 +106,7 @@ pub fn router(env: Arc<Environment>, options: ServeOptions) -> Router {
         .route("/reset", post(reset_route))
         .route("/step", post(step_route))
         .route("/state", get(state_route))
+        .route("/mcp", post(super::mcp::post_route).delete(super::mcp::delete_route))
         .layer(DefaultBodyLimit::max(limit))
         .with_state(state)
         .merge(web)
@@ -110,7 +119,7 @@ fn lock(session: &Session) -> MutexGuard<'_, Option<Episode>> {
     session.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn do_reset(env: &Environment, session: &Session, request: ResetRequest) -> Result<StepReply, EnvError> {
+pub(super) fn do_reset(env: &Environment, session: &Session, request: ResetRequest) -> Result<StepReply, EnvError> {
     // A failed reset leaves the current episode in place; a new one replaces it (and
     // the old directory goes).
     let (episode, reply) = env.reset(&request)?;
@@ -118,9 +127,11 @@ fn do_reset(env: &Environment, session: &Session, request: ResetRequest) -> Resu
     Ok(reply)
 }
 
-fn do_step(session: &Session, action: Action) -> Result<StepReply, EnvError> {
+pub(super) fn do_step(session: &Session, action: Action) -> Result<StepReply, EnvError> {
     let mut guard = lock(session);
-    let episode = guard.as_mut().ok_or_else(|| EnvError::validation("no episode yet: send a reset first"))?;
+    let episode = guard.as_mut().ok_or_else(|| {
+        EnvError::validation("no episode yet: send a reset first (a reset frame, POST /reset or the reset tool)")
+    })?;
     episode.step(action)
 }
 
@@ -128,7 +139,7 @@ fn do_state(env: &Environment, session: &Session) -> EpisodeState {
     lock(session).as_ref().map_or_else(|| EpisodeState::empty(env.settings.config.max_steps), Episode::state)
 }
 
-async fn blocking<T, F>(state: &AppState, session: &Session, work: F) -> Result<T, EnvError>
+pub(super) async fn blocking<T, F>(state: &AppState, session: &Session, work: F) -> Result<T, EnvError>
 where
     F: FnOnce(&Environment, &Session) -> Result<T, EnvError> + Send + 'static,
     T: Send + 'static,
@@ -148,10 +159,10 @@ async fn ws_route(ws: WebSocketUpgrade, State(state): State<Arc<AppState>>) -> R
 }
 
 /// Holds one of the `max_sessions` slots while alive.
-struct Slot(Arc<AppState>);
+pub(super) struct Slot(Arc<AppState>);
 
 impl Slot {
-    fn acquire(state: &Arc<AppState>) -> Option<Slot> {
+    pub(super) fn acquire(state: &Arc<AppState>) -> Option<Slot> {
         let max = state.options.max_sessions;
         state.active.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1)).ok()?;
         Some(Slot(state.clone()))

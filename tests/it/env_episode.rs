@@ -97,12 +97,13 @@ fn tools_read_edit_and_run_in_the_repository() {
     assert_eq!(read.reward, Some(0.0));
 
     // Replace the whole hunk (7 lines) with ours' line: one step resolves the file.
+    let lines: Vec<&str> = text.lines().collect();
+    let hunk = lines[first_marker - 1..first_marker + 6].join("\n") + "\n";
     let edit = episode
         .step(Action::EditFile {
             path: path.clone(),
-            start_line: first_marker,
-            end_line: first_marker + 6,
-            content: "    return abs(a * b) // gcd(a, b)".into(),
+            old_string: hunk,
+            new_string: "    return abs(a * b) // gcd(a, b)\n".into(),
         })
         .unwrap();
     let c = edit.observation.reward_components;
@@ -140,11 +141,14 @@ fn bad_paths_are_refused_and_cost_no_step() {
         (
             Action::EditFile {
                 path: "calculator.py".into(),
-                start_line: 100_000,
-                end_line: 100_000,
-                content: String::new(),
+                old_string: "no such text anywhere".into(),
+                new_string: String::new(),
             },
-            "outside",
+            "does not occur",
+        ),
+        (
+            Action::EditFile { path: "calculator.py".into(), old_string: "def ".into(), new_string: String::new() },
+            "occurs",
         ),
     ];
     for (action, expected) in refused {
@@ -205,6 +209,35 @@ fn max_steps_and_finish_end_the_episode_and_markers_left_skip_the_tests() {
     let finish = episode.step(Action::Finish).unwrap();
     assert!(finish.done && finish.observation.last_output.starts_with("finished"));
     assert_eq!(episode.state().step_count, 1);
+}
+
+#[test]
+fn run_tests_reports_the_graded_ids_and_pays_nothing_by_itself() {
+    let work = tempfile::tempdir().unwrap();
+    let env = environment(work.path(), 10);
+    let (mut episode, reply) = reset(&env, DIVERGE);
+    let path = conflicted_path(&reply);
+    // Markers left: run_tests grades the tree anyway; the conflicted module cannot import.
+    let marked = episode.step(Action::RunTests).unwrap();
+    let out = &marked.observation.last_output;
+    assert!(out.starts_with("tests fail") && out.contains("\nFAILED tests/"), "{out}");
+    assert!(!marked.done && !marked.observation.tests_passing && marked.observation.tests.is_some(), "{out}");
+    assert_eq!(marked.reward, Some(0.0), "an observation: no reward");
+    // Only the summary and the ids: nothing of the run's output (which would show gold's tests).
+    assert!(out.lines().skip(1).all(|l| l.starts_with("PASSED ") || l.starts_with("FAILED ")), "{out}");
+    // A wrong resolution (theirs' line) without markers: graded at once; run_tests reports again.
+    let theirs = mergeforge::resolve::resolve_text(&mergeforge::resolve::TakeTheirs, &reply.observation.files[&path]);
+    let wrong = episode.step(Action::Resolve { file: path.clone(), resolution: theirs }).unwrap();
+    assert!(!wrong.done && !wrong.observation.tests_passing, "{}", wrong.observation.last_output);
+    let again = episode.step(Action::RunTests).unwrap();
+    let out = &again.observation.last_output;
+    assert!(out.contains("\nPASSED tests/") && out.contains("\nFAILED tests/test_calculator.py::"), "{out}");
+    assert_eq!(again.reward, Some(0.0));
+    assert_eq!(again.observation.total_reward, wrong.observation.total_reward);
+    let gold = episode.step(Action::Resolve { file: path.clone(), resolution: gold_text(&env, DIVERGE, &path) });
+    let gold = gold.unwrap();
+    assert!(gold.done && gold.observation.tests_passing);
+    assert_eq!(gold.observation.total_reward, gold.observation.max_reward, "run_tests cost nothing");
 }
 
 fn keys(value: &serde_json::Value) -> Vec<String> {

@@ -235,7 +235,7 @@ async fn websocket_errors_are_frames_and_the_session_survives() {
     assert_error(
         &step(&mut ws, json!({"tool": "edit_file", "path": "calculator.py"})).await,
         "VALIDATION_ERROR",
-        "start_line",
+        "old_string",
     );
     let made = step(
         &mut ws,

@@ -136,7 +136,8 @@ fn describe(action: &Action) -> String {
     match action {
         Action::Resolve { file, resolution } => format!("resolve {file} ({} bytes)", resolution.len()),
         Action::ReadFile { path, .. } => format!("read_file {path}"),
-        Action::EditFile { path, start_line, end_line, .. } => format!("edit_file {path}:{start_line}-{end_line}"),
+        Action::EditFile { path, .. } => format!("edit_file {path}"),
+        Action::RunTests => "run_tests".to_string(),
         Action::Run { argv } => format!("run {}", argv.join(" ")),
         Action::Finish => "finish".to_string(),
     }

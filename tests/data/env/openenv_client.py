@@ -150,7 +150,8 @@ async def one_session(url, dataset, index, task_id):
         result = await env.reset(task_id=task_id, episode_id=f"session-{index}")
         assert result.observation["task"]["id"] == task_id
         path = sorted(result.observation["files"])[0]
-        await env.step({"tool": "edit_file", "path": path, "start_line": 1, "end_line": 0, "content": tag})
+        head = "\n".join(result.observation["files"][path].split("\n")[:2])
+        await env.step({"tool": "edit_file", "path": path, "old_string": head, "new_string": f"{tag}\n{head}"})
         result = await env.step({"tool": "read_file", "path": path, "start_line": 1, "end_line": 2})
         seen = result.observation["last_output"]
         assert tag in seen and seen.count("# session") == 1, seen
