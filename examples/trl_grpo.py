@@ -155,7 +155,10 @@ class MergeConflictEnv:
     def _step(self, action: MergeforgeAction) -> str:
         if self._done:
             return "The episode is over."
-        result = self._client.step(action)
+        try:
+            result = self._client.step(action)
+        except RuntimeError as refused:  # the server refused the action: the model reads why
+            return str(refused).removeprefix("Server error: ")
         observation = result.observation
         self._reward = observation.total_reward
         self._done = result.done

@@ -70,7 +70,7 @@ assert "UU " in status, status
 tests = env.run_tests()
 assert "fail" in tests.lower(), tests
 refused = env.edit_file(conflicted[0], "no such text anywhere", "x")
-assert "episode over" not in refused, refused
+assert "`old_string` does not occur" in refused and "episode over" not in refused, refused
 assert env.get_reward() < 0.2, env.get_reward()
 outside = [f for f in files if not f["conflicted"]]
 for f in outside + [f for f in files if f["conflicted"]]:
