@@ -6,8 +6,9 @@
 //! adds one (HEAD's real code and tests), gold has both. A double task pairs two such
 //! places in different files, one feature of each going to each side. A task with a
 //! rename gives the first side a second intent: it also renames a name the other
-//! side's feature uses, so the feature must be written against the new name — two
-//! features side by side that no concatenation of the sides combines.
+//! side's feature uses (a module-level name, or a local of the function both branches
+//! sit in), so the feature must be written against the new name — two features side by
+//! side that no concatenation of the sides combines.
 
 use super::integrate::{applied, independent, listed, neighbours, Sides};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
@@ -27,7 +28,7 @@ impl FamilyBuilder for FeatureFeature {
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let workspace = input.workspace();
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
-        let renames = input.sites(Kind::Rename);
+        let renames: Vec<&Site> = input.sites(Kind::Rename).iter().chain(input.sites(Kind::RenameLocal)).collect();
         let pairs: Vec<(Site, Site)> = features
             .iter()
             .flat_map(|a| features.iter().map(move |b| (*a, *b)))
@@ -39,9 +40,8 @@ impl FamilyBuilder for FeatureFeature {
             out.push(recipe(input, vec![a.clone()], vec![b.clone()]));
             // A rename of a name one feature uses (and the other does not) joins the other side.
             for (own, other) in [(a, b), (b, a)] {
-                let used = |r: &&Site| r.uses.iter().any(|n| other.uses.contains(n) && !own.uses.contains(n));
-                if let Some(rename) = renames.iter().find(|r| used(r) && r.symbol != own.symbol) {
-                    out.push(recipe(input, vec![own.clone(), rename.clone()], vec![other.clone()]));
+                if let Some(rename) = renames.iter().find(|r| reaches_only(r, own, other)) {
+                    out.push(recipe(input, vec![own.clone(), (*rename).clone()], vec![other.clone()]));
                 }
             }
             // The next pair of the same kinds in another file makes a double task across
@@ -60,6 +60,16 @@ impl FamilyBuilder for FeatureFeature {
         }
         out
     }
+}
+
+/// Whether `rename` rewrites a name `other`'s code reads: a local of its function (`own`
+/// may read it too: the first side renames it there as well), or a module-level name
+/// `own` does not use and is not.
+fn reaches_only(rename: &Site, own: &Site, other: &Site) -> bool {
+    if rename.kind == Kind::RenameLocal {
+        return other.uses.contains(&rename.symbol);
+    }
+    rename.symbol != own.symbol && rename.uses.iter().any(|n| other.uses.contains(n) && !own.uses.contains(n))
 }
 
 /// A task whose first side makes `first` (features, then maybe a refactor), the second
