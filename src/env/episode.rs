@@ -1,6 +1,11 @@
 //! One episode: a task materialised in its own workspace, the actions applied to it,
 //! the tests run in the sandbox, and the reward paid step by step.
 //!
+//! A reset copies the task's template ([`super::template`]) and takes what the first
+//! observation needs ([`Initial`]: unmerged paths, conflicted texts, which files parse)
+//! from it, computed once per task; `--reset-path clone` materialises and reads the
+//! repository afresh on every reset instead.
+//!
 //! After every step the working tree is scanned: conflict blocks left in the conflicted
 //! files, whether every Python file parses, and a fingerprint of the whole tree. The
 //! [`grader`] judges the tree (gold's tests restored over a copy of it, run in a fresh
@@ -23,6 +28,7 @@ use super::grader::{self, TestCommand, Verdict};
 use super::observation::{EpisodeState, Observation, StepReply, TaskInfo};
 use super::protocol::EnvError;
 use super::reward::{RewardComponents, RewardLedger, StepFacts};
+use super::template::ResetPath;
 use super::workspace::{FileText, ScannedFile, TreeScan, Workspace};
 use crate::bundle::task::ConflictKind;
 use crate::merge::markers;
@@ -80,15 +86,58 @@ pub struct Episode {
     fingerprint: String,
     facts: TreeFacts,
     verdicts: HashMap<String, Verdict>,
-    parses: HashMap<String, bool>,
+    parses: Parses,
     /// Python files outside the conflicts that did not parse at reset (the substrate's
     /// own, say a deliberately broken fixture): not the agent's to fix, so never counted.
     broken_at_reset: BTreeSet<String>,
     timing: StepTiming,
 }
 
+/// What a reset derives from a task's freshly made repository: the same for every copy
+/// of the task's template, so [`super::template`] computes it once per task.
+#[derive(Debug, Clone)]
+pub struct Initial {
+    conflicted: Vec<String>,
+    twins: BTreeMap<String, Twins>,
+    merged: Snapshot,
+    broken_at_reset: BTreeSet<String>,
+    facts: TreeFacts,
+    last_conflicted: BTreeMap<String, String>,
+    fingerprint: String,
+    parses: Parses,
+}
+
+impl Initial {
+    /// Reads `workspace` as a reset finds it (unmerged paths, conflicted texts, which
+    /// Python files parse).
+    pub fn of(workspace: &Workspace, entry: &TaskEntry) -> anyhow::Result<Initial> {
+        // A semantic task has no unmerged path: its files are those both sides changed.
+        let conflicted = match entry.task.conflict_kind {
+            ConflictKind::Semantic => entry.task.conflicts.iter().map(|c| c.path.clone()).collect(),
+            _ => workspace.unmerged_paths()?,
+        };
+        let twins = reference_twins(workspace, entry, &conflicted);
+        let mut parses = Parses::default();
+        let scan = workspace.scan(SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES);
+        let broken_at_reset = unparsable(&scan, &mut parses).into_iter().filter(|p| !conflicted.contains(p)).collect();
+        let facts = inspect(&scan, &conflicted, &broken_at_reset, &mut parses);
+        Ok(Initial {
+            twins,
+            merged: scan.snapshot(),
+            facts,
+            last_conflicted: conflicted_texts(&scan, &conflicted),
+            fingerprint: scan.fingerprint(),
+            conflicted,
+            broken_at_reset,
+            parses,
+        })
+    }
+}
+
 impl Episode {
-    /// Materialises `entry` and returns the episode with its first observation.
+    /// Makes `entry`'s repository (a copy of its template, or materialised from the
+    /// bundle with `--reset-path clone`) and returns the episode with its first
+    /// observation.
     pub fn start(
         entry: Arc<TaskEntry>,
         settings: Arc<Settings>,
@@ -96,43 +145,31 @@ impl Episode {
     ) -> Result<(Episode, StepReply), EnvError> {
         let started = Instant::now();
         let kind = entry.task.conflict_kind;
-        let workspace = Workspace::materialise(&entry.bundle, &settings.config.work_dir, kind)
+        let (workspace, initial) = Episode::prepare(&entry, &settings)
             .map_err(|e| EnvError::execution(format!("task {}: {e:#}", entry.task.id)))?;
-        // A semantic task has no unmerged path: its files are those both sides changed.
-        let conflicted = match kind {
-            ConflictKind::Semantic => entry.task.conflicts.iter().map(|c| c.path.clone()).collect(),
-            _ => workspace.unmerged_paths().map_err(|e| EnvError::execution(format!("{e:#}")))?,
-        };
-        let twins = reference_twins(&workspace, &entry, &conflicted);
+        let Initial { conflicted, twins, merged, broken_at_reset, facts, last_conflicted, fingerprint, parses } =
+            initial;
+        let weights = settings.config.weights.clone();
         let mut episode = Episode {
             id: episode_id.unwrap_or_else(new_episode_id),
             entry,
-            ledger: RewardLedger::new(settings.config.weights.clone(), 0),
+            ledger: RewardLedger::new(weights.clone(), facts.blocks),
+            max_reward: weights.max_reward(facts.blocks),
             settings,
             workspace,
             conflicted,
             twins,
-            merged: Snapshot::new(),
-            max_reward: 0.0,
+            merged,
             step_count: 0,
             done: false,
-            last_conflicted: BTreeMap::new(),
-            fingerprint: String::new(),
-            facts: TreeFacts { blocks: 0, markers_left: true, broken_python: false, all_python_parses: false },
+            last_conflicted,
+            fingerprint,
+            facts,
             verdicts: HashMap::new(),
-            parses: HashMap::new(),
-            broken_at_reset: BTreeSet::new(),
+            parses,
+            broken_at_reset,
             timing: StepTiming::default(),
         };
-        let scan = episode.scan();
-        let broken = episode.unparsable(&scan).into_iter().filter(|p| !episode.conflicted.contains(p));
-        episode.broken_at_reset = broken.collect();
-        episode.merged = scan.snapshot();
-        episode.facts = episode.inspect(&scan);
-        episode.ledger = RewardLedger::new(episode.settings.config.weights.clone(), episode.facts.blocks);
-        episode.max_reward = episode.settings.config.weights.max_reward(episode.facts.blocks);
-        episode.last_conflicted = episode.conflicted_texts(&scan);
-        episode.fingerprint = scan.fingerprint();
         episode.timing = StepTiming { total: started.elapsed(), commands: Duration::ZERO };
         let note = match kind {
             ConflictKind::Semantic => format!(
@@ -158,7 +195,7 @@ impl Episode {
         let mut output = self.apply(&action, &mut commands)?;
         self.step_count += 1;
         let scan = self.scan();
-        self.facts = self.inspect(&scan);
+        self.facts = inspect(&scan, &self.conflicted, &self.broken_at_reset, &mut self.parses);
         self.fingerprint = scan.fingerprint();
         let mut verdict = self.verdicts.get(&self.fingerprint).cloned();
         if verdict.is_none() && !self.facts.markers_left {
@@ -183,10 +220,26 @@ impl Episode {
             solved: verdict.as_ref().is_some_and(|v| v.passed) && !self.facts.markers_left,
             duplicated: duplicated.is_some(),
         });
-        self.last_conflicted = self.conflicted_texts(&scan);
+        self.last_conflicted = conflicted_texts(&scan, &self.conflicted);
         self.timing = StepTiming { total: started.elapsed(), commands };
         let observation = self.observe(output, components);
         Ok(StepReply { reward: Some(components.total()), done: self.done, observation })
+    }
+
+    /// The episode's repository and what the reset observes of it.
+    fn prepare(entry: &TaskEntry, settings: &Settings) -> anyhow::Result<(Workspace, Initial)> {
+        let work_dir = &settings.config.work_dir;
+        match settings.config.reset_path {
+            ResetPath::Clone => {
+                let workspace = Workspace::materialise(&entry.bundle, work_dir, entry.task.conflict_kind)?;
+                let initial = Initial::of(&workspace, entry)?;
+                Ok((workspace, initial))
+            }
+            ResetPath::Template => {
+                let template = settings.templates.get(entry, |workspace| Initial::of(workspace, entry))?;
+                Ok((settings.templates.copy(&template, work_dir)?, template.initial.clone()))
+            }
+        }
     }
 
     pub fn state(&self) -> EpisodeState {
@@ -376,54 +429,6 @@ impl Episode {
         self.workspace.scan(SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES)
     }
 
-    fn inspect(&mut self, scan: &TreeScan) -> TreeFacts {
-        let mut blocks = 0;
-        let mut markers_left = false;
-        for path in &self.conflicted {
-            if let Some(text) = scan.text(path) {
-                blocks += conflict_blocks(text);
-                markers_left |= markers::has_markers(text);
-            }
-        }
-        let (mut broken_python, mut all_python_parses) = (false, true);
-        for (path, file) in scan.files.iter().filter(|(p, _)| p.ends_with(".py")) {
-            if self.broken_at_reset.contains(path) {
-                continue;
-            }
-            let (parses, has_markers) = self.file_parses(path, file);
-            if !parses {
-                all_python_parses = false;
-                broken_python |= !has_markers;
-            }
-        }
-        TreeFacts { blocks, markers_left: markers_left || blocks > 0, broken_python, all_python_parses }
-    }
-
-    /// The Python files of `scan` that do not parse.
-    fn unparsable(&mut self, scan: &TreeScan) -> Vec<String> {
-        let python = scan.files.iter().filter(|(p, _)| p.ends_with(".py"));
-        python.filter(|(path, file)| !self.file_parses(path, file).0).map(|(p, _)| p.clone()).collect()
-    }
-
-    /// Whether a scanned Python file parses (UTF-8, not too big, valid syntax), and
-    /// whether it holds conflict markers.
-    fn file_parses(&mut self, path: &str, file: &ScannedFile) -> (bool, bool) {
-        let text = std::str::from_utf8(&file.bytes).ok().filter(|_| !file.too_big);
-        (text.is_some_and(|t| self.parses_cached(path, t)), text.is_some_and(markers::has_markers))
-    }
-
-    fn parses_cached(&mut self, path: &str, text: &str) -> bool {
-        let key = crate::snapshot::sha256_hex(format!("{path}\0{text}").as_bytes());
-        *self.parses.entry(key).or_insert_with(|| crate::python::parses(text, path))
-    }
-
-    fn conflicted_texts(&self, scan: &TreeScan) -> BTreeMap<String, String> {
-        self.conflicted
-            .iter()
-            .filter_map(|p| scan.files.get(p).map(|f| (p.clone(), String::from_utf8_lossy(&f.bytes).into_owned())))
-            .collect()
-    }
-
     /// A note on the first conflicted file this step changed into duplicated logic.
     fn duplication(&self, scan: &TreeScan) -> Option<String> {
         self.twins.iter().find_map(|(path, twins)| {
@@ -464,6 +469,67 @@ impl Episode {
             max_steps: self.settings.config.max_steps,
         }
     }
+}
+
+/// Which texts parse, by a digest of path and text.
+#[derive(Debug, Clone, Default)]
+struct Parses(HashMap<String, bool>);
+
+impl Parses {
+    /// Whether a scanned Python file parses (UTF-8, not too big, valid syntax), and
+    /// whether it holds conflict markers.
+    fn file(&mut self, path: &str, file: &ScannedFile) -> (bool, bool) {
+        let text = std::str::from_utf8(&file.bytes).ok().filter(|_| !file.too_big);
+        (text.is_some_and(|t| self.text(path, t)), text.is_some_and(markers::has_markers))
+    }
+
+    fn text(&mut self, path: &str, text: &str) -> bool {
+        let key = crate::snapshot::sha256_hex(format!("{path}\0{text}").as_bytes());
+        *self.0.entry(key).or_insert_with(|| crate::python::parses(text, path))
+    }
+}
+
+/// What a scan says about the conflicted files and the Python files (those broken at
+/// reset aside).
+fn inspect(
+    scan: &TreeScan,
+    conflicted: &[String],
+    broken_at_reset: &BTreeSet<String>,
+    parses: &mut Parses,
+) -> TreeFacts {
+    let mut blocks = 0;
+    let mut markers_left = false;
+    for path in conflicted {
+        if let Some(text) = scan.text(path) {
+            blocks += conflict_blocks(text);
+            markers_left |= markers::has_markers(text);
+        }
+    }
+    let (mut broken_python, mut all_python_parses) = (false, true);
+    for (path, file) in scan.files.iter().filter(|(p, _)| p.ends_with(".py")) {
+        if broken_at_reset.contains(path) {
+            continue;
+        }
+        let (parsed, has_markers) = parses.file(path, file);
+        if !parsed {
+            all_python_parses = false;
+            broken_python |= !has_markers;
+        }
+    }
+    TreeFacts { blocks, markers_left: markers_left || blocks > 0, broken_python, all_python_parses }
+}
+
+/// The Python files of `scan` that do not parse.
+fn unparsable(scan: &TreeScan, parses: &mut Parses) -> Vec<String> {
+    let python = scan.files.iter().filter(|(p, _)| p.ends_with(".py"));
+    python.filter(|(path, file)| !parses.file(path, file).0).map(|(p, _)| p.clone()).collect()
+}
+
+fn conflicted_texts(scan: &TreeScan, conflicted: &[String]) -> BTreeMap<String, String> {
+    conflicted
+        .iter()
+        .filter_map(|p| scan.files.get(p).map(|f| (p.clone(), String::from_utf8_lossy(&f.bytes).into_owned())))
+        .collect()
 }
 
 /// Twins for every conflicted Python file whose ours, theirs and gold texts parse.

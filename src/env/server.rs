@@ -73,6 +73,11 @@ pub async fn serve(
         .with_context(|| format!("cannot listen on {}: is the port in use?", options.addr))?;
     on_bound(listener.local_addr()?);
     let app = router(env, options);
+    // Replies go out at once: with Nagle's algorithm a reply written in several pieces
+    // waits for the client's delayed ACK (40 ms on Linux) before its last piece.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     tokio::select! {
         served = async { axum::serve(listener, app).await } => served.context("serving HTTP"),
         () = shutdown => Ok(()),

@@ -12,6 +12,7 @@ mod env_duplication;
 mod env_episode;
 mod env_eval;
 mod env_hygiene;
+mod env_reset;
 mod env_server;
 mod env_tamper;
 mod forkserver;
