@@ -73,7 +73,11 @@ pub struct Episode {
     workspace: Workspace,
     /// Paths git reported as unmerged at reset.
     conflicted: Vec<String>,
-    twins: BTreeMap<String, Twins>,
+    /// Ours and theirs of the conflicted Python files, as the reset found them.
+    sides: Sides,
+    /// Twins of those files, made on the first step that needs them (`None`: a version
+    /// does not parse).
+    twins: BTreeMap<String, Option<Twins>>,
     /// The tree at reset (the merge as git left it): gold's tree is this with the
     /// solution's files.
     merged: Snapshot,
@@ -94,11 +98,13 @@ pub struct Episode {
 }
 
 /// What a reset derives from a task's freshly made repository: the same for every copy
-/// of the task's template, so [`super::template`] computes it once per task.
+/// of the task's template, so [`super::template`] computes it once per task (and keeps
+/// it without the tree, which only the task's first graded run needs).
 #[derive(Debug, Clone)]
 pub struct Initial {
     conflicted: Vec<String>,
-    twins: BTreeMap<String, Twins>,
+    sides: Sides,
+    /// The whole tree at reset: empty in a template's copy.
     merged: Snapshot,
     broken_at_reset: BTreeSet<String>,
     facts: TreeFacts,
@@ -116,13 +122,13 @@ impl Initial {
             ConflictKind::Semantic => entry.task.conflicts.iter().map(|c| c.path.clone()).collect(),
             _ => workspace.unmerged_paths()?,
         };
-        let twins = reference_twins(workspace, entry, &conflicted);
+        let sides = Arc::new(reference_sides(workspace, entry, &conflicted));
         let mut parses = Parses::default();
         let scan = workspace.scan(SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES);
         let broken_at_reset = unparsable(&scan, &mut parses).into_iter().filter(|p| !conflicted.contains(p)).collect();
         let facts = inspect(&scan, &conflicted, &broken_at_reset, &mut parses);
         Ok(Initial {
-            twins,
+            sides,
             merged: scan.snapshot(),
             facts,
             last_conflicted: conflicted_texts(&scan, &conflicted),
@@ -131,6 +137,12 @@ impl Initial {
             broken_at_reset,
             parses,
         })
+    }
+
+    /// The same without the tree (a template holds one per task, for as long as the
+    /// environment lives).
+    pub fn without_tree(self) -> Initial {
+        Initial { merged: Snapshot::new(), ..self }
     }
 }
 
@@ -147,7 +159,7 @@ impl Episode {
         let kind = entry.task.conflict_kind;
         let (workspace, initial) = Episode::prepare(&entry, &settings)
             .map_err(|e| EnvError::execution(format!("task {}: {e:#}", entry.task.id)))?;
-        let Initial { conflicted, twins, merged, broken_at_reset, facts, last_conflicted, fingerprint, parses } =
+        let Initial { conflicted, sides, merged, broken_at_reset, facts, last_conflicted, fingerprint, parses } =
             initial;
         let weights = settings.config.weights.clone();
         let mut episode = Episode {
@@ -158,7 +170,8 @@ impl Episode {
             settings,
             workspace,
             conflicted,
-            twins,
+            sides,
+            twins: BTreeMap::new(),
             merged,
             step_count: 0,
             done: false,
@@ -236,8 +249,17 @@ impl Episode {
                 Ok((workspace, initial))
             }
             ResetPath::Template => {
-                let template = settings.templates.get(entry, |workspace| Initial::of(workspace, entry))?;
-                Ok((settings.templates.copy(&template, work_dir)?, template.initial.clone()))
+                let template = settings
+                    .templates
+                    .get(entry, |workspace| Initial::of(workspace, entry).map(Initial::without_tree))?;
+                let workspace = settings.templates.copy(&template, work_dir)?;
+                let mut initial = template.initial.clone();
+                // The tree at reset serves gold's first graded run only: once the task's
+                // gold tests are cached (they stay), it is never read.
+                if entry.gold.cached().is_none() {
+                    initial.merged = workspace.scan(SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES).snapshot();
+                }
+                Ok((workspace, initial))
             }
         }
     }
@@ -430,13 +452,16 @@ impl Episode {
     }
 
     /// A note on the first conflicted file this step changed into duplicated logic.
-    fn duplication(&self, scan: &TreeScan) -> Option<String> {
-        self.twins.iter().find_map(|(path, twins)| {
+    fn duplication(&mut self, scan: &TreeScan) -> Option<String> {
+        let sides = self.sides.clone();
+        sides.iter().find_map(|(path, (ours, theirs))| {
             let text = scan.text(path)?;
             if self.last_conflicted.get(path).is_some_and(|before| before == text) || markers::has_markers(text) {
                 return None;
             }
-            twins.duplicated(text)
+            let gold = &self.entry.solution.files.iter().find(|f| &f.path == path)?.gold;
+            let twins = self.twins.entry(path.clone()).or_insert_with(|| Twins::new(path, ours, theirs, gold));
+            twins.as_ref()?.duplicated(text)
         })
     }
 
@@ -532,19 +557,26 @@ fn conflicted_texts(scan: &TreeScan, conflicted: &[String]) -> BTreeMap<String, 
         .collect()
 }
 
-/// Twins for every conflicted Python file whose ours, theirs and gold texts parse.
-fn reference_twins(workspace: &Workspace, entry: &TaskEntry, conflicted: &[String]) -> BTreeMap<String, Twins> {
-    let mut twins = BTreeMap::new();
+/// Ours and theirs of a task's conflicted Python files (those with a gold version), by
+/// path: what the duplication check compares a resolution with. Shared by every copy of
+/// a template; the parsed [`Twins`] are each episode's own (parsed trees are large).
+type Sides = Arc<BTreeMap<String, (String, String)>>;
+
+fn reference_sides(
+    workspace: &Workspace,
+    entry: &TaskEntry,
+    conflicted: &[String],
+) -> BTreeMap<String, (String, String)> {
+    let mut sides = BTreeMap::new();
     for path in conflicted.iter().filter(|p| p.ends_with(".py")) {
-        let Some(gold) = entry.solution.files.iter().find(|f| &f.path == path) else { continue };
-        let (Some(ours), Some(theirs)) = (workspace.show("ours", path), workspace.show("theirs", path)) else {
+        if !entry.solution.files.iter().any(|f| &f.path == path) {
             continue;
-        };
-        if let Some(t) = Twins::new(path, &ours, &theirs, &gold.gold) {
-            twins.insert(path.clone(), t);
+        }
+        if let (Some(ours), Some(theirs)) = (workspace.show("ours", path), workspace.show("theirs", path)) {
+            sides.insert(path.clone(), (ours, theirs));
         }
     }
-    twins
+    sides
 }
 
 /// Conflict blocks in a text: complete hunks, or stray opening/closing markers,

@@ -119,7 +119,12 @@ fn do_reset(env: &Environment, session: &Session, request: ResetRequest) -> Resu
     // A failed reset leaves the current episode in place; a new one replaces it (and
     // the old directory goes).
     let (episode, reply) = env.reset(&request)?;
-    *lock(session) = Some(episode);
+    let previous = lock(session).replace(episode);
+    // Removing the previous episode's directory is not the new episode's business: it
+    // goes on its own thread, off the reset's reply.
+    if let Some(previous) = previous {
+        std::thread::spawn(move || drop(previous));
+    }
     Ok(reply)
 }
 

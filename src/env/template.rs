@@ -33,7 +33,8 @@ use super::episode::Initial;
 use super::workspace::Workspace;
 
 /// How a reset makes the episode's repository.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ResetPath {
     /// A copy of the task's template (made on the task's first reset).
     #[default]
@@ -49,6 +50,15 @@ pub struct Template {
     /// `<templates>/<task>`, holding `repo`.
     dir: PathBuf,
     pub initial: Initial,
+}
+
+impl ResetPath {
+    pub fn name(self) -> &'static str {
+        match self {
+            ResetPath::Template => "template",
+            ResetPath::Clone => "clone",
+        }
+    }
 }
 
 impl Template {
