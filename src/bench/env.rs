@@ -36,6 +36,8 @@ pub struct EnvBenchOptions {
     pub resets: usize,
     /// Sessions resetting at once (also the server's `--max-sessions`).
     pub sessions: usize,
+    /// Only the dataset's first tasks (by id), if set.
+    pub tasks: Option<usize>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -117,7 +119,8 @@ pub fn run(options: &EnvBenchOptions) -> Result<EnvBenchReport> {
     if options.sessions == 0 || options.resets == 0 {
         bail!("--sessions and --resets must be at least 1");
     }
-    let tasks = crate::env::dataset::TaskSet::load(&options.dataset)?.tasks.len();
+    let all = crate::env::dataset::TaskSet::load(&options.dataset)?.tasks.len();
+    let tasks = options.tasks.map_or(all, |n| n.clamp(1, all));
     let python = ensure_venv(&user_cache_dir(), &["openenv-core".into()])?.interpreter;
     let scratch = tempfile::Builder::new().prefix("mergeforge-bench-env-").tempdir()?;
     let script = scratch.path().join("env_client.py");
@@ -181,6 +184,7 @@ fn run_path(
         .arg(&options.dataset)
         .arg(options.resets.to_string())
         .arg(options.sessions.to_string())
+        .arg(options.tasks.unwrap_or(0).to_string())
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .stderr(Stdio::inherit())
         .output()

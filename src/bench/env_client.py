@@ -1,7 +1,9 @@
 """`mergeforge bench env`'s client: times resets of a running `mergeforge serve` through
 the official OpenEnv Python client (`openenv.core.GenericEnvClient` over /ws).
 
-Usage: python env_client.py BASE_URL DATASET_DIR RESETS SESSIONS
+Usage: python env_client.py BASE_URL DATASET_DIR RESETS SESSIONS [TASKS]
+
+TASKS limits the bench to the dataset's first TASKS tasks (by id; default all).
 
 1. cold: one reset of every task, in id order, on one session (the first reset of a
    task is the one that prepares it on the template path);
@@ -107,6 +109,8 @@ def main():
     url, dataset = sys.argv[1], pathlib.Path(sys.argv[2])
     resets, sessions = int(sys.argv[3]), int(sys.argv[4])
     tasks = load_tasks(dataset)
+    if len(sys.argv) > 5 and int(sys.argv[5]) > 0:
+        tasks = tasks[: int(sys.argv[5])]
     cold, warm = asyncio.run(one_by_one(url, tasks, resets))
     reports, wall = asyncio.run(burst(url, dataset, tasks, sessions))
     print(json.dumps({

@@ -114,6 +114,10 @@ pub struct EnvBenchArgs {
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub resets: usize,
 
+    /// Use only the dataset's first N tasks (by id). Default: all.
+    #[arg(long, value_name = "N")]
+    pub tasks: Option<usize>,
+
     /// Print the report as JSON on stdout instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -256,7 +260,8 @@ fn print_mode(mode: &ModeRun) {
 }
 
 fn run_env(args: EnvBenchArgs) -> Result<ExitCode> {
-    let options = EnvBenchOptions { dataset: args.dataset, resets: args.resets, sessions: args.sessions };
+    let options =
+        EnvBenchOptions { dataset: args.dataset, resets: args.resets, sessions: args.sessions, tasks: args.tasks };
     let report = bench::env::run(&options)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

@@ -25,20 +25,20 @@ use super::config::Settings;
 use super::dataset::TaskEntry;
 use super::duplication::Twins;
 use super::grader::{self, TestCommand, Verdict};
+use super::initial::{
+    conflicted_texts, inspect, Initial, Parses, Sides, TreeFacts, SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES,
+};
 use super::observation::{EpisodeState, Observation, StepReply, TaskInfo};
 use super::protocol::EnvError;
 use super::reward::{RewardComponents, RewardLedger, StepFacts};
 use super::template::ResetPath;
-use super::workspace::{FileText, ScannedFile, TreeScan, Workspace};
+use super::workspace::{FileText, TreeScan, Workspace};
 use crate::bundle::task::ConflictKind;
 use crate::merge::markers;
 use crate::sandbox::confine::landlock_available;
 use crate::sandbox::{run_in_dir, Limits};
 use crate::snapshot::Snapshot;
 
-/// Scan bounds: a tree bigger than this is not a substrate any more.
-const SCAN_MAX_FILES: usize = 20_000;
-const SCAN_MAX_FILE_BYTES: u64 = 32 << 20;
 /// How much of a command's output goes into `last_output`.
 const OUTPUT_CAP: usize = 64 << 10;
 
@@ -55,15 +55,6 @@ impl StepTiming {
     pub fn overhead(&self) -> Duration {
         self.total.saturating_sub(self.commands)
     }
-}
-
-/// What a scan says about the tree, beyond the raw files.
-#[derive(Debug, Clone, Copy)]
-struct TreeFacts {
-    blocks: usize,
-    markers_left: bool,
-    broken_python: bool,
-    all_python_parses: bool,
 }
 
 pub struct Episode {
@@ -95,55 +86,6 @@ pub struct Episode {
     /// own, say a deliberately broken fixture): not the agent's to fix, so never counted.
     broken_at_reset: BTreeSet<String>,
     timing: StepTiming,
-}
-
-/// What a reset derives from a task's freshly made repository: the same for every copy
-/// of the task's template, so [`super::template`] computes it once per task (and keeps
-/// it without the tree, which only the task's first graded run needs).
-#[derive(Debug, Clone)]
-pub struct Initial {
-    conflicted: Vec<String>,
-    sides: Sides,
-    /// The whole tree at reset: empty in a template's copy.
-    merged: Snapshot,
-    broken_at_reset: BTreeSet<String>,
-    facts: TreeFacts,
-    last_conflicted: BTreeMap<String, String>,
-    fingerprint: String,
-    parses: Parses,
-}
-
-impl Initial {
-    /// Reads `workspace` as a reset finds it (unmerged paths, conflicted texts, which
-    /// Python files parse).
-    pub fn of(workspace: &Workspace, entry: &TaskEntry) -> anyhow::Result<Initial> {
-        // A semantic task has no unmerged path: its files are those both sides changed.
-        let conflicted = match entry.task.conflict_kind {
-            ConflictKind::Semantic => entry.task.conflicts.iter().map(|c| c.path.clone()).collect(),
-            _ => workspace.unmerged_paths()?,
-        };
-        let sides = Arc::new(reference_sides(workspace, entry, &conflicted));
-        let mut parses = Parses::default();
-        let scan = workspace.scan(SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES);
-        let broken_at_reset = unparsable(&scan, &mut parses).into_iter().filter(|p| !conflicted.contains(p)).collect();
-        let facts = inspect(&scan, &conflicted, &broken_at_reset, &mut parses);
-        Ok(Initial {
-            sides,
-            merged: scan.snapshot(),
-            facts,
-            last_conflicted: conflicted_texts(&scan, &conflicted),
-            fingerprint: scan.fingerprint(),
-            conflicted,
-            broken_at_reset,
-            parses,
-        })
-    }
-
-    /// The same without the tree (a template holds one per task, for as long as the
-    /// environment lives).
-    pub fn without_tree(self) -> Initial {
-        Initial { merged: Snapshot::new(), ..self }
-    }
 }
 
 impl Episode {
@@ -494,89 +436,6 @@ impl Episode {
             max_steps: self.settings.config.max_steps,
         }
     }
-}
-
-/// Which texts parse, by a digest of path and text.
-#[derive(Debug, Clone, Default)]
-struct Parses(HashMap<String, bool>);
-
-impl Parses {
-    /// Whether a scanned Python file parses (UTF-8, not too big, valid syntax), and
-    /// whether it holds conflict markers.
-    fn file(&mut self, path: &str, file: &ScannedFile) -> (bool, bool) {
-        let text = std::str::from_utf8(&file.bytes).ok().filter(|_| !file.too_big);
-        (text.is_some_and(|t| self.text(path, t)), text.is_some_and(markers::has_markers))
-    }
-
-    fn text(&mut self, path: &str, text: &str) -> bool {
-        let key = crate::snapshot::sha256_hex(format!("{path}\0{text}").as_bytes());
-        *self.0.entry(key).or_insert_with(|| crate::python::parses(text, path))
-    }
-}
-
-/// What a scan says about the conflicted files and the Python files (those broken at
-/// reset aside).
-fn inspect(
-    scan: &TreeScan,
-    conflicted: &[String],
-    broken_at_reset: &BTreeSet<String>,
-    parses: &mut Parses,
-) -> TreeFacts {
-    let mut blocks = 0;
-    let mut markers_left = false;
-    for path in conflicted {
-        if let Some(text) = scan.text(path) {
-            blocks += conflict_blocks(text);
-            markers_left |= markers::has_markers(text);
-        }
-    }
-    let (mut broken_python, mut all_python_parses) = (false, true);
-    for (path, file) in scan.files.iter().filter(|(p, _)| p.ends_with(".py")) {
-        if broken_at_reset.contains(path) {
-            continue;
-        }
-        let (parsed, has_markers) = parses.file(path, file);
-        if !parsed {
-            all_python_parses = false;
-            broken_python |= !has_markers;
-        }
-    }
-    TreeFacts { blocks, markers_left: markers_left || blocks > 0, broken_python, all_python_parses }
-}
-
-/// The Python files of `scan` that do not parse.
-fn unparsable(scan: &TreeScan, parses: &mut Parses) -> Vec<String> {
-    let python = scan.files.iter().filter(|(p, _)| p.ends_with(".py"));
-    python.filter(|(path, file)| !parses.file(path, file).0).map(|(p, _)| p.clone()).collect()
-}
-
-fn conflicted_texts(scan: &TreeScan, conflicted: &[String]) -> BTreeMap<String, String> {
-    conflicted
-        .iter()
-        .filter_map(|p| scan.files.get(p).map(|f| (p.clone(), String::from_utf8_lossy(&f.bytes).into_owned())))
-        .collect()
-}
-
-/// Ours and theirs of a task's conflicted Python files (those with a gold version), by
-/// path: what the duplication check compares a resolution with. Shared by every copy of
-/// a template; the parsed [`Twins`] are each episode's own (parsed trees are large).
-type Sides = Arc<BTreeMap<String, (String, String)>>;
-
-fn reference_sides(
-    workspace: &Workspace,
-    entry: &TaskEntry,
-    conflicted: &[String],
-) -> BTreeMap<String, (String, String)> {
-    let mut sides = BTreeMap::new();
-    for path in conflicted.iter().filter(|p| p.ends_with(".py")) {
-        if !entry.solution.files.iter().any(|f| &f.path == path) {
-            continue;
-        }
-        if let (Some(ours), Some(theirs)) = (workspace.show("ours", path), workspace.show("theirs", path)) {
-            sides.insert(path.clone(), (ours, theirs));
-        }
-    }
-    sides
 }
 
 /// Conflict blocks in a text: complete hunks, or stray opening/closing markers,

@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use anyhow::{bail, Context, Result};
 
 use super::dataset::TaskEntry;
-use super::episode::Initial;
+use super::initial::Initial;
 use super::workspace::Workspace;
 
 /// How a reset makes the episode's repository.
