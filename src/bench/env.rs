@@ -38,6 +38,8 @@ pub struct EnvBenchOptions {
     pub sessions: usize,
     /// Only the dataset's first tasks (by id), if set.
     pub tasks: Option<usize>,
+    /// Where the servers' work directories go (default: the system temp directory).
+    pub work_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -48,6 +50,8 @@ pub struct EnvBenchReport {
     pub resets: usize,
     /// The client and its version.
     pub client: String,
+    /// Where the servers' work directories were.
+    pub work_dir: String,
     /// Whether the work directory's file system takes reflinks (else episode copies
     /// are plain copies).
     pub reflinks: bool,
@@ -122,7 +126,9 @@ pub fn run(options: &EnvBenchOptions) -> Result<EnvBenchReport> {
     let all = crate::env::dataset::TaskSet::load(&options.dataset)?.tasks.len();
     let tasks = options.tasks.map_or(all, |n| n.clamp(1, all));
     let python = ensure_venv(&user_cache_dir(), &["openenv-core".into()])?.interpreter;
-    let scratch = tempfile::Builder::new().prefix("mergeforge-bench-env-").tempdir()?;
+    let parent = options.work_dir.clone().unwrap_or_else(std::env::temp_dir);
+    std::fs::create_dir_all(&parent).with_context(|| format!("{}: cannot create", parent.display()))?;
+    let scratch = tempfile::Builder::new().prefix("mergeforge-bench-env-").tempdir_in(&parent)?;
     let script = scratch.path().join("env_client.py");
     std::fs::write(&script, CLIENT)?;
     let load_before = load_average();
@@ -162,6 +168,7 @@ pub fn run(options: &EnvBenchOptions) -> Result<EnvBenchReport> {
         sessions: options.sessions,
         resets: options.resets,
         client,
+        work_dir: parent.display().to_string(),
         reflinks: reflinks_work(scratch.path()),
         load_before,
         load_after: load_average(),

@@ -118,6 +118,11 @@ pub struct EnvBenchArgs {
     #[arg(long, value_name = "N")]
     pub tasks: Option<usize>,
 
+    /// Where the servers' work directories (templates, episodes) go, e.g. a tmpfs.
+    /// Default: the system temp directory.
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+
     /// Print the report as JSON on stdout instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -260,8 +265,13 @@ fn print_mode(mode: &ModeRun) {
 }
 
 fn run_env(args: EnvBenchArgs) -> Result<ExitCode> {
-    let options =
-        EnvBenchOptions { dataset: args.dataset, resets: args.resets, sessions: args.sessions, tasks: args.tasks };
+    let options = EnvBenchOptions {
+        dataset: args.dataset,
+        resets: args.resets,
+        sessions: args.sessions,
+        tasks: args.tasks,
+        work_dir: args.work_dir,
+    };
     let report = bench::env::run(&options)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -281,7 +291,10 @@ fn print_env_report(report: &EnvBenchReport) {
         "bench env on {} ({} tasks) with {}: {} sequential resets, {} sessions at once; episode copies: {copies}",
         report.dataset, report.tasks, report.client, report.resets, report.sessions
     );
-    println!("load average {:.2} before, {:.2} after", report.load_before, report.load_after);
+    println!(
+        "work directories under {}; load average {:.2} before, {:.2} after",
+        report.work_dir, report.load_before, report.load_after
+    );
     println!();
     let at_once = format!("{} at once", report.sessions);
     println!(
