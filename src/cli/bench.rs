@@ -4,8 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use clap::Args;
+use clap::{Args, Subcommand};
 
+use crate::bench::env::{EnvBenchOptions, EnvBenchReport, Latency};
 use crate::bench::{self, BenchReport, ModeRun};
 use crate::pytest::confirm::Confirmation;
 
@@ -21,9 +22,14 @@ use crate::pytest::confirm::Confirmation;
 /// `git merge-tree --write-tree` per pair (merges per second, ratio), and reports the
 /// peak memory of mergeforge and of its largest child. Nothing is written outside
 /// temporary folders. Progress goes to stderr.
+///
+/// `mergeforge bench env` measures a served environment's resets instead.
 #[derive(Debug, Args)]
-#[command(verbatim_doc_comment)]
+#[command(verbatim_doc_comment, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct BenchArgs {
+    #[command(subcommand)]
+    pub command: Option<BenchCommand>,
+
     /// A substrate: a folder with substrate.toml, or a git repository. Repeatable.
     #[arg(long = "substrate", value_name = "PATH", required = true)]
     pub substrates: Vec<PathBuf>,
@@ -75,7 +81,57 @@ pub struct BenchArgs {
     pub no_mergiraf: bool,
 }
 
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    // About and long help come from `EnvBenchArgs`'s doc comment.
+    Env(EnvBenchArgs),
+}
+
+/// Measure how fast a served environment resets, on both reset paths side by side.
+///
+/// For each reset path (template: a copy of the task's repository prepared on its first
+/// reset; clone: the previous path, git fetch, checkout and merge on every reset) starts
+/// `mergeforge serve` on loopback and drives it with the official OpenEnv Python client
+/// (openenv-core from PyPI, in a cached venv): the first reset of every task, then
+/// --resets sequential resets on one session, then --sessions sessions resetting at the
+/// same moment, each then playing its task's gold episode (two sessions per task) with
+/// a check that none sees another's edits or state. Reports reset latency p50/p95 as
+/// the client saw it, solved episodes, errors, cross-talk and the server's peak resident
+/// set, and the ratios clone / template. Measure a release build on an idle machine: the
+/// load average before and after is printed.
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct EnvBenchArgs {
+    /// Dataset version directory (holds manifest.json).
+    #[arg(long, value_name = "DIR", default_value = "generated/mergeforge-embedded/1.0.0")]
+    pub dataset: PathBuf,
+
+    /// Sessions resetting at the same moment (also the server's --max-sessions).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub sessions: usize,
+
+    /// Sequential resets timed after the first reset of every task.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub resets: usize,
+
+    /// Use only the dataset's first N tasks (by id). Default: all.
+    #[arg(long, value_name = "N")]
+    pub tasks: Option<usize>,
+
+    /// Where the servers' work directories (templates, episodes) go, e.g. a tmpfs.
+    /// Default: the system temp directory.
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+
+    /// Print the report as JSON on stdout instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
 pub fn run(args: BenchArgs) -> Result<ExitCode> {
+    if let Some(BenchCommand::Env(env)) = args.command {
+        return run_env(env);
+    }
     if args.jobs == 0 {
         bail!("--jobs must be at least 1");
     }
@@ -206,4 +262,82 @@ fn print_mode(mode: &ModeRun) {
         mode.tasks_per_cpu_minute,
         share
     );
+}
+
+fn run_env(args: EnvBenchArgs) -> Result<ExitCode> {
+    let options = EnvBenchOptions {
+        dataset: args.dataset,
+        resets: args.resets,
+        sessions: args.sessions,
+        tasks: args.tasks,
+        work_dir: args.work_dir,
+    };
+    let report = bench::env::run(&options)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_env_report(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Targets of issue 18 on a 2-core machine.
+const SEQUENTIAL_TARGET_MS: f64 = 30.0;
+const CONCURRENT_TARGET_MS: f64 = 400.0;
+
+fn print_env_report(report: &EnvBenchReport) {
+    let copies = if report.reflinks { "reflinks" } else { "plain copies (no reflink on this file system)" };
+    println!(
+        "bench env on {} ({} tasks) with {}: {} sequential resets, {} sessions at once; episode copies: {copies}",
+        report.dataset, report.tasks, report.client, report.resets, report.sessions
+    );
+    println!(
+        "work directories under {}; load average {:.2} before, {:.2} after",
+        report.work_dir, report.load_before, report.load_after
+    );
+    println!();
+    let at_once = format!("{} at once", report.sessions);
+    println!(
+        "{:<10} {:>22} {:>22} {:>22} {:>8} {:>7} {:>11} {:>12}",
+        "reset path",
+        "first reset p50/p95",
+        "sequential p50/p95",
+        at_once,
+        "solved",
+        "errors",
+        "cross-talk",
+        "server peak"
+    );
+    let pair = |l: &Latency| format!("{:.1} / {:.1} ms", l.p50_ms, l.p95_ms);
+    for run in &report.paths {
+        println!(
+            "{:<10} {:>22} {:>22} {:>22} {:>8} {:>7} {:>11} {:>8.1} MiB",
+            run.reset_path.name(),
+            pair(&run.first),
+            pair(&run.sequential),
+            pair(&run.concurrent),
+            format!("{}/{}", run.solved, report.sessions),
+            run.errors.len(),
+            run.crosstalk,
+            run.server_peak_rss_kib as f64 / 1024.0
+        );
+        for error in &run.errors {
+            println!("  error: {error}");
+        }
+    }
+    let r = &report.ratios;
+    println!();
+    println!(
+        "clone / template: sequential p50 {:.1}x, p95 {:.1}x; {} at once p50 {:.1}x, p95 {:.1}x; server peak RSS {:.2}x",
+        r.sequential_p50, r.sequential_p95, report.sessions, r.concurrent_p50, r.concurrent_p95, r.server_peak_rss
+    );
+    if let Some(template) = report.paths.first() {
+        let verdict = |ok: bool| if ok { "met" } else { "missed" };
+        println!(
+            "targets (2 cores): sequential p50 < {SEQUENTIAL_TARGET_MS} ms {}; {} at once p50 < {CONCURRENT_TARGET_MS} ms {}",
+            verdict(template.sequential.p50_ms < SEQUENTIAL_TARGET_MS),
+            report.sessions,
+            verdict(template.concurrent.p50_ms < CONCURRENT_TARGET_MS)
+        );
+    }
 }

@@ -11,13 +11,15 @@ use clap::Args;
 
 use crate::env::reward::RewardWeights;
 use crate::env::server::{self, ServeOptions};
+use crate::env::template::ResetPath;
 use crate::env::{EnvConfig, Environment};
 
 /// Serve a dataset as an OpenEnv-compatible environment over HTTP, WebSocket and MCP.
 ///
-/// Each reset materialises a task as a real git repository in the middle of the merge
+/// Each reset gives the episode a real git repository in the middle of the task's merge
 /// (ours checked out, theirs merged, conflict markers in the files) in a fresh private
-/// directory. Agents resolve it with whole-file resolutions ({"file", "resolution"}) or
+/// directory: a copy (reflink where the file system can) of the task's repository,
+/// prepared once on the task's first reset. Agents resolve it with whole-file resolutions ({"file", "resolution"}) or
 /// tools (write_file, read_file, edit_file, run, run_tests, finish). A graded run decides: gold's test files
 /// and pytest configuration restored over a copy of the tree, in the sandbox, every
 /// test that passes on gold passing; the reward pays for solving (--reward). Level and
@@ -43,7 +45,7 @@ pub struct ServeArgs {
 
     /// Sessions at once (WebSocket connections and MCP sessions together); further ones
     /// get CAPACITY_REACHED.
-    #[arg(long, value_name = "N", default_value_t = 32)]
+    #[arg(long, value_name = "N", default_value_t = 64)]
     pub max_sessions: usize,
 
     /// Name each task's level and family in observations and the state (off by
@@ -105,6 +107,12 @@ pub struct EpisodeArgs {
     /// Where episode directories are created. Default: the system temp directory.
     #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,
+
+    /// How a reset makes the episode's repository: `template` (a copy of the task's
+    /// repository prepared on its first reset) or `clone` (the previous path: git fetch,
+    /// checkout and merge on every reset), for `bench env`'s comparison.
+    #[arg(long, value_name = "PATH", value_enum, default_value_t = ResetPath::Template, hide = true)]
+    pub reset_path: ResetPath,
 }
 
 impl EpisodeArgs {
@@ -130,6 +138,7 @@ impl EpisodeArgs {
             weights,
             reveal_task_info: false,
             work_dir,
+            reset_path: self.reset_path,
         })
     }
 

@@ -1,11 +1,12 @@
 //! What an environment is configured with ([`EnvConfig`]) and what every episode gets
-//! from it ([`Settings`]: the configuration, the tests' interpreter and what commands
-//! may read).
+//! from it ([`Settings`]: the configuration, the tests' interpreter, what commands may
+//! read and the tasks' templates).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use super::reward::RewardWeights;
+use super::template::{ResetPath, Templates};
 use crate::pytest::venv::PythonEnv;
 use crate::sandbox::Reads;
 
@@ -28,8 +29,11 @@ pub struct EnvConfig {
     /// (`serve --reveal-task-info`; `eval` always does). Off by default: the label would
     /// tell an agent how the task was made.
     pub reveal_task_info: bool,
-    /// Where episode directories are created.
+    /// Where episode directories (and the templates they are copied from) are created.
     pub work_dir: PathBuf,
+    /// How a reset makes the episode's repository (a copy of the task's template by
+    /// default).
+    pub reset_path: ResetPath,
 }
 
 impl Default for EnvConfig {
@@ -43,6 +47,7 @@ impl Default for EnvConfig {
             weights: RewardWeights::default(),
             reveal_task_info: false,
             work_dir: std::env::temp_dir(),
+            reset_path: ResetPath::default(),
         }
     }
 }
@@ -55,12 +60,15 @@ pub struct Settings {
     /// What the `run` tool's commands and the graded test runs may read: their own
     /// folder, the system's and the interpreter's, never the dataset or another episode.
     pub reads: Reads,
+    /// Each task's prepared repository, which resets copy.
+    pub templates: Templates,
 }
 
 impl Settings {
     /// Settings whose commands read only their folder, the system's and `python`'s.
     pub fn new(config: EnvConfig, python: PythonEnv) -> Settings {
         let reads = Reads::Only(python.prefixes());
-        Settings { config, python, reads }
+        let templates = Templates::new(&config.work_dir);
+        Settings { config, python, reads, templates }
     }
 }

@@ -1,6 +1,11 @@
 //! One episode: a task materialised in its own workspace, the actions applied to it,
 //! the tests run in the sandbox, and the reward paid step by step.
 //!
+//! A reset copies the task's template ([`super::template`]) and takes what the first
+//! observation needs ([`Initial`]: unmerged paths, conflicted texts, which files parse)
+//! from it, computed once per task; `--reset-path clone` materialises and reads the
+//! repository afresh on every reset instead.
+//!
 //! After every step the working tree is scanned: conflict blocks left in the conflicted
 //! files, whether every Python file parses, and a fingerprint of the whole tree. The
 //! [`grader`] judges the tree (gold's tests restored over a copy of it, run in a fresh
@@ -21,19 +26,20 @@ use super::config::Settings;
 use super::dataset::TaskEntry;
 use super::duplication::Twins;
 use super::grader::{self, TestCommand, Verdict};
+use super::initial::{
+    conflicted_texts, inspect, Initial, Parses, Sides, TreeFacts, SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES,
+};
 use super::observation::{EpisodeState, Observation, StepReply, TaskInfo};
 use super::protocol::EnvError;
 use super::reward::{RewardComponents, RewardLedger, StepFacts};
-use super::workspace::{FileText, ScannedFile, TreeScan, Workspace};
+use super::template::ResetPath;
+use super::workspace::{FileText, TreeScan, Workspace};
 use crate::bundle::task::ConflictKind;
 use crate::merge::markers;
 use crate::sandbox::confine::landlock_available;
 use crate::sandbox::{run_in_dir, Limits};
 use crate::snapshot::Snapshot;
 
-/// Scan bounds: a tree bigger than this is not a substrate any more.
-const SCAN_MAX_FILES: usize = 20_000;
-const SCAN_MAX_FILE_BYTES: u64 = 32 << 20;
 /// How much of a command's output goes into `last_output`.
 const OUTPUT_CAP: usize = 64 << 10;
 
@@ -52,15 +58,6 @@ impl StepTiming {
     }
 }
 
-/// What a scan says about the tree, beyond the raw files.
-#[derive(Debug, Clone, Copy)]
-struct TreeFacts {
-    blocks: usize,
-    markers_left: bool,
-    broken_python: bool,
-    all_python_parses: bool,
-}
-
 pub struct Episode {
     id: String,
     entry: Arc<TaskEntry>,
@@ -68,7 +65,11 @@ pub struct Episode {
     workspace: Workspace,
     /// Paths git reported as unmerged at reset.
     conflicted: Vec<String>,
-    twins: BTreeMap<String, Twins>,
+    /// Ours and theirs of the conflicted Python files, as the reset found them.
+    sides: Sides,
+    /// Twins of those files, made on the first step that needs them (`None`: a version
+    /// does not parse).
+    twins: BTreeMap<String, Option<Twins>>,
     /// The tree at reset (the merge as git left it): gold's tree is this with the
     /// solution's files.
     merged: Snapshot,
@@ -81,7 +82,7 @@ pub struct Episode {
     fingerprint: String,
     facts: TreeFacts,
     verdicts: HashMap<String, Verdict>,
-    parses: HashMap<String, bool>,
+    parses: Parses,
     /// Python files outside the conflicts that did not parse at reset (the substrate's
     /// own, say a deliberately broken fixture): not the agent's to fix, so never counted.
     broken_at_reset: BTreeSet<String>,
@@ -89,7 +90,9 @@ pub struct Episode {
 }
 
 impl Episode {
-    /// Materialises `entry` and returns the episode with its first observation.
+    /// Makes `entry`'s repository (a copy of its template, or materialised from the
+    /// bundle with `--reset-path clone`) and returns the episode with its first
+    /// observation.
     pub fn start(
         entry: Arc<TaskEntry>,
         settings: Arc<Settings>,
@@ -97,43 +100,32 @@ impl Episode {
     ) -> Result<(Episode, StepReply), EnvError> {
         let started = Instant::now();
         let kind = entry.task.conflict_kind;
-        let workspace = Workspace::materialise(&entry.bundle, &settings.config.work_dir, kind)
+        let (workspace, initial) = Episode::prepare(&entry, &settings)
             .map_err(|e| EnvError::execution(format!("task {}: {e:#}", entry.task.id)))?;
-        // A semantic task has no unmerged path: its files are those both sides changed.
-        let conflicted = match kind {
-            ConflictKind::Semantic => entry.task.conflicts.iter().map(|c| c.path.clone()).collect(),
-            _ => workspace.unmerged_paths().map_err(|e| EnvError::execution(format!("{e:#}")))?,
-        };
-        let twins = reference_twins(&workspace, &entry, &conflicted);
+        let Initial { conflicted, sides, merged, broken_at_reset, facts, last_conflicted, fingerprint, parses } =
+            initial;
+        let weights = settings.config.weights.clone();
         let mut episode = Episode {
             id: episode_id.unwrap_or_else(new_episode_id),
             entry,
-            ledger: RewardLedger::new(settings.config.weights.clone(), 0),
+            ledger: RewardLedger::new(weights.clone(), facts.blocks),
+            max_reward: weights.max_reward(facts.blocks),
             settings,
             workspace,
             conflicted,
-            twins,
-            merged: Snapshot::new(),
-            max_reward: 0.0,
+            sides,
+            twins: BTreeMap::new(),
+            merged,
             step_count: 0,
             done: false,
-            last_conflicted: BTreeMap::new(),
-            fingerprint: String::new(),
-            facts: TreeFacts { blocks: 0, markers_left: true, broken_python: false, all_python_parses: false },
+            last_conflicted,
+            fingerprint,
+            facts,
             verdicts: HashMap::new(),
-            parses: HashMap::new(),
-            broken_at_reset: BTreeSet::new(),
+            parses,
+            broken_at_reset,
             timing: StepTiming::default(),
         };
-        let scan = episode.scan();
-        let broken = episode.unparsable(&scan).into_iter().filter(|p| !episode.conflicted.contains(p));
-        episode.broken_at_reset = broken.collect();
-        episode.merged = scan.snapshot();
-        episode.facts = episode.inspect(&scan);
-        episode.ledger = RewardLedger::new(episode.settings.config.weights.clone(), episode.facts.blocks);
-        episode.max_reward = episode.settings.config.weights.max_reward(episode.facts.blocks);
-        episode.last_conflicted = episode.conflicted_texts(&scan);
-        episode.fingerprint = scan.fingerprint();
         episode.timing = StepTiming { total: started.elapsed(), commands: Duration::ZERO };
         let note = match kind {
             ConflictKind::Semantic => format!(
@@ -159,7 +151,7 @@ impl Episode {
         let mut output = self.apply(&action, &mut commands)?;
         self.step_count += 1;
         let scan = self.scan();
-        self.facts = self.inspect(&scan);
+        self.facts = inspect(&scan, &self.conflicted, &self.broken_at_reset, &mut self.parses);
         self.fingerprint = scan.fingerprint();
         let mut verdict = self.verdicts.get(&self.fingerprint).cloned();
         // `run_tests` grades the tree even with markers left: it only reports.
@@ -192,10 +184,35 @@ impl Episode {
             solved: verdict.as_ref().is_some_and(|v| v.passed) && !self.facts.markers_left,
             duplicated: duplicated.is_some(),
         });
-        self.last_conflicted = self.conflicted_texts(&scan);
+        self.last_conflicted = conflicted_texts(&scan, &self.conflicted);
         self.timing = StepTiming { total: started.elapsed(), commands };
         let observation = self.observe(output, components);
         Ok(StepReply { reward: Some(components.total()), done: self.done, observation })
+    }
+
+    /// The episode's repository and what the reset observes of it.
+    fn prepare(entry: &TaskEntry, settings: &Settings) -> anyhow::Result<(Workspace, Initial)> {
+        let work_dir = &settings.config.work_dir;
+        match settings.config.reset_path {
+            ResetPath::Clone => {
+                let workspace = Workspace::materialise(&entry.bundle, work_dir, entry.task.conflict_kind)?;
+                let initial = Initial::of(&workspace, entry)?;
+                Ok((workspace, initial))
+            }
+            ResetPath::Template => {
+                let template = settings
+                    .templates
+                    .get(entry, |workspace| Initial::of(workspace, entry).map(Initial::without_tree))?;
+                let workspace = settings.templates.copy(&template, work_dir)?;
+                let mut initial = template.initial.clone();
+                // The tree at reset serves gold's first graded run only: once the task's
+                // gold tests are cached (they stay), it is never read.
+                if entry.gold.cached().is_none() {
+                    initial.merged = workspace.scan(SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES).snapshot();
+                }
+                Ok((workspace, initial))
+            }
+        }
     }
 
     pub fn state(&self) -> EpisodeState {
@@ -368,62 +385,17 @@ impl Episode {
         self.workspace.scan(SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES)
     }
 
-    fn inspect(&mut self, scan: &TreeScan) -> TreeFacts {
-        let mut blocks = 0;
-        let mut markers_left = false;
-        for path in &self.conflicted {
-            if let Some(text) = scan.text(path) {
-                blocks += conflict_blocks(text);
-                markers_left |= markers::has_markers(text);
-            }
-        }
-        let (mut broken_python, mut all_python_parses) = (false, true);
-        for (path, file) in scan.files.iter().filter(|(p, _)| p.ends_with(".py")) {
-            if self.broken_at_reset.contains(path) {
-                continue;
-            }
-            let (parses, has_markers) = self.file_parses(path, file);
-            if !parses {
-                all_python_parses = false;
-                broken_python |= !has_markers;
-            }
-        }
-        TreeFacts { blocks, markers_left: markers_left || blocks > 0, broken_python, all_python_parses }
-    }
-
-    /// The Python files of `scan` that do not parse.
-    fn unparsable(&mut self, scan: &TreeScan) -> Vec<String> {
-        let python = scan.files.iter().filter(|(p, _)| p.ends_with(".py"));
-        python.filter(|(path, file)| !self.file_parses(path, file).0).map(|(p, _)| p.clone()).collect()
-    }
-
-    /// Whether a scanned Python file parses (UTF-8, not too big, valid syntax), and
-    /// whether it holds conflict markers.
-    fn file_parses(&mut self, path: &str, file: &ScannedFile) -> (bool, bool) {
-        let text = std::str::from_utf8(&file.bytes).ok().filter(|_| !file.too_big);
-        (text.is_some_and(|t| self.parses_cached(path, t)), text.is_some_and(markers::has_markers))
-    }
-
-    fn parses_cached(&mut self, path: &str, text: &str) -> bool {
-        let key = crate::snapshot::sha256_hex(format!("{path}\0{text}").as_bytes());
-        *self.parses.entry(key).or_insert_with(|| crate::python::parses(text, path))
-    }
-
-    fn conflicted_texts(&self, scan: &TreeScan) -> BTreeMap<String, String> {
-        self.conflicted
-            .iter()
-            .filter_map(|p| scan.files.get(p).map(|f| (p.clone(), String::from_utf8_lossy(&f.bytes).into_owned())))
-            .collect()
-    }
-
     /// A note on the first conflicted file this step changed into duplicated logic.
-    fn duplication(&self, scan: &TreeScan) -> Option<String> {
-        self.twins.iter().find_map(|(path, twins)| {
+    fn duplication(&mut self, scan: &TreeScan) -> Option<String> {
+        let sides = self.sides.clone();
+        sides.iter().find_map(|(path, (ours, theirs))| {
             let text = scan.text(path)?;
             if self.last_conflicted.get(path).is_some_and(|before| before == text) || markers::has_markers(text) {
                 return None;
             }
-            twins.duplicated(text)
+            let gold = &self.entry.solution.files.iter().find(|f| &f.path == path)?.gold;
+            let twins = self.twins.entry(path.clone()).or_insert_with(|| Twins::new(path, ours, theirs, gold));
+            twins.as_ref()?.duplicated(text)
         })
     }
 
@@ -456,21 +428,6 @@ impl Episode {
             max_steps: self.settings.config.max_steps,
         }
     }
-}
-
-/// Twins for every conflicted Python file whose ours, theirs and gold texts parse.
-fn reference_twins(workspace: &Workspace, entry: &TaskEntry, conflicted: &[String]) -> BTreeMap<String, Twins> {
-    let mut twins = BTreeMap::new();
-    for path in conflicted.iter().filter(|p| p.ends_with(".py")) {
-        let Some(gold) = entry.solution.files.iter().find(|f| &f.path == path) else { continue };
-        let (Some(ours), Some(theirs)) = (workspace.show("ours", path), workspace.show("theirs", path)) else {
-            continue;
-        };
-        if let Some(t) = Twins::new(path, &ours, &theirs, &gold.gold) {
-            twins.insert(path.clone(), t);
-        }
-    }
-    twins
 }
 
 /// Conflict blocks in a text: complete hunks, or stray opening/closing markers,

@@ -4,7 +4,8 @@
 //!
 //! * [`dataset`] loads a dataset version and picks the task of a reset.
 //! * [`workspace`] materialises a task as a real git repository mid-merge and guards
-//!   every path an agent names.
+//!   every path an agent names; [`template`] makes that repository once per task and
+//!   gives each episode its own copy; [`initial`] is what a reset observes of it.
 //! * [`action`], [`observation`] are the agent-facing types; [`episode`] applies
 //!   actions, has [`grader`] judge the tree (gold's tests restored over a copy of it,
 //!   in the sandbox) and pays [`reward`] (with the [`duplication`] check).
@@ -25,11 +26,13 @@ pub mod duplication;
 pub mod episode;
 pub mod eval;
 pub mod grader;
+pub mod initial;
 pub mod mcp;
 pub mod observation;
 pub mod protocol;
 pub mod reward;
 pub mod server;
+pub mod template;
 pub mod tools;
 pub mod web;
 pub mod workspace;

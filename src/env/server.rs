@@ -76,6 +76,11 @@ pub async fn serve(
         .with_context(|| format!("cannot listen on {}: is the port in use?", options.addr))?;
     on_bound(listener.local_addr()?);
     let app = router(env, options);
+    // Replies go out at once: with Nagle's algorithm a reply written in several pieces
+    // waits for the client's delayed ACK (40 ms on Linux) before its last piece.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     tokio::select! {
         served = async { axum::serve(listener, app).await } => served.context("serving HTTP"),
         () = shutdown => Ok(()),
@@ -123,7 +128,12 @@ pub(super) fn do_reset(env: &Environment, session: &Session, request: ResetReque
     // A failed reset leaves the current episode in place; a new one replaces it (and
     // the old directory goes).
     let (episode, reply) = env.reset(&request)?;
-    *lock(session) = Some(episode);
+    let previous = lock(session).replace(episode);
+    // Removing the previous episode's directory is not the new episode's business: it
+    // goes on its own thread, off the reset's reply.
+    if let Some(previous) = previous {
+        std::thread::spawn(move || drop(previous));
+    }
     Ok(reply)
 }
 

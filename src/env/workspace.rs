@@ -1,5 +1,6 @@
 //! An episode's working copy: a real git repository in the middle of the task's merge,
-//! materialised from `repo.bundle` with the git CLI, and the only door to its files.
+//! materialised from `repo.bundle` with the git CLI (or copied from a task's template
+//! made that way, see [`super::template`]), and the only door to its files.
 //!
 //! Materialising fetches `ours` and `theirs` from the bundle (which holds base, ours
 //! and theirs only: gold is in `solution.bundle`, never read here), checks out `ours`
@@ -82,6 +83,25 @@ impl Workspace {
         remove_setup_traces(&repo)?;
         let canonical_repo = std::fs::canonicalize(&repo)?;
         Ok(Workspace { dir, repo, canonical_repo })
+    }
+
+    /// A fresh episode directory under `parent` whose `repo` `fill` creates (a copy of
+    /// a task's template, see [`super::template`]).
+    pub fn from_copy(parent: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> Result<Workspace> {
+        let dir = tempfile::Builder::new()
+            .prefix("mergeforge-episode-")
+            .tempdir_in(parent)
+            .with_context(|| format!("creating an episode directory in {}", parent.display()))?;
+        let repo = dir.path().join("repo");
+        fill(&repo)?;
+        let canonical_repo = std::fs::canonicalize(&repo)?;
+        Ok(Workspace { dir, repo, canonical_repo })
+    }
+
+    /// The episode directory itself, no longer tied to this workspace (still removed
+    /// when dropped, unless kept).
+    pub fn into_dir(self) -> tempfile::TempDir {
+        self.dir
     }
 
     /// The repository root.

@@ -1,7 +1,9 @@
 //! What a fresh episode's repository holds, listed exhaustively: every ref, every
 //! object, every reflog. Only ours and theirs are branches (base is their parent); no
 //! reflog, `ORIG_HEAD`, `FETCH_HEAD` or remote from the setup; every object is one of
-//! the sides' or of the merge's own result, so none is gold's.
+//! the sides' or of the merge's own result, so none is gold's. Checked on both reset
+//! paths: a copy of the task's template (twice: the reset that made it and a later one)
+//! and the repository materialised afresh.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -9,6 +11,7 @@ use std::path::Path;
 use crate::common::*;
 use mergeforge::bundle::task::ConflictKind;
 use mergeforge::env::dataset::TaskChoice;
+use mergeforge::env::template::ResetPath;
 use mergeforge::env::{EnvConfig, Environment, ResetRequest};
 
 const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
@@ -53,21 +56,27 @@ fn allowed_objects(repo: &Path, all: &BTreeSet<String>) -> BTreeSet<String> {
 
 #[test]
 fn a_fresh_episode_holds_base_ours_theirs_and_the_merge_only() {
+    for reset_path in [ResetPath::Template, ResetPath::Clone] {
+        check_fresh_episodes(reset_path);
+    }
+}
+
+fn check_fresh_episodes(reset_path: ResetPath) {
     let work = tempfile::tempdir().unwrap();
-    let config = EnvConfig { work_dir: work.path().to_path_buf(), ..EnvConfig::default() };
+    let config = EnvConfig { work_dir: work.path().to_path_buf(), reset_path, ..EnvConfig::default() };
     let env = Environment::new(&root().join(SAMPLE), config).expect("the sample loads");
-    // One task of every conflict kind the sample has.
+    // One task of every conflict kind the sample has, each reset twice.
     let mut kinds = BTreeSet::new();
     let tasks: Vec<_> = env.tasks.tasks.iter().filter(|t| kinds.insert(t.task.conflict_kind)).cloned().collect();
     assert!(kinds.contains(&ConflictKind::Textual), "{kinds:?}");
-    for entry in tasks {
+    for entry in tasks.iter().chain(&tasks) {
         let request = ResetRequest {
             choice: TaskChoice { task_id: Some(entry.task.id.clone()), ..TaskChoice::default() },
             episode_id: None,
         };
         let (episode, _) = env.reset(&request).expect("reset");
         let repo = episode.repo();
-        let id = &entry.task.id;
+        let id = &format!("{} ({reset_path:?})", entry.task.id);
 
         let refs = git(repo, &["for-each-ref", "--format=%(refname)"]);
         assert_eq!(refs, "refs/heads/ours\nrefs/heads/theirs\n", "{id}");

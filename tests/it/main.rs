@@ -14,6 +14,7 @@ mod env_eval;
 mod env_hygiene;
 mod env_mcp;
 mod env_package;
+mod env_reset;
 mod env_server;
 mod env_tamper;
 mod forkserver;

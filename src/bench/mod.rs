@@ -17,6 +17,9 @@
 //!   scratch repository, merged in process with git2 ([`merge::merge`]) and by spawning
 //!   `git merge-tree --write-tree` once per pair.
 //! - **memory**: peak resident set of this process and of its largest child.
+//!
+//! [`env`] is `mergeforge bench env`: the served environment's resets, on both reset
+//! paths side by side.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -35,6 +38,8 @@ use crate::pytest::select::SelectionMode;
 use crate::pytest::venv::{ensure_venv, user_cache_dir};
 use crate::substrate;
 use crate::validate::Rejection;
+
+pub mod env;
 
 /// The selection modes measured, in the order they run. Coverage goes first, so any
 /// warm-up cost (cold file caches) falls on it, not on the baseline it is compared to.
