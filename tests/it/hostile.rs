@@ -4,7 +4,8 @@
 //! outcome, with nothing written outside the sandbox and no process left behind.
 //! Beside them, `must_pass_*` cases (`expect = ["passed"]`) are suites that real
 //! projects have and that must pass unchanged in the sandbox, under the same checks:
-//! `multiprocessing` (its own `/dev/shm`) and a server on 127.0.0.1 (its own loopback).
+//! `multiprocessing` (its own `/dev/shm`, bounded) and a server on 127.0.0.1 (its own
+//! loopback).
 //!
 //! Each case runs twice: through the pipeline's test runner (reads anywhere), and as an
 //! environment episode's command runs it (reads confined to its sandbox, the system's
