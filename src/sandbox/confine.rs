@@ -10,6 +10,8 @@
 //!   folders, the interpreter's and a few devices: not the dataset, other episodes or
 //!   the user's home. Those also may not signal processes outside the ruleset (scope,
 //!   ABI 6), and get their own `/proc` where [`super::pidns`] gives them a pid namespace.
+//!   Every command may do anything in its own `/dev/shm`, where [`super::mounts`] gives
+//!   it one.
 //!
 //! Both degrade with one warning on stderr where the kernel or the user cannot have them.
 
@@ -259,18 +261,28 @@ pub fn readable_beneath(reads: &Reads, path: &Path) -> Option<PathBuf> {
         .find(|folder| std::fs::canonicalize(folder).is_ok_and(|folder| path.starts_with(folder)))
 }
 
-/// A ruleset ready for the child to apply, and, for a command that reads only its own
-/// things in a pid namespace of its own, a second descriptor of the same ruleset: the
-/// child adds its freshly mounted `/proc` through it ([`allow_proc`]) before applying.
+/// A ruleset ready for the child to apply, and the rules the child adds to it once it
+/// mounted what they name ([`MountedRules`]).
 pub struct Confinement {
     pub ruleset: RulesetCreated,
-    pub proc_rule: Option<OwnedFd>,
+    pub mounted: Option<MountedRules>,
+}
+
+/// Rules on folders the child mounts after the fork (new inodes, which no rule made
+/// before it can name): its own `/proc` (read) and its own `/dev/shm` (everything),
+/// added through a second descriptor of the same ruleset ([`MountedRules::add`]).
+pub struct MountedRules {
+    ruleset_fd: OwnedFd,
+    proc: bool,
+    /// The access bits for `/dev/shm`, when the command has its own.
+    shm: Option<u64>,
 }
 
 /// A Landlock ruleset of [`rules`] with `writable` as the sandbox folder, or `None`
 /// where the kernel has no Landlock (a warning says so once). `own_proc`: the command
-/// gets a `/proc` of its own, which the child adds with [`allow_proc`].
-pub fn confinement(writable: &Path, reads: &Reads, own_proc: bool) -> Option<Confinement> {
+/// gets a `/proc` of its own; `own_shm`: a `/dev/shm` of its own; the child adds them
+/// with [`MountedRules::add`].
+pub fn confinement(writable: &Path, reads: &Reads, own_proc: bool, own_shm: bool) -> Option<Confinement> {
     let abi = LANDLOCK_ABI;
     let build = || -> Result<Confinement, Box<dyn std::error::Error>> {
         let mut ruleset =
@@ -286,11 +298,15 @@ pub fn confinement(writable: &Path, reads: &Reads, own_proc: bool) -> Option<Con
             };
             ruleset = ruleset.add_rule(PathBeneath::new(PathFd::new(path)?, grant.access(abi)))?;
         }
-        let proc_rule = match own_proc {
-            true => Option::<OwnedFd>::from(ruleset.try_clone()?),
+        let mounted = match own_proc || own_shm {
+            true => Some(MountedRules {
+                ruleset_fd: Option::<OwnedFd>::from(ruleset.try_clone()?).ok_or("no ruleset descriptor")?,
+                proc: own_proc,
+                shm: own_shm.then(|| Grant::All.access(kernel_abi().min_with(abi)).bits()),
+            }),
             false => None,
         };
-        Ok(Confinement { ruleset, proc_rule })
+        Ok(Confinement { ruleset, mounted })
     };
     if !landlock_available() {
         return None;
@@ -298,24 +314,64 @@ pub fn confinement(writable: &Path, reads: &Reads, own_proc: bool) -> Option<Con
     build().ok()
 }
 
-/// Adds "read beneath `/proc`" to the ruleset behind `ruleset_fd`: called in the child
-/// after it mounted a `/proc` of its own (a new inode, which no rule made before the
-/// fork can name), so it only makes system calls.
-///
-/// # Safety
-/// Must only be called in a freshly forked child before exec.
-pub unsafe fn allow_proc(ruleset_fd: &OwnedFd) -> std::io::Result<()> {
+/// The newest Landlock ABI both this kernel and [`LANDLOCK_ABI`] know, for the rules the
+/// child adds by raw system call: the ruleset was created best effort, so it handles
+/// only what the kernel knows, and a rule granting more is refused.
+fn kernel_abi() -> KernelAbi {
+    const LANDLOCK_CREATE_RULESET_VERSION: u32 = 1;
+    // SAFETY: asks the kernel for its Landlock ABI version; no memory is passed.
+    let version = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    KernelAbi(version)
+}
+
+struct KernelAbi(i64);
+
+impl KernelAbi {
+    fn min_with(self, abi: ABI) -> ABI {
+        match self.0 {
+            ..=1 => ABI::V1,
+            2 => ABI::V2,
+            _ => abi,
+        }
+    }
+}
+
+impl MountedRules {
+    /// Adds the rules to the ruleset: called in the child after it mounted its own
+    /// `/proc` and `/dev/shm`, so it only makes system calls.
+    ///
+    /// # Safety
+    /// Must only be called in a freshly forked child before exec.
+    pub unsafe fn add(&self) -> std::io::Result<()> {
+        if self.proc {
+            allow_beneath(&self.ruleset_fd, c"/proc", (AccessFs::ReadFile | AccessFs::ReadDir).bits())?;
+        }
+        if let Some(access) = self.shm {
+            allow_beneath(&self.ruleset_fd, c"/dev/shm", access)?;
+        }
+        Ok(())
+    }
+}
+
+/// Adds "`access` beneath `path`" to the ruleset behind `ruleset_fd` with system calls only.
+unsafe fn allow_beneath(ruleset_fd: &OwnedFd, path: &std::ffi::CStr, access: u64) -> std::io::Result<()> {
     #[repr(C, packed)]
     struct PathBeneathAttr {
         allowed_access: u64,
         parent_fd: i32,
     }
     const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
-    let fd = libc::open(c"/proc".as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+    let fd = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
     if fd < 0 {
         return Err(std::io::Error::last_os_error());
     }
-    let access = (AccessFs::ReadFile | AccessFs::ReadDir).bits();
     let attr = PathBeneathAttr { allowed_access: access, parent_fd: fd };
     let added = libc::syscall(
         libc::SYS_landlock_add_rule,
@@ -346,6 +402,13 @@ pub fn confinement_profile(reads: &Reads) -> Option<Vec<String>> {
                 format!("{path}: {}", <&str>::from(*grant))
             })
             .collect();
+        if super::mounts::available() {
+            lines.push(format!(
+                "/dev/shm (its own tmpfs, size={}): {}",
+                super::mounts::SHM_SIZE,
+                <&str>::from(Grant::All)
+            ));
+        }
         if matches!(reads, Reads::Only(_)) {
             lines.push(format!("scope: {SCOPE_ABI:?}"));
             if super::pidns::available() {

@@ -3,11 +3,12 @@
 //! The sandbox owns: a private working directory per run, a scrubbed environment
 //! (an allow-list plus the caller's extra variables, `HOME` and `TMPDIR` inside the
 //! sandbox), resource limits (address space, CPU time, file size, open files), a
-//! wall-clock timeout that kills the whole process group, a new network namespace when
-//! the kernel allows it (root), Landlock confinement ([`confine`]: what it may write
-//! and, for an environment episode's commands, [`Reads::Only`], what it may read), a
-//! pid namespace of its own for those commands ([`pidns`]), and a cap on captured
-//! output. [`Profile`] describes all of that (what can change an outcome) from the same
+//! wall-clock timeout that kills the whole process group, a new network namespace with
+//! only its loopback up ([`netns`]) and a mount namespace with a private `/dev/shm`
+//! ([`mounts`]) when the kernel allows them (root), Landlock confinement ([`confine`]:
+//! what it may write and, for an environment episode's commands, [`Reads::Only`], what
+//! it may read), a pid namespace of its own for those commands ([`pidns`]), and a cap
+//! on captured output. [`Profile`] describes all of that (what can change an outcome) from the same
 //! values, for the outcome cache.
 //!
 //! It knows nothing about tasks or families: callers hand it a snapshot and an argv.
@@ -15,6 +16,8 @@
 //! fork servers, the venv) is [`crate::pytest`], which this module never imports.
 
 pub mod confine;
+pub mod mounts;
+pub mod netns;
 pub mod pidns;
 
 use std::collections::BTreeMap;
@@ -97,6 +100,10 @@ pub struct Profile {
     pub env: BTreeMap<&'static str, String>,
     /// Whether commands run in a network namespace of their own (no network).
     pub network_namespace: bool,
+    /// Whether that namespace's loopback is up (127.0.0.1 works inside it).
+    pub loopback: bool,
+    /// The size of the private `/dev/shm` commands get, where they get one.
+    pub private_shm: Option<&'static str>,
     /// Whether a pids cgroup caps their processes (and collects what they leave).
     pub pids_cgroup: bool,
     /// The Landlock rules, where the kernel enforces them.
@@ -112,6 +119,8 @@ impl Profile {
             output_cap_bytes: limits.output_cap_bytes,
             env: fixed_env().into_iter().collect(),
             network_namespace: network_namespace_available(),
+            loopback: network_namespace_available(),
+            private_shm: mounts::available().then_some(mounts::SHM_SIZE),
             pids_cgroup: confine::pids_cgroup_available(),
             landlock: confine::confinement_profile(&limits.reads),
         }
@@ -246,10 +255,12 @@ pub(crate) fn sandboxed_command(
         command.env(key, value);
     }
     let cgroup = confine::PidsCgroup::create(limits.max_processes);
-    let own_pids = matches!(limits.reads, Reads::Only(_)) && pidns::available();
-    let confinement = confine::confinement(sandbox_root, &limits.reads, own_pids);
+    let own_mounts = mounts::available();
+    let own_pids = own_mounts && matches!(limits.reads, Reads::Only(_)) && pidns::available();
+    let confinement = confine::confinement(sandbox_root, &limits.reads, own_pids, own_mounts);
     let procs = cgroup.as_ref().map(|c| c.procs_path().clone());
-    apply_limits_after_fork(&mut command, limits, procs, own_pids, confinement);
+    let namespaces = Namespaces { network: network_namespace_available(), mounts: own_mounts, pids: own_pids };
+    apply_limits_after_fork(&mut command, limits, procs, namespaces, confinement);
     Ok(Sandboxed { command, cgroup })
 }
 
@@ -347,20 +358,29 @@ impl HeadAndTail {
     }
 }
 
-/// Sets rlimits, joins the pids cgroup, enters a fresh network namespace (when
-/// available) and, with `own_pids`, a pid namespace with its own `/proc`
-/// ([`pidns::enter`]), and applies the Landlock confinement, in the child between fork
-/// and exec. Everything the closure touches was prepared before the fork, and it only
-/// makes async-signal-safe system calls: no allocation, no locks.
+/// The namespaces a command enters (each only where this host allows it).
+#[derive(Clone, Copy)]
+struct Namespaces {
+    /// Network: only its loopback ([`netns`]).
+    network: bool,
+    /// Mount: a private `/dev/shm` ([`mounts`]).
+    mounts: bool,
+    /// Pid, with its own `/proc` ([`pidns`]); needs `mounts`.
+    pids: bool,
+}
+
+/// Sets rlimits, joins the pids cgroup, enters the [`Namespaces`] and applies the
+/// Landlock confinement (the rules on what the child mounted added first), in the
+/// child between fork and exec. Everything the closure touches was prepared before the
+/// fork, and it only makes async-signal-safe system calls: no allocation, no locks.
 fn apply_limits_after_fork(
     command: &mut Command,
     limits: &Limits,
     cgroup_procs: Option<std::ffi::CString>,
-    own_pids: bool,
+    namespaces: Namespaces,
     confinement: Option<confine::Confinement>,
 ) {
     let rlimits = limits.rlimits().map(|(resource, _, value)| (resource, value));
-    let cut_network = network_namespace_available();
     let mut confinement = confinement;
     // SAFETY: see above; the closure runs in the forked child only.
     unsafe {
@@ -374,15 +394,18 @@ fn apply_limits_after_fork(
             if let Some(procs) = &cgroup_procs {
                 confine::join_cgroup(procs)?;
             }
-            if cut_network && libc::unshare(libc::CLONE_NEWNET) != 0 {
-                return Err(std::io::Error::last_os_error());
+            if namespaces.network {
+                netns::enter()?;
             }
-            if own_pids {
+            if namespaces.mounts {
+                mounts::enter()?;
+            }
+            if namespaces.pids {
                 pidns::enter()?;
             }
-            if let Some(confine::Confinement { ruleset, proc_rule }) = confinement.take() {
-                if let Some(fd) = &proc_rule {
-                    confine::allow_proc(fd)?;
+            if let Some(confine::Confinement { ruleset, mounted }) = confinement.take() {
+                if let Some(mounted) = &mounted {
+                    mounted.add()?;
                 }
                 ruleset.restrict_self().map_err(|_| std::io::Error::other("landlock restrict_self failed"))?;
             }
@@ -391,32 +414,9 @@ fn apply_limits_after_fork(
     }
 }
 
-/// Whether runs get their own (empty) network namespace. Probed once by starting
-/// `true` in a new namespace; where that is refused (not root, no CAP_SYS_ADMIN) tests run
-/// with the host network and a warning says so once on stderr.
+/// Whether runs get their own network namespace, with only a loopback ([`netns`]).
 pub fn network_namespace_available() -> bool {
-    use std::sync::OnceLock;
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        let mut probe = Command::new("true");
-        probe.stdout(Stdio::null()).stderr(Stdio::null());
-        // SAFETY: unshare(2) is async-signal-safe.
-        unsafe {
-            probe.pre_exec(|| {
-                if libc::unshare(libc::CLONE_NEWNET) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-        let available = probe.status().map(|s| s.success()).unwrap_or(false);
-        if !available {
-            eprintln!(
-                "warning: cannot create a network namespace (needs root): sandboxed commands keep network access"
-            );
-        }
-        available
-    })
+    netns::available()
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 //! its own processes: entered in the child between fork and exec, with system calls only.
 //!
 //! A process cannot move itself into a new pid namespace: `unshare(CLONE_NEWPID)` puts
-//! its *next child* there. So the child that `Command` forked (and waits on) unshares
-//! the pid and mount namespaces, makes every mount private (nothing mounted below
-//! reaches the host) and forks a small init, pid 1 of the new namespace, which mounts a
+//! its *next child* there. So the child that `Command` forked (and waits on), already
+//! in a mount namespace of its own ([`super::mounts::enter`]: every mount private, so
+//! nothing mounted below reaches the host), unshares the pid namespace and forks a small init, pid 1 of the new namespace, which mounts a
 //! fresh `/proc` and forks the command (pid 2) that goes on to exec. Init reaps orphans
 //! and exits with the command's status when it ends (the kernel then kills whatever is
 //! left in the namespace); the outer child exits with init's status. A command killed
@@ -19,16 +19,23 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 /// Whether sandboxed commands can get a pid namespace and a `/proc` of their own
-/// (needs root: CAP_SYS_ADMIN). Probed once by running `true` in one; where refused a
-/// warning says so once on stderr.
+/// (needs root: CAP_SYS_ADMIN, and a mount namespace: [`super::mounts::available`]).
+/// Probed once by running `true` in one; where refused a warning says so once on stderr.
 pub fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
+        if !super::mounts::available() {
+            eprintln!("warning: cannot create a pid namespace (no mount namespace): confined commands see every process and get no /proc");
+            return false;
+        }
         let mut probe = Command::new("true");
         probe.stdout(Stdio::null()).stderr(Stdio::null());
-        // SAFETY: `enter` only makes async-signal-safe system calls.
+        // SAFETY: both only make async-signal-safe system calls.
         unsafe {
-            probe.pre_exec(|| enter());
+            probe.pre_exec(|| {
+                super::mounts::enter()?;
+                enter()
+            });
         }
         let available = probe.status().map(|s| s.success()).unwrap_or(false);
         if !available {
@@ -38,19 +45,16 @@ pub fn available() -> bool {
     })
 }
 
-/// Moves what runs next into a new pid and mount namespace with its own `/proc` (see
-/// the module's documentation). Returns `Ok` only in the command's process (pid 2 of
-/// the namespace); the two processes above it never return.
+/// Moves what runs next into a new pid namespace with its own `/proc` (see the
+/// module's documentation). Returns `Ok` only in the command's process (pid 2 of the
+/// namespace); the two processes above it never return.
 ///
 /// # Safety
-/// Must only be called in a freshly forked child before exec.
+/// Must only be called in a freshly forked child before exec, after
+/// [`super::mounts::enter`].
 pub unsafe fn enter() -> std::io::Result<()> {
     let failed = || Err(std::io::Error::last_os_error());
-    if libc::unshare(libc::CLONE_NEWPID | libc::CLONE_NEWNS) != 0 {
-        return failed();
-    }
-    let no = std::ptr::null::<libc::c_char>();
-    if libc::mount(no, c"/".as_ptr(), no, libc::MS_REC | libc::MS_PRIVATE, std::ptr::null()) != 0 {
+    if libc::unshare(libc::CLONE_NEWPID) != 0 {
         return failed();
     }
     let init = libc::fork();

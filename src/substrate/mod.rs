@@ -6,6 +6,7 @@
 //! know about mutations, families or tasks.
 
 pub mod config;
+pub mod history;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -173,7 +174,12 @@ fn read_git_head(repo: &git2::Repository, path: &Path) -> Result<(Snapshot, Stri
         Err(_) => bail!("{}: empty repository (no commit at HEAD); commit the code first", path.display()),
     };
     let commit = head.peel_to_commit().with_context(|| format!("{}: HEAD is not a commit", path.display()))?;
-    let tree = commit.tree()?;
+    let files = tree_files(repo, &commit.tree()?).with_context(|| format!("{}: reading HEAD tree", path.display()))?;
+    Ok((files, commit.id().to_string()))
+}
+
+/// Every file (blob) of `tree`, by its path.
+pub(crate) fn tree_files(repo: &git2::Repository, tree: &git2::Tree) -> Result<Snapshot> {
     let mut files = Snapshot::new();
     let mut failure = None;
     tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
@@ -193,9 +199,9 @@ fn read_git_head(repo: &git2::Repository, path: &Path) -> Result<(Snapshot, Stri
         git2::TreeWalkResult::Ok
     })?;
     if let Some(err) = failure {
-        return Err(err).with_context(|| format!("{}: reading HEAD tree", path.display()));
+        return Err(err.into());
     }
-    Ok((files, commit.id().to_string()))
+    Ok(files)
 }
 
 fn read_folder(root: &Path) -> Result<Snapshot> {

@@ -2,14 +2,20 @@
 //! (`test_hostile.py`) and `case.toml` (`expect` = outcomes allowed, `timeout_s`,
 //! `max_seconds` the run must end within). Each must end as a clean failed/timeout
 //! outcome, with nothing written outside the sandbox and no process left behind.
+//! Beside them, `must_pass_*` cases (`expect = ["passed"]`) are suites that real
+//! projects have and that must pass unchanged in the sandbox, under the same checks:
+//! `multiprocessing` (its own `/dev/shm`, bounded) and a server on 127.0.0.1 (its own
+//! loopback).
 //!
 //! Each case runs twice: through the pipeline's test runner (reads anywhere), and as an
 //! environment episode's command runs it (reads confined to its sandbox, the system's
 //! folders and the interpreter's, in a pid namespace of its own).
 //!
 //! The harness gives every case `HOSTILE_PORT` (a listener it opened on 127.0.0.1),
-//! `HOSTILE_OUTSIDE` (a path outside the sandbox) and `HOSTILE_NAME` (a file name the
-//! case may try in `$HOME`).
+//! `HOSTILE_OUTSIDE_ADDR` (`IP:PORT` of a listener on the host's outside address, or on
+//! a documentation address when it has none), `HOSTILE_OUTSIDE` (a path outside the
+//! sandbox), `HOSTILE_SHM` (a file it made in the host's `/dev/shm`) and `HOSTILE_NAME`
+//! (a file name the case may try in `$HOME`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -45,6 +51,16 @@ fn run_case(dir: &Path, python: &mergeforge::pytest::venv::PythonEnv, harness: H
 
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
+    let outside_listener = outside_address().map(|ip| std::net::TcpListener::bind((ip, 0)).unwrap());
+    let outside_addr = match &outside_listener {
+        Some(listener) => {
+            listener.set_nonblocking(true).unwrap();
+            listener.local_addr().unwrap().to_string()
+        }
+        None => "192.0.2.1:9".to_string(),
+    };
+    let host_shm = tempfile::Builder::new().prefix("mergeforge-hostile-").tempfile_in("/dev/shm").unwrap();
+    std::fs::write(host_shm.path(), "untouched\n").unwrap();
     let outside_dir = tempfile::tempdir().unwrap();
     let outside = outside_dir.path().join("escaped.txt");
     let home_name = format!(".mergeforge-hostile-{name}-{}", std::process::id());
@@ -53,6 +69,8 @@ fn run_case(dir: &Path, python: &mergeforge::pytest::venv::PythonEnv, harness: H
     env.insert("HOSTILE_PORT".to_string(), listener.local_addr().unwrap().port().to_string());
     env.insert("HOSTILE_OUTSIDE".to_string(), outside.display().to_string());
     env.insert("HOSTILE_NAME".to_string(), home_name.clone());
+    env.insert("HOSTILE_OUTSIDE_ADDR".to_string(), outside_addr);
+    env.insert("HOSTILE_SHM".to_string(), host_shm.path().display().to_string());
 
     let command: Vec<String> =
         ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/"].iter().map(|s| s.to_string()).collect();
@@ -92,6 +110,17 @@ fn run_case(dir: &Path, python: &mergeforge::pytest::venv::PythonEnv, harness: H
     assert!(!outside.exists(), "{name}: wrote outside the sandbox");
     assert!(!Path::new(&real_home).join(&home_name).exists(), "{name}: wrote into the real $HOME");
     assert!(listener.accept().is_err(), "{name}: reached the host's loopback listener");
+    if let Some(outside_listener) = &outside_listener {
+        assert!(outside_listener.accept().is_err(), "{name}: reached the host by its outside address");
+    }
+    assert_eq!(std::fs::read_to_string(host_shm.path()).unwrap(), "untouched\n", "{name}: wrote the host's /dev/shm");
+}
+
+/// This host's address on its default route (a UDP "connection" sends nothing), if any.
+fn outside_address() -> Option<std::net::IpAddr> {
+    let probe = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    probe.connect("192.0.2.1:9").ok()?;
+    Some(probe.local_addr().ok()?.ip()).filter(|ip| !ip.is_loopback() && !ip.is_unspecified())
 }
 
 /// Both harnesses in one test: the check for survivors must not see the other's cases.
@@ -107,7 +136,7 @@ fn contained(harness: Harness) {
     let mut cases: Vec<_> =
         std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
     cases.sort();
-    assert!(cases.len() >= 7, "hostile cases missing");
+    assert!(cases.len() >= 11, "hostile cases missing");
     for case in &cases {
         run_case(case, &python, harness);
     }

@@ -20,6 +20,7 @@ mod env_tamper;
 mod forkserver;
 mod format;
 mod gen_tasks;
+mod history;
 mod hostile;
 mod intents;
 mod intents_move;

@@ -9,7 +9,11 @@
 //! only the first time it runs.
 
 use std::collections::BTreeMap;
+use std::io::Write;
+use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use mergeforge::forge::proposal::{Intent, Proposal};
@@ -192,17 +196,40 @@ fn gold_flipping_between_two_runs_drops_the_candidate_as_flaky() {
     let (tree, paths) = conflicted(&candidate);
     let caches = tempfile::tempdir().unwrap();
     for mode in ["coverage", "full"] {
-        // The test counts its runs in a file the sandbox may write (under /dev).
-        let counter = tempfile::Builder::new().prefix("mergeforge-flaky-").tempfile_in("/dev/shm").unwrap();
-        std::fs::write(counter.path(), "0").unwrap();
-        let env: BTreeMap<String, String> =
-            [("FLAKY_COUNTER".to_string(), counter.path().display().to_string())].into();
+        // The test asks a counter outside the sandbox how often it ran (a unix socket:
+        // the sandbox has its own network and its own /dev/shm).
+        let counter = RunCounter::start();
+        let env: BTreeMap<String, String> = [("FLAKY_COUNTER".to_string(), counter.path.display().to_string())].into();
         let cache = caches.path().join(mode);
         let runner = if mode == "coverage" { selecting(&head, &cache, &env) } else { runner(&cache, &env) };
         let verdict = validate::validate(&candidate, &tree, &paths, &runner).unwrap();
         assert_eq!(verdict.err(), Some(Rejection::Flaky), "{mode}");
         assert_eq!(runner.flaky_tests(), ["tests/test_f_flaky.py::test_counter"], "{mode}");
-        assert_eq!(std::fs::read_to_string(counter.path()).unwrap(), "2", "{mode}: gold ran twice");
+        assert_eq!(counter.count.load(Ordering::SeqCst), 2, "{mode}: gold ran twice");
+    }
+}
+
+/// A unix socket that answers each connection with the number of earlier ones.
+struct RunCounter {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+    count: Arc<AtomicUsize>,
+}
+
+impl RunCounter {
+    fn start() -> RunCounter {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("counter.sock");
+        let listener = UnixListener::bind(&path).unwrap();
+        let count = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&count);
+        std::thread::spawn(move || {
+            for mut stream in listener.incoming().map_while(Result::ok) {
+                let earlier = counted.fetch_add(1, Ordering::SeqCst);
+                let _ = stream.write_all(earlier.to_string().as_bytes());
+            }
+        });
+        RunCounter { _dir: dir, path, count }
     }
 }
 
