@@ -66,7 +66,8 @@ async def session(url, dataset, index, task_id, ready, start):
             await start.wait()
             report["reset_s"], result = await timed_reset(env, task_id=task_id, episode_id=f"bench-{index}")
             path = sorted(result.observation["files"])[0]
-            await env.step({"tool": "edit_file", "path": path, "start_line": 1, "end_line": 0, "content": tag})
+            text = result.observation["files"][path]  # the whole file occurs once: tag its start
+            await env.step({"tool": "edit_file", "path": path, "old_string": text, "new_string": tag + "\n" + text})
             seen = (await env.step({"tool": "read_file", "path": path, "start_line": 1, "end_line": 3}))
             text = seen.observation["last_output"]
             report["crosstalk"] = tag not in text or text.count("# bench session") != 1
