@@ -430,14 +430,6 @@ impl Episode {
     }
 }
 
-/// Conflict blocks in a text: complete hunks, or stray opening/closing markers,
-/// whichever is more (deleting one marker line does not remove a block).
-pub fn conflict_blocks(text: &str) -> usize {
-    let opening = text.lines().filter(|l| l.starts_with("<<<<<<<")).count();
-    let closing = text.lines().filter(|l| l.starts_with(">>>>>>>")).count();
-    markers::count_conflicts(text).max(opening).max(closing)
-}
-
 /// `text` with the one occurrence of `old` replaced by `new`; an error when `old` does
 /// not occur or occurs more than once.
 pub fn replace_once(text: &str, old: &str, new: &str) -> Result<String, String> {

@@ -7,7 +7,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::dataset::TaskEntry;
-use super::episode::conflict_blocks;
 use super::workspace::{ScannedFile, TreeScan, Workspace};
 use crate::bundle::task::ConflictKind;
 use crate::merge::markers;
@@ -156,4 +155,12 @@ fn reference_sides(
         }
     }
     sides
+}
+
+/// Conflict blocks in a text: complete hunks, or stray opening/closing markers,
+/// whichever is more (deleting one marker line does not remove a block).
+pub fn conflict_blocks(text: &str) -> usize {
+    let opening = text.lines().filter(|l| l.starts_with("<<<<<<<")).count();
+    let closing = text.lines().filter(|l| l.starts_with(">>>>>>>")).count();
+    markers::count_conflicts(text).max(opening).max(closing)
 }

@@ -22,9 +22,8 @@
 //! client to initialize again. An `Origin` header naming another host than `Host` is
 //! refused (`403`), against DNS rebinding from a browser.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -33,7 +32,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use super::server::{blocking, do_reset, do_step, AppState, Session, Slot};
+use super::sessions::{blocking, do_reset, do_step, AppState, McpSession, Slot};
 use super::tools::{self, Call};
 use super::{EnvError, ErrorCode};
 
@@ -44,51 +43,9 @@ pub const SESSION_HEADER: &str = "mcp-session-id";
 /// the newest.
 pub const PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
-/// A session unused for this long is dropped (with its episode), freeing its slot.
-pub const IDLE_LIMIT: Duration = Duration::from_secs(30 * 60);
-
 const INSTRUCTIONS: &str = "Each episode is a git repository in the middle of a conflicted merge. Call `reset` \
     first; then read, edit and write files, `run` commands and `run_tests` until the merge is resolved. The \
     graded tests decide: the task is solved when they pass with no conflict marker left.";
-
-/// One MCP session.
-struct McpSession {
-    session: Session,
-    last_used: Mutex<Instant>,
-    _slot: Slot,
-}
-
-/// The open MCP sessions, by id.
-#[derive(Default)]
-pub struct Sessions(Mutex<HashMap<String, Arc<McpSession>>>);
-
-impl Sessions {
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<McpSession>>> {
-        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn get(&self, id: &str) -> Option<Arc<McpSession>> {
-        let session = self.map().get(id).cloned()?;
-        *session.last_used.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
-        Some(session)
-    }
-
-    /// Drops sessions idle past [`IDLE_LIMIT`]; their episodes go on the blocking pool.
-    fn expire(&self) {
-        let expired: Vec<Arc<McpSession>> = {
-            let mut map = self.map();
-            let old: Vec<String> = map
-                .iter()
-                .filter(|(_, s)| s.last_used.lock().unwrap_or_else(|p| p.into_inner()).elapsed() > IDLE_LIMIT)
-                .map(|(id, _)| id.clone())
-                .collect();
-            old.iter().filter_map(|id| map.remove(id)).collect()
-        };
-        if !expired.is_empty() {
-            tokio::task::spawn_blocking(move || drop(expired));
-        }
-    }
-}
 
 /// A JSON-RPC error: its number, message and the environment's code.
 struct RpcError {

@@ -32,6 +32,7 @@ pub mod observation;
 pub mod protocol;
 pub mod reward;
 pub mod server;
+pub mod sessions;
 pub mod template;
 pub mod tools;
 pub mod web;

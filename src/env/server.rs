@@ -18,8 +18,8 @@
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
 use axum::body::Bytes;
@@ -32,36 +32,15 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::action::Action;
-use super::episode::Episode;
-use super::observation::{EpisodeState, StepReply};
+use super::observation::StepReply;
 use super::protocol::{self, Incoming, Outgoing};
+pub use super::sessions::ServeOptions;
+use super::sessions::{blocking, do_reset, do_state, do_step, AppState, McpSessions, Session, Slot};
 use super::{EnvError, Environment, ErrorCode, ResetRequest};
-
-/// Limits of the server itself (episode limits live in [`super::EnvConfig`]).
-#[derive(Debug, Clone)]
-pub struct ServeOptions {
-    pub addr: SocketAddr,
-    /// Sessions at once: WebSocket connections and MCP sessions together.
-    pub max_sessions: usize,
-    /// Largest WebSocket message or HTTP body, in bytes. Above this the connection is
-    /// closed (WebSocket) or refused with 413 (HTTP): keep it above the resolution limit
-    /// so that oversized resolutions get a clear error frame instead.
-    pub max_message_bytes: usize,
-}
 
 /// Frames a client may send while a step is still running before the connection is
 /// closed.
 const MAX_QUEUED_FRAMES: usize = 32;
-
-pub(super) type Session = Arc<Mutex<Option<Episode>>>;
-
-pub(super) struct AppState {
-    pub(super) env: Arc<Environment>,
-    pub(super) options: ServeOptions,
-    active: AtomicUsize,
-    default_session: Session,
-    pub(super) mcp: super::mcp::Sessions,
-}
 
 /// Binds `options.addr`, calls `on_bound` with the bound address, and serves until
 /// `shutdown` completes.
@@ -100,7 +79,7 @@ pub fn router(env: Arc<Environment>, options: ServeOptions) -> Router {
         options,
         active: AtomicUsize::new(0),
         default_session: Arc::new(Mutex::new(None)),
-        mcp: super::mcp::Sessions::default(),
+        mcp: McpSessions::default(),
     });
     Router::new()
         .route("/ws", get(ws_route))
@@ -117,72 +96,11 @@ pub fn router(env: Arc<Environment>, options: ServeOptions) -> Router {
         .merge(web)
 }
 
-// ---- the work, on the blocking pool ----
-
-fn lock(session: &Session) -> MutexGuard<'_, Option<Episode>> {
-    // A panic inside a step must not take the session down with it.
-    session.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-pub(super) fn do_reset(env: &Environment, session: &Session, request: ResetRequest) -> Result<StepReply, EnvError> {
-    // A failed reset leaves the current episode in place; a new one replaces it (and
-    // the old directory goes).
-    let (episode, reply) = env.reset(&request)?;
-    let previous = lock(session).replace(episode);
-    // Removing the previous episode's directory is not the new episode's business: it
-    // goes on its own thread, off the reset's reply.
-    if let Some(previous) = previous {
-        std::thread::spawn(move || drop(previous));
-    }
-    Ok(reply)
-}
-
-pub(super) fn do_step(session: &Session, action: Action) -> Result<StepReply, EnvError> {
-    let mut guard = lock(session);
-    let episode = guard.as_mut().ok_or_else(|| {
-        EnvError::validation("no episode yet: send a reset first (a reset frame, POST /reset or the reset tool)")
-    })?;
-    episode.step(action)
-}
-
-fn do_state(env: &Environment, session: &Session) -> EpisodeState {
-    lock(session).as_ref().map_or_else(|| EpisodeState::empty(env.settings.config.max_steps), Episode::state)
-}
-
-pub(super) async fn blocking<T, F>(state: &AppState, session: &Session, work: F) -> Result<T, EnvError>
-where
-    F: FnOnce(&Environment, &Session) -> Result<T, EnvError> + Send + 'static,
-    T: Send + 'static,
-{
-    let env = state.env.clone();
-    let session = session.clone();
-    tokio::task::spawn_blocking(move || work(&env, &session))
-        .await
-        .unwrap_or_else(|e| Err(EnvError::execution(format!("internal error while handling the request: {e}"))))
-}
-
 // ---- WebSocket ----
 
 async fn ws_route(ws: WebSocketUpgrade, State(state): State<Arc<AppState>>) -> Response {
     let limit = state.options.max_message_bytes;
     ws.max_message_size(limit).max_frame_size(limit).on_upgrade(move |socket| ws_session(socket, state))
-}
-
-/// Holds one of the `max_sessions` slots while alive.
-pub(super) struct Slot(Arc<AppState>);
-
-impl Slot {
-    pub(super) fn acquire(state: &Arc<AppState>) -> Option<Slot> {
-        let max = state.options.max_sessions;
-        state.active.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1)).ok()?;
-        Some(Slot(state.clone()))
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.active.fetch_sub(1, Ordering::AcqRel);
-    }
 }
 
 async fn ws_session(mut socket: WebSocket, state: Arc<AppState>) {
