@@ -19,6 +19,7 @@ pub mod confine;
 pub mod mounts;
 pub mod netns;
 pub mod pidns;
+mod probe;
 
 use std::collections::BTreeMap;
 use std::io::Read;

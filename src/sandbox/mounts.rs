@@ -11,8 +11,6 @@
 //! rule the child adds once the tmpfs is mounted), and [`super::pidns`] mounts its
 //! `/proc` in the same namespace.
 
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 /// The size of a command's `/dev/shm` (the tmpfs `size=` option).
@@ -26,18 +24,9 @@ const SHM_OPTIONS: &std::ffi::CStr = c"size=64m,mode=1777";
 /// warning says so once on stderr.
 pub fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        let mut probe = Command::new("true");
-        probe.stdout(Stdio::null()).stderr(Stdio::null());
-        // SAFETY: `enter` only makes async-signal-safe system calls.
-        unsafe {
-            probe.pre_exec(|| enter());
-        }
-        let available = probe.status().map(|s| s.success()).unwrap_or(false);
-        if !available {
-            eprintln!("warning: cannot create a mount namespace (needs root): sandboxed commands get no /dev/shm of their own (multiprocessing locks fail)");
-        }
-        available
+    // SAFETY: `enter` only makes async-signal-safe system calls.
+    *AVAILABLE.get_or_init(|| unsafe {
+        super::probe::enters(enter, "warning: cannot create a mount namespace (needs root): sandboxed commands get no /dev/shm of their own (multiprocessing locks fail)")
     })
 }
 

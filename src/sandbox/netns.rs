@@ -4,8 +4,6 @@
 //! servers and clients on 127.0.0.1 reach each other; there is no other interface and
 //! no route, so nothing reaches the host's listeners or the outside.
 
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 /// Whether runs get their own network namespace (needs root: CAP_SYS_ADMIN). Probed
@@ -13,20 +11,12 @@ use std::sync::OnceLock;
 /// network and a warning says so once on stderr.
 pub fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        let mut probe = Command::new("true");
-        probe.stdout(Stdio::null()).stderr(Stdio::null());
-        // SAFETY: `enter` only makes async-signal-safe system calls.
-        unsafe {
-            probe.pre_exec(|| enter());
-        }
-        let available = probe.status().map(|s| s.success()).unwrap_or(false);
-        if !available {
-            eprintln!(
-                "warning: cannot create a network namespace (needs root): sandboxed commands keep network access"
-            );
-        }
-        available
+    // SAFETY: `enter` only makes async-signal-safe system calls.
+    *AVAILABLE.get_or_init(|| unsafe {
+        super::probe::enters(
+            enter,
+            "warning: cannot create a network namespace (needs root): sandboxed commands keep network access",
+        )
     })
 }
 

@@ -14,8 +14,6 @@
 //! child; they stay in the command's process group and cgroup, so a timeout kills them
 //! with it.
 
-use std::os::unix::process::CommandExt;
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 /// Whether sandboxed commands can get a pid namespace and a `/proc` of their own
@@ -28,20 +26,15 @@ pub fn available() -> bool {
             eprintln!("warning: cannot create a pid namespace (no mount namespace): confined commands see every process and get no /proc");
             return false;
         }
-        let mut probe = Command::new("true");
-        probe.stdout(Stdio::null()).stderr(Stdio::null());
+        /// What a confined command's child does: a mount namespace, then this one.
+        unsafe fn both() -> std::io::Result<()> {
+            super::mounts::enter()?;
+            enter()
+        }
         // SAFETY: both only make async-signal-safe system calls.
         unsafe {
-            probe.pre_exec(|| {
-                super::mounts::enter()?;
-                enter()
-            });
+            super::probe::enters(both, "warning: cannot create a pid namespace (needs root): confined commands see every process and get no /proc")
         }
-        let available = probe.status().map(|s| s.success()).unwrap_or(false);
-        if !available {
-            eprintln!("warning: cannot create a pid namespace (needs root): confined commands see every process and get no /proc");
-        }
-        available
     })
 }
 
