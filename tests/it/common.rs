@@ -316,3 +316,26 @@ pub fn quick_config(work: &Path) -> PathBuf {
     std::fs::write(&config, format!("path = {:?}\n{text}", path.to_str().unwrap())).unwrap();
     config
 }
+
+/// Runs `python ARGS` in the repository root, writing no bytecode, and returns its
+/// stdout; fails with both streams, naming `what`, when it exits non-zero.
+pub fn python_stdout<S: AsRef<std::ffi::OsStr>>(python: &Path, args: &[S], what: &str) -> String {
+    let output = Command::new(python)
+        .args(args)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .current_dir(root())
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{what} failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    stdout
+}
+
+/// The interpreter of a cached venv holding `deps` (from PyPI).
+pub fn python_with(deps: &[&str]) -> std::path::PathBuf {
+    let deps: Vec<String> = deps.iter().map(|d| d.to_string()).collect();
+    mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &deps)
+        .unwrap_or_else(|e| panic!("a venv with {deps:?} (from PyPI): {e:#}"))
+        .interpreter
+}

@@ -6,7 +6,6 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::Command;
 use std::time::Duration;
 
 use crate::common::*;
@@ -16,20 +15,6 @@ use serde_json::{json, Value};
 /// A task with two conflicted source files.
 const TWO_FILES: &str = "ledger-a2de82e07e";
 const DIVERGE: &str = "calculator-17faa6f83c";
-
-/// The interpreter of a cached venv holding `deps` (from PyPI).
-fn python_with(deps: &[&str]) -> std::path::PathBuf {
-    let deps: Vec<String> = deps.iter().map(|d| d.to_string()).collect();
-    mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &deps)
-        .unwrap_or_else(|e| panic!("a venv with {deps:?} (from PyPI): {e:#}"))
-        .interpreter
-}
-
-fn run_python(python: &std::path::Path, args: &[String]) -> (bool, String) {
-    let output = Command::new(python).args(args).env("PYTHONDONTWRITEBYTECODE", "1").output().expect("python runs");
-    let text = format!("{}\n{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    (output.status.success(), text)
-}
 
 /// A reply of `POST /mcp`: status, the session header, the body (JSON, or `Null` when empty).
 struct Reply {
@@ -96,8 +81,7 @@ fn the_mcp_python_sdk_plays_a_gold_episode() {
     let server = Server::start(&["--max-sessions", "4"]);
     let script = root().join("tests/data/env/mcp_client.py").display().to_string();
     let args = [script, format!("http://{}", server.addr), root().join(SAMPLE).display().to_string(), TWO_FILES.into()];
-    let (ok, out) = run_python(&python, &args);
-    assert!(ok, "mcp_client.py failed:\n{out}");
+    let out = python_stdout(&python, &args, "mcp_client.py");
     for line in [
         "tools/list: reset, write_file, read_file, edit_file, run, run_tests, finish",
         "before reset: refused",
@@ -114,8 +98,7 @@ fn openenv_validate_passes_every_criterion() {
     let python = python_with(&["openenv>=0.10,<0.11"]);
     let server = Server::start(&[]);
     let args = ["-m", "openenv.cli", "validate", "--url", &format!("http://{}", server.addr), "--json"];
-    let (ok, out) = run_python(&python, &args.map(String::from));
-    assert!(ok, "openenv validate failed:\n{out}");
+    let out = python_stdout(&python, &args, "openenv validate");
     let report: Value = serde_json::from_str(&out[out.find('{').expect("a JSON report")..out.rfind('}').unwrap() + 1])
         .unwrap_or_else(|e| panic!("{e}: {out}"));
     assert_eq!(report["passed"], true, "{report:#}");

@@ -20,10 +20,7 @@ const PACKAGE: &str = "envs/mergeforge_env";
 fn package_python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON.get_or_init(|| {
-        let deps = ["openenv==0.10.0".to_string(), "transformers==5.24.0".to_string()];
-        let python = mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &deps)
-            .expect("a venv with openenv and transformers (from PyPI)")
-            .interpreter;
+        let python = python_with(&["openenv==0.10.0", "transformers==5.24.0"]);
         let copy = tempfile::tempdir().unwrap();
         copy_dir(&root().join(PACKAGE), copy.path());
         let install = Command::new(&python)
@@ -35,19 +32,6 @@ fn package_python() -> &'static Path {
         assert!(install.status.success(), "pip install {PACKAGE}: {}", String::from_utf8_lossy(&install.stderr));
         python
     })
-}
-
-fn run_python(args: &[&str], what: &str) -> String {
-    let output = Command::new(package_python())
-        .args(args)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .current_dir(root())
-        .output()
-        .expect("python runs");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{what} failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
-    stdout
 }
 
 #[test]
@@ -89,7 +73,8 @@ fn the_trl_environment_class_plays_against_a_real_server() {
     assert!(publish.status.success(), "{}", String::from_utf8_lossy(&publish.stderr));
     let server = Server::start_on(out.to_str().unwrap(), &["--max-steps", "20"]);
     let example = root().join("examples/trl_grpo.py");
-    let stdout = run_python(
+    let stdout = python_stdout(
+        package_python(),
         &[
             root().join("tests/data/env/trl_driver.py").to_str().unwrap(),
             &format!("http://{}", server.addr),

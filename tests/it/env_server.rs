@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use crate::common::*;
@@ -288,22 +288,14 @@ async fn websocket_errors_are_frames_and_the_session_survives() {
 /// `openenv-core` from PyPI), given `server`'s URL, the sample's path and `extra`;
 /// returns its stdout, failing with both streams when it fails.
 pub(crate) fn run_openenv_client(script: &str, server: &Server, extra: &[&str]) -> String {
-    let python =
-        mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &["openenv-core".into()])
-            .expect("a venv with openenv-core (from PyPI)")
-            .interpreter;
-    let output = Command::new(&python)
-        .arg(root().join("tests/data/env").join(script))
-        .arg(format!("http://{}", server.addr))
-        .arg(root().join(SAMPLE))
-        .args(extra)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .output()
-        .expect("python runs");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{script} failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
-    stdout
+    let python = python_with(&["openenv-core"]);
+    let mut args = vec![
+        root().join("tests/data/env").join(script).into_os_string(),
+        format!("http://{}", server.addr).into(),
+        root().join(SAMPLE).into_os_string(),
+    ];
+    args.extend(extra.iter().map(Into::into));
+    python_stdout(&python, &args, script)
 }
 
 #[test]
