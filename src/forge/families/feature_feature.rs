@@ -10,7 +10,7 @@
 //! sit in), so the feature must be written against the new name — two features side by
 //! side that no concatenation of the sides combines.
 
-use super::integrate::{applied, independent, listed, neighbours, Sides};
+use super::integrate::{applied, independent, listed, neighbours, uses, Sides};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::intent::{Change, Kind, Site};
 
@@ -67,7 +67,7 @@ impl FamilyBuilder for FeatureFeature {
 /// `own` does not use and is not.
 fn reaches_only(rename: &Site, own: &Site, other: &Site) -> bool {
     if rename.kind == Kind::RenameLocal {
-        return other.uses.contains(&rename.symbol);
+        return uses(other, rename);
     }
     rename.symbol != own.symbol && rename.uses.iter().any(|n| other.uses.contains(n) && !own.uses.contains(n))
 }

@@ -5,7 +5,7 @@
 //! feature; gold is the refactor applied to HEAD with the feature, so the feature's new
 //! lines must be carried over to the refactored name: code neither side had.
 
-use super::integrate::{applied, independent, listed, Sides};
+use super::integrate::{applied, independent, listed, uses, Sides};
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::snapshot::{self, Snapshot};
 use crate::intent::{Kind, Site};
@@ -75,15 +75,6 @@ fn mentions(line: &str, name: &str) -> bool {
 /// A deterministic quarter of the (feature, refactor) pairs.
 fn one_in_four(refactor: &Site, feature: &Site) -> bool {
     seeded_rank(0, &format!("{}|{}", feature.key(), refactor.key())).starts_with(['0', '1', '2', '3'])
-}
-
-/// Whether `feature`'s code uses a name `refactor` rewrites (and is not its subject): for
-/// a renamed local, whether it reads that local (`func.local` among its uses).
-fn uses(feature: &Site, refactor: &Site) -> bool {
-    if refactor.kind == Kind::RenameLocal {
-        return feature.uses.contains(&refactor.symbol);
-    }
-    feature.symbol != refactor.symbol && refactor.uses.iter().any(|name| feature.uses.contains(name))
 }
 
 /// A task whose first side adds `features`, the second makes `refactor`.

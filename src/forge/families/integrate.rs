@@ -6,7 +6,7 @@
 //! with its tests, a refactor) and passes its own suite; gold makes both changes.
 
 use crate::forge::proposal::{seeded_coin, Intent, Proposal};
-use crate::intent::{Site, Workspace};
+use crate::intent::{Kind, Site, Workspace};
 use crate::snapshot::{self, Snapshot};
 
 /// `tree` with every site applied in order (features taken out, refactors made);
@@ -49,6 +49,15 @@ pub(super) fn independent(a: &Site, b: &Site) -> bool {
         && !a.tests.iter().any(|t| b.tests.contains(t))
         && !a.uses.contains(&last(b))
         && !b.uses.contains(&last(a))
+}
+
+/// Whether `feature`'s code uses a name `refactor` rewrites (and is not its subject): for
+/// a renamed local, whether it reads that local (`func.local` among its uses).
+pub(super) fn uses(feature: &Site, refactor: &Site) -> bool {
+    if refactor.kind == Kind::RenameLocal {
+        return feature.uses.contains(&refactor.symbol);
+    }
+    feature.symbol != refactor.symbol && refactor.uses.iter().any(|name| feature.uses.contains(name))
 }
 
 /// The four trees of an integration task and the intents of its two sides, before the
