@@ -22,13 +22,13 @@ fn main() -> anyhow::Result<()> {
     println!(
         "merges considered {}, replayable {}, {:.1}s",
         scan.considered,
-        scan.replayable.len(),
+        scan.merges.len(),
         started.elapsed().as_secs_f64()
     );
     for (reason, count) in scan.skip_counts() {
         println!("  skipped {:<22} {count}", <&str>::from(reason));
     }
-    for replay in &scan.replayable {
+    for replay in &scan.merges {
         let python: Vec<String> = replay
             .files
             .iter()
@@ -43,7 +43,7 @@ fn main() -> anyhow::Result<()> {
     let python = ensure_venv(&user_cache_dir(), &deps)?;
     let runner = TestRunner::new(&command, &Default::default(), Duration::from_secs(300), &python, None);
     let passes = |tree: &mergeforge::snapshot::Snapshot| Ok(runner.run_full(tree)?.passed);
-    for replay in &scan.replayable {
+    for replay in &scan.merges {
         let started = Instant::now();
         let verdict = verify(&repo, replay, &passes)?;
         println!("{} {verdict:?} ({:.0}s)", &replay.merge.to_string()[..10], started.elapsed().as_secs_f64());

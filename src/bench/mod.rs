@@ -350,6 +350,7 @@ fn commit_pairs(options: &GenOptions, repo: &git2::Repository) -> Result<Vec<(gi
             coverage: None,
             probe: None,
             site_table: &table,
+            history: None,
             seed: options.seed,
         };
         for family in &options.families {

@@ -211,6 +211,7 @@ fn solution_record(input: &TaskInput) -> Solution {
         validation: input.validation.clone(),
         features: input.features.clone(),
         grader: None,
+        origin: input.candidate.origin.clone(),
     }
 }
 

@@ -39,6 +39,10 @@ pub struct Solution {
     /// test ids the grader requires (those passing on gold).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grader: Option<GraderCheck>,
+    /// The real commits a task of a history family was made from (absent on generated
+    /// tasks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<crate::substrate::history::RealOrigin>,
 }
 
 /// The environment's grader checked on one task (the OpenEnv validation proposal's rule):
@@ -119,6 +123,9 @@ pub struct IntentRecord {
     pub mutations: Vec<MutationRecord>,
     /// The intents the side makes, in order (integration group).
     pub changes: Vec<ChangeRecord>,
+    /// The side's real author (history families; absent on generated sides).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<crate::substrate::history::Author>,
 }
 
 /// One intent a side makes (`crate::intent`).
@@ -187,6 +194,7 @@ impl From<&crate::forge::Intent> for IntentRecord {
             message: intent.message.clone(),
             mutations: intent.mutations.iter().map(Into::into).collect(),
             changes: intent.changes.iter().map(Into::into).collect(),
+            author: intent.author.clone(),
         }
     }
 }

@@ -11,12 +11,13 @@ use crate::bundle::dataset::WriteResult;
 use crate::bundle::manifest::{Ladder, MissingReason};
 use crate::difficulty::quota::Quotas;
 use crate::difficulty::Level;
-use crate::forge::Family;
+use crate::forge::{Family, Group};
 use crate::pipeline::shard::{ShardReport, ShardSpec};
 use crate::pipeline::{self, GenOptions, GenReport};
 use crate::pytest::confirm::Confirmation;
 use crate::pytest::select::SelectionMode;
 use crate::resolve::mergiraf;
+use crate::substrate::history::HistoryCounts;
 use crate::substrate::SubstrateSpec;
 
 /// Generate a dataset version of test-verified merge-conflict tasks.
@@ -92,18 +93,29 @@ pub struct GenTasksArgs {
 
     /// Families to use, comma-separated (the values are the family catalogue's).
     /// Default: the default mix, every family but signature-callsite (whose gold can
-    /// need values no version of the code holds).
+    /// need values no version of the code holds) and the history families; with
+    /// --history, the history families (merge-replay, commit-replay).
     #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = super::values::CatalogueValue::<Family>::new("family"))]
     pub families: Vec<Family>,
 
-    /// Tasks kept per (substrate, family). Ignored with --quota.
-    #[arg(long, value_name = "N", default_value_t = 4)]
-    pub per_cell: usize,
+    /// Tasks kept per (substrate, family). Ignored with --quota. Default: 4, or every
+    /// task when every family is a history family.
+    #[arg(long, value_name = "N")]
+    pub per_cell: Option<usize>,
 
     /// Candidates tried per (substrate, family) at most. Default: 40, or every candidate
-    /// with --quota.
+    /// with --quota or when every family is a history family.
     #[arg(long, value_name = "N")]
     pub candidates_per_cell: Option<usize>,
+
+    /// Also make tasks from the last N commits of each git substrate's history (newest
+    /// first): merge commits whose parents conflict again when re-merged (merge-replay:
+    /// gold is the maintainer's merge) and commits that change code with its tests
+    /// (commit-replay: the commit against a refactor of its parent). Overrides
+    /// `history = N` in substrate.toml. Commits skipped before any test runs are
+    /// counted by reason in the report.
+    #[arg(long, value_name = "N")]
+    pub history: Option<usize>,
 
     /// Level quotas instead of --per-cell: LEVEL=N or FAMILY:LEVEL=N, comma-separated,
     /// e.g. easy=100,medium=100,hard=100 or compose-edits:hard=10. A task is kept while
@@ -171,6 +183,8 @@ pub fn run(args: GenTasksArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Default for --per-cell.
+const DEFAULT_PER_CELL: usize = 4;
 /// Default for --candidates-per-cell without --quota.
 const DEFAULT_CANDIDATES_PER_CELL: usize = 40;
 
@@ -179,16 +193,13 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     if !is_semver(&args.dataset_version) {
         bail!("--version {}: not a semantic version; use MAJOR.MINOR.PATCH like 1.0.0", args.dataset_version);
     }
-    if args.per_cell == 0 || args.candidates_per_cell == Some(0) {
-        bail!("--per-cell and --candidates-per-cell must be at least 1");
+    if args.per_cell == Some(0) || args.candidates_per_cell == Some(0) || args.history == Some(0) {
+        bail!("--per-cell, --candidates-per-cell and --history must be at least 1");
     }
     let quotas = args.quota.as_deref().map(Quotas::parse).transpose().context("--quota")?;
-    let candidates_per_cell = match (args.candidates_per_cell, &quotas) {
-        (Some(n), _) => n,
-        (None, Some(_)) => usize::MAX,
-        (None, None) => DEFAULT_CANDIDATES_PER_CELL,
-    };
-    let families = if args.families.is_empty() {
+    let families = if args.families.is_empty() && args.history.is_some() {
+        Family::ALL.into_iter().filter(|f| f.group() == Group::History).collect()
+    } else if args.families.is_empty() {
         Family::default_mix()
     } else {
         let mut families = Vec::new();
@@ -198,6 +209,15 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
             }
         }
         families
+    };
+    // Real history is taken whole: every commit that makes a task is kept.
+    let only_history = families.iter().all(|f| f.group() == Group::History);
+    let per_cell = args.per_cell.unwrap_or(if only_history { usize::MAX } else { DEFAULT_PER_CELL });
+    let candidates_per_cell = match (args.candidates_per_cell, &quotas) {
+        (Some(n), _) => n,
+        (None, Some(_)) => usize::MAX,
+        (None, None) if only_history => usize::MAX,
+        (None, None) => DEFAULT_CANDIDATES_PER_CELL,
     };
     let test_command = args.test_cmd.as_ref().map(|c| c.split_whitespace().map(str::to_string).collect::<Vec<_>>());
     let embedded = args.substrates.is_empty() && args.substrate_configs.is_empty();
@@ -227,7 +247,11 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     }
     match &quotas {
         Some(quotas) => command.extend(["--quota".into(), quotas.to_string()]),
-        None => command.extend(["--per-cell".into(), args.per_cell.to_string()]),
+        None if per_cell != usize::MAX => command.extend(["--per-cell".into(), per_cell.to_string()]),
+        None => {}
+    }
+    if let Some(depth) = args.history {
+        command.extend(["--history".into(), depth.to_string()]);
     }
     if candidates_per_cell != usize::MAX {
         command.extend(["--candidates-per-cell".into(), candidates_per_cell.to_string()]);
@@ -252,7 +276,7 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         seed: args.seed,
         max_tasks: args.max_tasks,
         families,
-        per_cell: args.per_cell,
+        per_cell,
         candidates_per_cell,
         quotas,
         jobs,
@@ -260,6 +284,7 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         command,
         selection: args.selection,
         no_mergiraf,
+        history: args.history,
     })
 }
 
@@ -313,6 +338,8 @@ pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
         "fork_servers_started": report.stats.runs.servers_started,
         "confirmations": report.stats.runs.confirmations,
         "flaky_tests": report.stats.flaky_tests,
+        "history": report.stats.history,
+        "stage_seconds": report.stats.timings,
     })
 }
 
@@ -382,6 +409,15 @@ pub(crate) fn print_summary(report: &GenReport) {
     for (name, reason) in &report.stats.skipped_substrates {
         println!("skipped substrate {name}: {reason}");
     }
+    print_history(&report.stats.history);
+    let t = &report.stats.timings;
+    println!(
+        "stages: prepare {:.1}s, history {:.1}s, forge {:.1}s, judge {:.1}s",
+        t.prepare.as_secs_f64(),
+        t.history.as_secs_f64(),
+        t.forge.as_secs_f64(),
+        t.judge.as_secs_f64()
+    );
     println!(
         "time {:.1}s ({} test runs, {} on {} fork servers, {} test cases, {:.1}s in tests)",
         report.elapsed.as_secs_f64(),
@@ -410,6 +446,23 @@ pub(crate) fn print_summary(report: &GenReport) {
     }
     for (substrate, ids) in &report.stats.flaky_tests {
         println!("flaky tests of {substrate} (candidates resting on them dropped): {}", ids.join(", "));
+    }
+}
+
+/// What the history scans found: commits looked at, candidates, skips by reason.
+fn print_history(history: &HistoryCounts) {
+    if history.considered == 0 {
+        return;
+    }
+    println!(
+        "history: {} commits read, {} replayable merges, {} commits with code and tests, {} skipped",
+        history.considered,
+        history.merges,
+        history.commits,
+        history.skipped.values().sum::<usize>()
+    );
+    for (reason, n) in history.skipped.iter().filter(|(_, n)| **n > 0) {
+        println!("  skipped {reason:<22} {n}");
     }
 }
 

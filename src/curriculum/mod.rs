@@ -41,7 +41,7 @@ use crate::bundle::task::{self, CurriculumRecord, CurriculumStatus};
 use crate::bundle::version::{self as bundle_version, StoredVersion};
 use crate::difficulty::quota::{Cell, Quotas};
 use crate::difficulty::Level;
-use crate::forge::Family;
+use crate::forge::{Family, Group};
 use crate::pipeline::{self, Exclusions, GenOptions};
 use crate::snapshot::sha256_hex;
 pub use plan::{CellCounts, Changes, Parent, Plan, RefreshOptions, RefreshReport, TaskChange};
@@ -147,7 +147,8 @@ impl Plan {
                 .map(|((family, level), n)| (Cell { family: Some(*family), level: *level }, *n))
                 .collect(),
         };
-        recipe.families.retain(|f| self.deficits.keys().any(|(family, _)| family == f));
+        // Real history is what the project holds: a refill never makes it again.
+        recipe.families.retain(|f| f.group() != Group::History && self.deficits.keys().any(|(family, _)| family == f));
         recipe.quotas = Some(quotas);
         recipe.seed = self.seed;
         recipe.candidates_per_cell = usize::MAX;

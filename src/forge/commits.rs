@@ -1,13 +1,15 @@
 //! Writing snapshots as git trees and a task's four commits.
 //!
-//! Commits carry a fixed author, committer and time so that the same trees always give
-//! the same commit ids: task bundles are reproducible byte for byte.
+//! Commits carry a fixed time, and a fixed author and committer unless a side is a real
+//! commit of the project's history (its author is kept), so that the same trees always
+//! give the same commit ids: task bundles are reproducible byte for byte.
 
 use anyhow::Result;
 use git2::{Oid, Repository, Signature, Time};
 
 use crate::forge::Candidate;
 use crate::snapshot::Snapshot;
+use crate::substrate::history::Author;
 
 /// The four commits of a task. `base` is a root commit; `gold` is a merge of ours and theirs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +25,14 @@ const FIXED_TIME: i64 = 1_704_067_200;
 
 fn signature() -> Result<Signature<'static>> {
     Ok(Signature::new("mergeforge", "mergeforge@localhost", &Time::new(FIXED_TIME, 0))?)
+}
+
+/// A side's author: its real one (the time normalised), else mergeforge's.
+fn author(real: Option<&Author>) -> Result<Signature<'static>> {
+    match real {
+        Some(a) => Ok(Signature::new(&a.name, &a.email, &Time::new(FIXED_TIME, 0))?),
+        None => signature(),
+    }
 }
 
 /// Writes `snapshot` as a tree (all files mode 100644) and returns its id.
@@ -66,23 +76,40 @@ pub const GOLD_MESSAGE: &str = "Merge branch 'theirs' into ours\n";
 /// and gold (merge of ours and theirs).
 pub fn write_task_commits(repo: &Repository, candidate: &Candidate) -> Result<TaskCommits> {
     let c = candidate;
-    write_commits(repo, [&c.base, &c.ours, &c.theirs, &c.gold], [&c.ours_intent.message, &c.theirs_intent.message])
+    let authors = [author(c.ours_intent.author.as_ref())?, author(c.theirs_intent.author.as_ref())?];
+    write_authored(
+        repo,
+        [&c.base, &c.ours, &c.theirs, &c.gold],
+        [&c.ours_intent.message, &c.theirs_intent.message],
+        authors,
+    )
 }
 
 /// Writes the commits of `[base, ours, theirs, gold]` trees with ours' and theirs'
 /// one-line messages.
 pub fn write_commits(repo: &Repository, trees: [&Snapshot; 4], messages: [&str; 2]) -> Result<TaskCommits> {
+    write_authored(repo, trees, messages, [signature()?, signature()?])
+}
+
+/// [`write_commits`] with ours' and theirs' authors.
+fn write_authored(
+    repo: &Repository,
+    trees: [&Snapshot; 4],
+    messages: [&str; 2],
+    authors: [Signature<'static>; 2],
+) -> Result<TaskCommits> {
     let [base, ours, theirs, gold] = trees;
     let sig = signature()?;
-    let commit = |snapshot: &Snapshot, message: &str, parents: &[Oid]| -> Result<Oid> {
+    let commit = |snapshot: &Snapshot, author: &Signature, message: &str, parents: &[Oid]| -> Result<Oid> {
         let tree = repo.find_tree(write_tree(repo, snapshot)?)?;
         let parents: Vec<git2::Commit> = parents.iter().map(|p| repo.find_commit(*p)).collect::<Result<_, _>>()?;
         let parent_refs: Vec<&git2::Commit> = parents.iter().collect();
-        Ok(repo.commit(None, &sig, &sig, message, &tree, &parent_refs)?)
+        Ok(repo.commit(None, author, &sig, message, &tree, &parent_refs)?)
     };
-    let base_id = commit(base, BASE_MESSAGE, &[])?;
-    let ours_id = commit(ours, &format!("{}\n", messages[0]), &[base_id])?;
-    let theirs_id = commit(theirs, &format!("{}\n", messages[1]), &[base_id])?;
-    let gold_id = commit(gold, GOLD_MESSAGE, &[ours_id, theirs_id])?;
+    let [ours_author, theirs_author] = &authors;
+    let base_id = commit(base, &sig, BASE_MESSAGE, &[])?;
+    let ours_id = commit(ours, ours_author, &format!("{}\n", messages[0]), &[base_id])?;
+    let theirs_id = commit(theirs, theirs_author, &format!("{}\n", messages[1]), &[base_id])?;
+    let gold_id = commit(gold, &sig, GOLD_MESSAGE, &[ours_id, theirs_id])?;
     Ok(TaskCommits { base: base_id, ours: ours_id, theirs: theirs_id, gold: gold_id })
 }

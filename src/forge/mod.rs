@@ -12,7 +12,7 @@ pub mod proposal;
 pub(crate) mod splice;
 
 pub use families::Family;
-pub use proposal::{seeded_coin, seeded_rank, FamilyBuilder, ForgeInput, Intent, Proposal, Recipe, SideRule};
+pub use proposal::{seeded_coin, seeded_rank, FamilyBuilder, ForgeInput, Group, Intent, Proposal, Recipe, SideRule};
 
 impl Family {
     /// The family's kebab-case name, as serde writes it (`strip-restore`).
@@ -35,12 +35,10 @@ impl Family {
         Family::ALL.into_iter().filter(|f| f.builder().in_default_mix()).collect()
     }
 
-    /// The family's group: repairs of a broken base, or integrations of two valid changes.
+    /// The family's group: repairs of a broken base, integrations of two valid changes,
+    /// or real history.
     pub fn group(self) -> Group {
-        match self.side_rule() {
-            SideRule::BothPass => Group::Integration,
-            SideRule::BothFail | SideRule::ExactlyOnePasses => Group::Repair,
-        }
+        self.builder().group()
     }
 
     /// The intents' sites a mix of `families` reads: every kind's at HEAD when one of
@@ -63,18 +61,6 @@ impl Family {
     pub fn description(self) -> &'static str {
         self.builder().description()
     }
-}
-
-/// The two groups of families.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, strum::IntoStaticStr)]
-#[serde(rename_all = "kebab-case")]
-#[strum(serialize_all = "kebab-case")]
-pub enum Group {
-    /// Base is broken by mutations; each side is a partial or competing repair.
-    Repair,
-    /// Base works; each side is a valid change (a feature with its tests, a refactor)
-    /// and the conflict comes from combining them.
-    Integration,
 }
 
 impl std::fmt::Display for Family {

@@ -23,12 +23,31 @@ pub enum SideRule {
     /// Integration group: base works and each side is a valid change that passes its
     /// own suite (its own new tests included); the conflict comes from combining them.
     BothPass,
+    /// Real history (merge-replay): base, ours and theirs are what the project's history
+    /// holds; their verdicts are recorded, not required.
+    Recorded,
 }
 
-impl SideRule {
-    /// Whether base must pass its tests (a working tree the sides branch from).
-    pub fn base_passes(self) -> bool {
-        self == SideRule::BothPass
+/// The groups of families.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, strum::IntoStaticStr)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Group {
+    /// Base is broken by mutations; each side is a partial or competing repair.
+    Repair,
+    /// Base works; each side is a valid change (a feature with its tests, a refactor)
+    /// and the conflict comes from combining them.
+    Integration,
+    /// Made from a project's own history: its real commits and merges (published as the
+    /// `real` config; a curriculum refill never regenerates them).
+    History,
+}
+
+impl Group {
+    /// Whether a clean merge of the sides may still be a task (a semantic conflict: the
+    /// tests decide): two valid changes can break each other without a marker.
+    pub fn allows_clean_merge(self) -> bool {
+        self != Group::Repair
     }
 }
 
@@ -51,6 +70,8 @@ pub struct Proposal {
     pub ours_intent: Intent,
     /// What `theirs` changes, as its developer meant it.
     pub theirs_intent: Intent,
+    /// The real commits the task was made from (history families only).
+    pub origin: Option<crate::substrate::history::RealOrigin>,
 }
 
 /// One side's own change: its commit message and the mutations it is about.
@@ -64,13 +85,21 @@ pub struct Intent {
     pub mutations: Vec<Mutation>,
     /// The intents the side makes, in order (integration group).
     pub changes: Vec<crate::intent::Site>,
+    /// The real author of the side's commit (history families); `None`: mergeforge's
+    /// own fixed signature.
+    pub author: Option<crate::substrate::history::Author>,
 }
 
 impl Intent {
     /// The change that undoes `mutations` (the first one names it).
     pub fn undoing(mutations: &[&Mutation]) -> Intent {
         let message = mutations.first().map(|m| messages::undo(m)).unwrap_or_default();
-        Intent { message, mutations: mutations.iter().map(|m| (*m).clone()).collect(), changes: Vec::new() }
+        Intent {
+            message,
+            mutations: mutations.iter().map(|m| (*m).clone()).collect(),
+            changes: Vec::new(),
+            author: None,
+        }
     }
 
     /// The change that makes `sites` in order. Its message is the first site's, and
@@ -83,7 +112,12 @@ impl Intent {
                 message.push_str(&format!("\n- {}", site.message()));
             }
         }
-        Intent { message, mutations: Vec::new(), changes: sites }
+        Intent { message, mutations: Vec::new(), changes: sites, author: None }
+    }
+
+    /// A real side's change: its commits' message and author.
+    pub fn real(change: crate::substrate::history::RealChange) -> Intent {
+        Intent { message: change.message, mutations: Vec::new(), changes: Vec::new(), author: Some(change.author) }
     }
 }
 
@@ -103,6 +137,9 @@ pub struct ForgeInput<'a> {
     /// Every intent kind's sites at HEAD, found once ([`ForgeInput::site_table`]; empty
     /// when no family reads them).
     pub site_table: &'a crate::intent::SiteTable,
+    /// The substrate's history, when the run reads it (`history = N`): what the history
+    /// families make tasks of.
+    pub history: Option<&'a crate::substrate::history::HistoryScan>,
     pub seed: u64,
 }
 
@@ -159,6 +196,14 @@ pub trait FamilyBuilder: Sync + Send {
     /// Whether `gen-tasks` uses the family when `--families` is not given.
     fn in_default_mix(&self) -> bool {
         true
+    }
+    /// The family's group: by default the one its side rule implies.
+    fn group(&self) -> Group {
+        match self.side_rule() {
+            SideRule::BothPass => Group::Integration,
+            SideRule::BothFail | SideRule::ExactlyOnePasses => Group::Repair,
+            SideRule::Recorded => Group::History,
+        }
     }
 }
 

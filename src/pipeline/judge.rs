@@ -15,7 +15,7 @@ use crate::bundle::task::ConflictKind;
 use crate::bundle::task_id;
 use crate::difficulty::{self, near_duplicate, Features, Level};
 use crate::forge::commits::write_task_commits;
-use crate::forge::{Candidate, Group};
+use crate::forge::Candidate;
 use crate::merge::{self, MergeResult};
 use crate::mutate::OperatorRef;
 use crate::resolve;
@@ -35,7 +35,7 @@ pub(super) fn judge(
     let (conflicted, conflicts) = match merge::merge(&repo, commits.ours, commits.theirs)? {
         // A clean merge of two valid changes may still break: a semantic conflict, whose
         // files are those both sides touched (the tests decide whether it is one).
-        MergeResult::Clean { tree } if candidate.family.group() == Group::Integration => {
+        MergeResult::Clean { tree } if candidate.family.group().allows_clean_merge() => {
             (tree, merge::touched_by_both(&candidate.base, &candidate.ours, &candidate.theirs))
         }
         MergeResult::Clean { .. } => return Ok(Verdict::rejected(Rejection::CleanMerge)),

@@ -48,6 +48,7 @@ pub use crate::bundle::version::VersionMeta;
 use crate::bundle::version::{self, write_generated};
 use crate::difficulty::quota::Shortfall;
 use crate::pytest::testrun::RunStats;
+use crate::substrate::history::HistoryCounts;
 use crate::validate::Rejection;
 use accept::ensure_tasks;
 pub use accept::Exclusions;
@@ -55,7 +56,7 @@ use engine::{progress_bar, Engine};
 pub use levels::{FamilyLevels, LevelBreakdown};
 pub use options::{embedded_substrates, GenOptions};
 pub(crate) use stage::mutable_modules;
-use stage::{stage, substrate_entries};
+use stage::{history_counts, stage, substrate_entries};
 
 /// What judging a run's candidates came to, whether or not it wrote a version.
 #[derive(Debug, Clone, Default)]
@@ -77,6 +78,31 @@ pub struct GenStats {
     /// Per substrate, the tests seen flipping between two runs of one tree (candidates
     /// resting on them were dropped as `flaky`); substrates without any are left out.
     pub flaky_tests: BTreeMap<String, Vec<String>>,
+    /// What the history scans found (all zero when the run read no history).
+    pub history: HistoryCounts,
+    /// Wall time per stage.
+    pub timings: Timings,
+}
+
+/// Wall time per stage of a run.
+#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct Timings {
+    /// Substrates loaded, their tests run at HEAD, coverage maps, parsing and mutations.
+    #[serde(serialize_with = "seconds")]
+    pub prepare: Duration,
+    /// History walked and classified (git only).
+    #[serde(serialize_with = "seconds")]
+    pub history: Duration,
+    /// Intents' sites found and candidates built.
+    #[serde(serialize_with = "seconds")]
+    pub forge: Duration,
+    /// Candidates merged, tested, levelled and checked by the grader.
+    #[serde(serialize_with = "seconds")]
+    pub judge: Duration,
+}
+
+fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_f64((d.as_secs_f64() * 10.0).round() / 10.0)
 }
 
 /// What a run did: the version it wrote, and its [`GenStats`].
@@ -123,8 +149,15 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
     let engine = Engine::new(&staged, options.jobs);
     let total: usize = staged.cells.iter().map(|c| c.candidates.len()).sum();
     let bar = progress_bar(options.progress, total as u64);
+    let judging = Instant::now();
     let selection = engine.select(goal, exclude, &bar)?;
     bar.finish_and_clear();
+    let timings = Timings {
+        prepare: staged.timings.prepare,
+        history: staged.timings.history,
+        forge: staged.timings.forge,
+        judge: judging.elapsed(),
+    };
 
     let kept = selection.accepted.len();
     let mut drafts = selection.accepted;
@@ -152,6 +185,8 @@ pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated>
             .map(|p| (p.substrate.name.clone(), p.runner.flaky_tests()))
             .filter(|(_, ids)| !ids.is_empty())
             .collect(),
+        history: history_counts(&staged.prepared),
+        timings,
     };
     Ok(Generated { tasks, substrates: substrate_entries(&staged.prepared, &per_substrate), ladder, stats })
 }

@@ -42,6 +42,9 @@ pub struct GenOptions {
     /// runs the pipeline chooses the rung's binary before it starts
     /// ([`crate::resolve::mergiraf::prepare`]).
     pub no_mergiraf: bool,
+    /// Read the last N commits of each git substrate's history for the history families
+    /// (`--history N`); `None`: each substrate's `history = N`, if any.
+    pub history: Option<usize>,
 }
 
 impl GenOptions {

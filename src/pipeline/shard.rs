@@ -419,6 +419,9 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         runs: RunStats::default(),
         levels,
         flaky_tests: BTreeMap::new(),
+        // The shards read the history and timed their stages.
+        history: Default::default(),
+        timings: Default::default(),
     };
     Ok(GenReport { version_dir, write, manifest, elapsed: started.elapsed(), stats })
 }

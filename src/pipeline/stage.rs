@@ -4,14 +4,14 @@
 //! and every (substrate, family) cell's candidates forged in seeded order.
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
 use super::grader_check::Checker;
 use super::options::GenOptions;
 use crate::bundle::manifest::{Ladder, SubstrateEntry};
-use crate::forge::{self, Candidate, Family, ForgeInput};
+use crate::forge::{self, Candidate, Family, ForgeInput, Group};
 use crate::intent::Probe;
 use crate::leftovers;
 use crate::mutate::{self, Mutation};
@@ -19,6 +19,7 @@ use crate::pytest::select::SelectionMode;
 use crate::pytest::testrun::{OutcomeCache, TestRunner};
 use crate::pytest::venv::{ensure_venv, user_cache_dir};
 use crate::python::PyModule;
+use crate::substrate::history::{self, HistoryCounts, HistoryScan};
 use crate::substrate::{self, Substrate, SubstrateSpec};
 
 /// A substrate ready for forging.
@@ -30,6 +31,8 @@ pub(super) struct Prepared {
     /// Plays kept candidates through the environment's episodes, with the substrate's
     /// venv ([`Checker::python`]).
     pub(super) checker: Checker,
+    /// The history the history families read, when the run reads it (`history = N`).
+    pub(super) history: Option<HistoryScan>,
 }
 
 /// Substrates prepared and their candidates laid out in cells, ready to be judged.
@@ -37,8 +40,21 @@ pub(super) struct Staged {
     pub(super) prepared: Vec<Prepared>,
     pub(super) skipped: Vec<(String, String)>,
     pub(super) cells: Vec<Cell>,
+    /// Time spent preparing substrates, scanning histories and forging candidates.
+    pub(super) timings: StageTimings,
     /// A bare repository the candidates' commits are written to.
     scratch: tempfile::TempDir,
+}
+
+/// Wall time of the stages before judging, summed over substrates.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct StageTimings {
+    /// Loading, HEAD's test runs, the coverage map, parsing and mutations.
+    pub(super) prepare: Duration,
+    /// Walking and classifying the history (git only).
+    pub(super) history: Duration,
+    /// Finding intents' sites and building candidates.
+    pub(super) forge: Duration,
 }
 
 impl Staged {
@@ -67,8 +83,9 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
     sweep_leftovers(&cache, &options.cache_dir);
     let mut skipped = Vec::new();
     let mut prepared = Vec::new();
+    let mut timings = StageTimings::default();
     for spec in &options.substrates {
-        match prepare(spec, &cache, options) {
+        match prepare(spec, &cache, options, &mut timings) {
             Ok(p) => prepared.push(p),
             Err(err) => {
                 let name = spec.path.display().to_string();
@@ -86,6 +103,7 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
 
     // Intents' sites are found once per substrate (a probe runs tests to find some),
     // and only for a mix with a family that reads them.
+    let forging = Instant::now();
     let mut cells = Vec::new();
     for (index, p) in prepared.iter().enumerate() {
         let probe: Option<&dyn Probe> = Some(&p.runner);
@@ -98,6 +116,7 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
             coverage,
             probe,
             site_table: &table,
+            history: p.history.as_ref(),
             seed: options.seed,
         };
         for family in &options.families {
@@ -105,7 +124,8 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
             cells.push(Cell { substrate: index, family: *family, candidates });
         }
     }
-    Ok(Staged { prepared, skipped, cells, scratch })
+    timings.forge = forging.elapsed();
+    Ok(Staged { prepared, skipped, cells, timings, scratch })
 }
 
 /// Prefix of a run's scratch repository in the system's temporary folder.
@@ -124,6 +144,15 @@ fn sweep_leftovers(cache: &OutcomeCache, cache_dir: &Path) {
     if removed > 0 {
         eprintln!("note: removed {removed} temporary files and folders left by killed runs");
     }
+}
+
+/// What the substrates' history scans found, summed.
+pub(super) fn history_counts(prepared: &[Prepared]) -> HistoryCounts {
+    let mut counts = HistoryCounts::default();
+    for scan in prepared.iter().filter_map(|p| p.history.as_ref()) {
+        counts += &scan.counts();
+    }
+    counts
 }
 
 /// The manifest's substrate entries, with `tasks[i]` tasks from substrate `i`.
@@ -145,7 +174,13 @@ pub(super) fn substrate_entries(prepared: &[Prepared], tasks: &[usize]) -> Vec<S
         .collect()
 }
 
-fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> Result<Prepared> {
+fn prepare(
+    spec: &SubstrateSpec,
+    cache: &OutcomeCache,
+    options: &GenOptions,
+    timings: &mut StageTimings,
+) -> Result<Prepared> {
+    let started = Instant::now();
     let substrate = substrate::load(spec)?;
     let python = ensure_venv(&user_cache_dir(), &substrate.config.python_deps)?;
     let runner = TestRunner::new(
@@ -171,7 +206,25 @@ fn prepare(spec: &SubstrateSpec, cache: &OutcomeCache, options: &GenOptions) -> 
     let runner = with_selection(runner, &substrate, options);
     let (modules, mutations) = mutable_modules(&substrate)?;
     let checker = Checker::new(python, &options.cache_dir);
-    Ok(Prepared { substrate, runner, modules, mutations, checker })
+    timings.prepare += started.elapsed();
+    let scanning = Instant::now();
+    let history = read_history(&substrate, options)?;
+    timings.history += scanning.elapsed();
+    Ok(Prepared { substrate, runner, modules, mutations, checker, history })
+}
+
+/// The substrate's history, scanned when the run has a history family and a depth
+/// (`--history N`, else `history = N` in substrate.toml).
+fn read_history(substrate: &Substrate, options: &GenOptions) -> Result<Option<HistoryScan>> {
+    let depth = options.history.or(substrate.config.history).filter(|n| *n > 0);
+    let wanted = options.families.iter().any(|f| f.group() == Group::History);
+    let (Some(depth), true) = (depth, wanted) else { return Ok(None) };
+    if substrate.commit.is_none() {
+        bail!("history = {depth} needs a git repository, and {} is a plain folder", substrate.origin.display());
+    }
+    let scan = history::scan(&substrate.origin, depth, &substrate.config)
+        .with_context(|| format!("reading the last {depth} commits of {}", substrate.origin.display()))?;
+    Ok(Some(scan))
 }
 
 /// The substrate's mutable sources, parsed (a file that does not parse is skipped with a

@@ -17,8 +17,8 @@
 //!   names joined with `.` (`Class.method`, `outer.inner`), or `<module>` when none
 //!   does, when the file is not Python or when the text does not parse.
 //!
-//! Family-made tasks have no real history; a task mined from a project's history
-//! would be grouped by its real commit instead (no family makes such tasks yet).
+//! A task made from the project's history (merge-replay, commit-replay) is grouped by
+//! the real commit it stands for instead: `<substrate>:commit:<id>`.
 //!
 //! This module does no I/O.
 
@@ -33,6 +33,9 @@ pub const MODULE_LEVEL: &str = "<module>";
 
 /// The split group of a task: `<substrate>:<path>:<qualname>`.
 pub fn group_of(task: &Task, solution: &Solution) -> String {
+    if let Some(origin) = &solution.origin {
+        return format!("{}:commit:{}", task.substrate.name, origin.commit);
+    }
     let (path, qualname) = conflict_site(task, solution);
     format!("{}:{path}:{qualname}", task.substrate.name)
 }

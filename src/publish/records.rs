@@ -93,6 +93,9 @@ pub struct SolutionRecord {
     /// the environment's grader checked at generation: each baseline agent's reward `share` of the maximum and
     /// whether it `solved` the task, and `gold_passing`, the test ids a graded tree must pass
     pub grader: Option<GraderCheck>,
+    /// the real commits a task of the project's history was made from (`kind` commit or merge, the `commit` it
+    /// stands for, its `base` and the `sides`' commits); null on generated tasks
+    pub origin: Option<crate::substrate::history::RealOrigin>,
     /// path of the task's `solution.bundle` (branch gold) in this repository
     pub solution_bundle: String,
 }
@@ -189,6 +192,7 @@ pub fn solution_record(task: &Task, solution: &Solution, group: String) -> Solut
         baselines: FlatBaselines::from(&v.baselines),
         features: solution.features.clone(),
         grader: solution.grader.clone(),
+        origin: solution.origin.clone(),
         solution_bundle: solution_bundle_path(&solution.id),
     }
 }
@@ -235,6 +239,7 @@ pub fn solution_from_record(record: &SolutionRecord) -> Solution {
         },
         features: record.features.clone(),
         grader: record.grader.clone(),
+        origin: record.origin.clone(),
     }
 }
 

@@ -35,6 +35,10 @@ pub struct SubstrateConfig {
     /// Wall-clock limit for one test run, in seconds.
     #[serde(default = "default_timeout")]
     pub timeout_s: u64,
+    /// Also make tasks from the last N commits of HEAD's history (merge-replay and
+    /// commit-replay; `gen-tasks --history N` overrides it). Needs a git repository.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<usize>,
     /// The project's licence (SPDX expression), recorded in the manifest and the card.
     /// An embedded substrate without one is the generator's own code, under its licence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -69,6 +73,7 @@ impl Default for SubstrateConfig {
             exclude: default_exclude(),
             python_deps: Vec::new(),
             timeout_s: default_timeout(),
+            history: None,
             license: None,
             source: None,
         }

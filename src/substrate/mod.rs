@@ -178,6 +178,12 @@ fn read_git_head(repo: &git2::Repository, path: &Path) -> Result<(Snapshot, Stri
     Ok((files, commit.id().to_string()))
 }
 
+/// Every file of commit `oid`'s tree.
+pub fn commit_files(repo: &git2::Repository, oid: git2::Oid) -> Result<Snapshot> {
+    let tree = repo.find_commit(oid)?.tree()?;
+    tree_files(repo, &tree)
+}
+
 /// Every file (blob) of `tree`, by its path.
 pub(crate) fn tree_files(repo: &git2::Repository, tree: &git2::Tree) -> Result<Snapshot> {
     let mut files = Snapshot::new();

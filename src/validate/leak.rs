@@ -41,7 +41,7 @@ mod tests {
     }
 
     fn intent(message: &str) -> Intent {
-        Intent { message: message.into(), mutations: Vec::new(), changes: Vec::new() }
+        Intent { message: message.into(), mutations: Vec::new(), changes: Vec::new(), author: None }
     }
 
     #[test]

@@ -22,7 +22,8 @@ use ladder::LadderCell;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Validation {
-    /// Base, the tree both sides branch from (integration group: it must pass).
+    /// Base, the tree both sides branch from (integration group: it must pass; real
+    /// history: recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<Outcome>,
     /// The merge as git left it (markers in place).
@@ -254,15 +255,17 @@ pub fn validate(
     if conflicted_outcome.timed_out {
         return Ok(Err(Rejection::TimesOut));
     }
-    let base = match rule.base_passes() {
-        true => {
+    let base = match rule {
+        SideRule::BothPass => {
             let base = runner.run(&candidate.base)?;
             if !base.passed {
                 return Ok(Err(if base.timed_out { Rejection::TimesOut } else { Rejection::BaseFails }));
             }
             Some(base)
         }
-        false => None,
+        // Real history is what it is: base's verdict is recorded, not required.
+        SideRule::Recorded => Some(runner.run(&candidate.base)?),
+        SideRule::BothFail | SideRule::ExactlyOnePasses => None,
     };
     let ours = runner.run(&candidate.ours)?;
     if let Some(rejection) = early_side_check(rule, &ours) {
@@ -353,6 +356,7 @@ fn check_sides(rule: SideRule, ours: &Outcome, theirs: &Outcome) -> Option<Rejec
         (SideRule::ExactlyOnePasses, _, _) => None,
         (SideRule::BothPass, true, true) => None,
         (SideRule::BothPass, _, _) => Some(Rejection::SideFails),
+        (SideRule::Recorded, _, _) => None,
     }
 }
 

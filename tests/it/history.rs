@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use mergeforge::pytest::testrun::TestRunner;
 use mergeforge::pytest::venv::{ensure_venv, user_cache_dir};
-use mergeforge::substrate::history::{commit_files, scan_merges, verify, MergeVerdicts, Skip};
+use mergeforge::substrate::commit_files;
+use mergeforge::substrate::history::{scan_merges, verify, MergeVerdicts, Skip};
 
 use crate::common::{git, git_output};
 
@@ -131,7 +132,7 @@ fn the_walk_classifies_every_merge_and_the_test_check_keeps_only_a_real_resoluti
 
     let scan = scan_merges(&repo, 100).unwrap();
     assert_eq!(scan.considered, 9);
-    let summaries: Vec<&str> = scan.replayable.iter().map(|r| r.summary.as_str()).collect();
+    let summaries: Vec<&str> = scan.merges.iter().map(|r| r.summary.as_str()).collect();
     assert_eq!(summaries, ["Merge broken", "Merge unused", "Merge replayable"], "newest first");
     let counts = scan.skip_counts();
     let count = |reason| counts[&reason];
@@ -144,7 +145,7 @@ fn the_walk_classifies_every_merge_and_the_test_check_keeps_only_a_real_resoluti
     assert_eq!(count(Skip::TestsFailAtMerge), 0, "the walk runs no tests");
 
     // The replay's commits are the merge's: base, first and second parent.
-    let replay = &scan.replayable[2];
+    let replay = &scan.merges[2];
     let rev = |spec: &str| git(dir, &["rev-parse", spec]).trim().to_string();
     let merge_id = replay.merge.to_string();
     assert_eq!(replay.ours.to_string(), rev(&format!("{merge_id}^1")));
@@ -158,7 +159,7 @@ fn the_walk_classifies_every_merge_and_the_test_check_keeps_only_a_real_resoluti
     // The last 2 merges only.
     let recent = scan_merges(&repo, 2).unwrap();
     assert_eq!(recent.considered, 2);
-    assert_eq!(recent.replayable.len(), 2);
+    assert_eq!(recent.merges.len(), 2);
 
     // The test check, with real pytest in the sandbox.
     let python = ensure_venv(&user_cache_dir(), &[]).unwrap();
@@ -166,7 +167,7 @@ fn the_walk_classifies_every_merge_and_the_test_check_keeps_only_a_real_resoluti
         ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/"].iter().map(|s| s.to_string()).collect();
     let runner = TestRunner::new(&command, &Default::default(), Duration::from_secs(60), &python, None);
     let passes = |tree: &mergeforge::snapshot::Snapshot| Ok(runner.run_full(tree)?.passed);
-    let verdicts: Vec<_> = scan.replayable.iter().map(|r| verify(&repo, r, &passes).unwrap()).collect();
+    let verdicts: Vec<_> = scan.merges.iter().map(|r| verify(&repo, r, &passes).unwrap()).collect();
     assert_eq!(
         verdicts,
         [

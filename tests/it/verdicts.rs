@@ -126,7 +126,12 @@ fn cached_call_candidate(head: &Snapshot) -> Candidate {
         );
         tree
     };
-    let intent = |message: &str| Intent { message: message.to_string(), mutations: Vec::new(), changes: Vec::new() };
+    let intent = |message: &str| Intent {
+        message: message.to_string(),
+        mutations: Vec::new(),
+        changes: Vec::new(),
+        author: None,
+    };
     Candidate {
         family: Family::StripRestore,
         proposal: Proposal {
@@ -139,6 +144,7 @@ fn cached_call_candidate(head: &Snapshot) -> Candidate {
             summary: "each side restores one rate".into(),
             ours_intent: intent("Restore the dollar rate"),
             theirs_intent: intent("Restore the euro rate"),
+            origin: None,
         },
     }
 }

@@ -50,6 +50,7 @@ impl FamilyBuilder for DivergentEdit {
                                     message: messages::replace(bug, wrong),
                                     mutations: vec![(*wrong).clone()],
                                     changes: Vec::new(),
+                                    author: None,
                                 };
                                 let ((ours, ours_intent), (theirs, theirs_intent)) = if seeded_coin(seed, &key) {
                                     ((gold.clone(), fix), (wrong_side, other))
@@ -69,6 +70,7 @@ impl FamilyBuilder for DivergentEdit {
                                     mutations: vec![(*bug).clone(), (*wrong).clone()],
                                     ours_intent,
                                     theirs_intent,
+                                    origin: None,
                                 })
                             }),
                         });

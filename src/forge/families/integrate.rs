@@ -90,6 +90,7 @@ impl Sides {
             summary,
             ours_intent: Intent::making(ours.1),
             theirs_intent: Intent::making(theirs.1),
+            origin: None,
         })
     }
 }

@@ -57,4 +57,5 @@ catalogue! {
     FeatureFeature => feature_feature::FeatureFeature,
     FeatureRefactor => feature_refactor::FeatureRefactor,
     MoveEdit => move_edit::MoveEdit,
+    MergeReplay => merge_replay::MergeReplay,
 }

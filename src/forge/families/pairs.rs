@@ -76,6 +76,7 @@ impl<'a> PairRecipe<'a> {
                     mutations: vec![(*first).clone(), (*second).clone()],
                     ours_intent,
                     theirs_intent,
+                    origin: None,
                 })
             }),
         }

@@ -166,11 +166,13 @@ fn build(
         message: format!("`{fname}`: take `{}` as a parameter (default `{}`)", parameter.name, parameter.default_text),
         mutations: vec![remove_parameter.clone()],
         changes: Vec::new(),
+        author: None,
     };
     let theirs_intent = Intent {
         message: format!("`{fname}`: add `{}`; call it from {}", short(&statement), module_b.path),
         mutations: vec![remove_statement.clone(), remove_argument.clone()],
         changes: Vec::new(),
+        author: None,
     };
     Some(Proposal {
         summary: format!(
@@ -185,6 +187,7 @@ fn build(
         mutations: vec![remove_parameter, remove_statement, remove_argument],
         ours_intent,
         theirs_intent,
+        origin: None,
     })
 }
 
