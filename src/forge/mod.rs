@@ -92,10 +92,13 @@ pub fn ordered_candidates(family: Family, input: &ForgeInput, cap: usize) -> Vec
         family.builder().recipes(input).into_iter().map(|r| (seeded_rank(input.seed, &r.key), r)).collect();
     keyed.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.key.cmp(&b.1.key)));
     keyed.dedup_by(|a, b| a.1.key == b.1.key);
-    keyed
-        .iter()
-        .filter_map(|(_, recipe)| (recipe.build)())
-        .take(cap)
-        .map(|proposal| Candidate { family, proposal })
-        .collect()
+    // Every recipe is wanted: built in parallel (in order), as building can parse and
+    // refactor whole trees (a history family reads a tree per commit).
+    let proposals: Vec<Proposal> = if cap >= keyed.len() {
+        use rayon::prelude::*;
+        keyed.par_iter().filter_map(|(_, recipe)| (recipe.build)()).collect()
+    } else {
+        keyed.iter().filter_map(|(_, recipe)| (recipe.build)()).take(cap).collect()
+    };
+    proposals.into_iter().map(|proposal| Candidate { family, proposal }).collect()
 }

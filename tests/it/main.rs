@@ -5,6 +5,7 @@ mod add_function;
 mod bad_input;
 mod bench;
 mod branch;
+mod commit_replay;
 mod common;
 mod curriculum;
 mod env_confine;

@@ -58,4 +58,5 @@ catalogue! {
     FeatureRefactor => feature_refactor::FeatureRefactor,
     MoveEdit => move_edit::MoveEdit,
     MergeReplay => merge_replay::MergeReplay,
+    CommitReplay => commit_replay::CommitReplay,
 }

@@ -74,3 +74,52 @@ pub fn classify_commit(
     let change = RealChange { message: message_of(commit), author: author_of(commit) };
     Ok(Ok(GoldPatch { commit: commit.id(), parent: parent.id(), change, sources, tests, changed_lines }))
 }
+
+/// One hunk of a commit's diff of a Python file: where it sits in the parent's file
+/// and the lines it removes and adds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hunk {
+    pub path: String,
+    /// The 1-based lines of the parent's file the hunk replaces, end exclusive (empty
+    /// at the insertion point for a pure addition).
+    pub old: std::ops::Range<usize>,
+    pub removed: Vec<String>,
+    pub added: Vec<String>,
+}
+
+/// The hunks of `patch`'s diff in Python files (sources and tests), in diff order.
+pub fn hunks(repo: &Repository, patch: &GoldPatch) -> Result<Vec<Hunk>> {
+    let (parent, commit) = (repo.find_commit(patch.parent)?, repo.find_commit(patch.commit)?);
+    let mut options = DiffOptions::new();
+    options.context_lines(0);
+    let diff = repo.diff_tree_to_tree(Some(&parent.tree()?), Some(&commit.tree()?), Some(&mut options))?;
+    let out: std::cell::RefCell<Vec<Hunk>> = Default::default();
+    diff.foreach(
+        &mut |_, _| true,
+        None,
+        Some(&mut |delta, hunk| {
+            let path = delta.new_file().path().or_else(|| delta.old_file().path());
+            let path = path.map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
+            if path.ends_with(".py") {
+                let start = hunk.old_start() as usize + usize::from(hunk.old_lines() == 0);
+                let old = start..start + hunk.old_lines() as usize;
+                out.borrow_mut().push(Hunk { path, old, removed: Vec::new(), added: Vec::new() });
+            }
+            true
+        }),
+        Some(&mut |delta, _, line| {
+            let path = delta.new_file().path().or_else(|| delta.old_file().path());
+            let same = |h: &Hunk| path.is_some_and(|p| p.to_string_lossy().replace('\\', "/") == h.path);
+            if let Some(last) = out.borrow_mut().last_mut().filter(|h| same(h)) {
+                let text = String::from_utf8_lossy(line.content()).trim_end().to_string();
+                match line.origin() {
+                    '-' => last.removed.push(text),
+                    '+' => last.added.push(text),
+                    _ => {}
+                }
+            }
+            true
+        }),
+    )?;
+    Ok(out.into_inner())
+}

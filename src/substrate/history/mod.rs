@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use git2::{Oid, Repository, Sort};
 
-pub use commits::{classify_commit, GoldPatch};
+pub use commits::{classify_commit, hunks, GoldPatch, Hunk};
 pub use merges::{classify_merge, verify, MergeVerdicts, ReplayableMerge};
 pub use real::{Author, RealChange, RealKind, RealOrigin};
 pub use skip::Skip;
