@@ -7,6 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
+use crate::publish::configs::{TaskConfig, DEFAULT_CONFIG};
 use crate::publish::{self, PublishOptions, PublishReport, PushOptions, MAX_SHARD_BYTES};
 
 /// Turn a dataset version into a Hugging Face Hub dataset repository folder, and
@@ -186,7 +187,11 @@ fn print_summary(report: &PublishReport) {
     );
     println!();
     println!("{:<10}{:>8}{:>8}", "config", "train", "test");
-    let order = |c: &str| ["default", "easy", "medium", "hard"].iter().position(|n| *n == c).unwrap_or(usize::MAX);
+    // `default`, the task configs in the card's order, then `solutions`.
+    let order = |c: &str| {
+        let mut task_configs = std::iter::once(DEFAULT_CONFIG).chain(TaskConfig::ALL.map(TaskConfig::name));
+        task_configs.position(|n| n == c).unwrap_or(usize::MAX)
+    };
     let mut configs: Vec<&String> = report.rows.keys().map(|(c, _)| c).collect();
     configs.dedup();
     configs.sort_by_key(|c| order(c));

@@ -158,12 +158,16 @@ what an agent may see. ",
         code_list(&task_configs(info))
     );
     if has_real(info) {
+        out.push_str("`default` holds every task; ");
+        let levels: Vec<String> = task_configs(info).into_iter().filter(|c| Level::parse(c).is_some()).collect();
+        if !levels.is_empty() {
+            let _ = write!(out, "the level configs ({}) hold the generated tasks of their level; ", code_list(&levels));
+        }
         let _ = write!(
             out,
-            "`default` holds every task; the level configs hold the generated tasks of their level, and `real` the \
-tasks made from the projects' own history ({}): real merges and commits replayed, their authors and messages kept. \
-A task in `real` is levelled like any other but listed in `real` only, and its solution record names the real \
-commits it was made from (`origin`). ",
+            "`real` holds the tasks made from the projects' own history ({}): real merges and commits replayed, their \
+authors and messages kept. A task in `real` is levelled like any other but listed in `real` only, and its solution \
+record names the real commits it was made from (`origin`). ",
             code_list(&history_families())
         );
     }
@@ -503,7 +507,8 @@ mod tests {
             "- config_name: real\n  data_files:\n  - split: train\n    path: \"data/tasks/real/train-*.jsonl\"\n",
             "- config_name: real\n  features:\n",
             "The task configs (`default`, `easy`, `hard`, `real`) hold",
-            "`real` the tasks made from the projects' own history (`merge-replay`",
+            "the level configs (`easy`, `hard`) hold the generated tasks of their level; `real` holds the tasks made \
+             from the projects' own history (`merge-replay`",
             "load_dataset(\"o/n\", \"hard\")   # or \"default\", \"easy\", \"real\"",
             "`<substrate>:commit:<id>`",
             "| `real` | 1 | 0 | 1 |\n| **`default`** | 4 | 2 | 6 |",
