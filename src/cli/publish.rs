@@ -7,6 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use serde_json::json;
 
+use crate::publish::configs::{TaskConfig, DEFAULT_CONFIG};
 use crate::publish::{self, PublishOptions, PublishReport, PushOptions, MAX_SHARD_BYTES};
 
 /// Turn a dataset version into a Hugging Face Hub dataset repository folder, and
@@ -21,20 +22,27 @@ use crate::publish::{self, PublishOptions, PublishReport, PushOptions, MAX_SHARD
 ///                                      and a body (tasks, generation, counts,
 ///                                      fields, usage)
 ///   data/tasks/<level>/<split>-NNNNN.jsonl
-///                                      one agent-facing record per task: exactly
-///                                      task.json's fields and its bundle's path;
-///                                      shards of at most --max-shard-bytes (8 MiB)
+///                                      one agent-facing record per generated task:
+///                                      exactly task.json's fields and its bundle's
+///                                      path; shards of at most --max-shard-bytes
+///                                      (8 MiB)
+///   data/tasks/real/<split>-NNNNN.jsonl
+///                                      the same for the tasks made from a
+///                                      project's history (merge-replay,
+///                                      commit-replay), whatever their level
 ///   data/solutions/<split>-NNNNN.jsonl solution.json's fields and the split group
 ///   bundles/<task_id>.bundle           each task's repo.bundle (base, ours, theirs)
 ///   solutions/<task_id>.bundle         each task's solution.bundle (gold)
 ///   manifest.json                      the version's manifest, unchanged
 ///   .gitattributes                     *.bundle and any file over 8 MiB via LFS
 ///
-/// Configs: `default` (every level) and `easy`, `medium`, `hard` (what an agent may
-/// see), and `solutions` (the answers, which a trainer may leave out: the other configs
-/// never read data/solutions/ or solutions/). Splits `train` and `test` by group: the
+/// Configs: `default` (every task), `easy`, `medium`, `hard` (generated tasks by
+/// level) and `real` (tasks of a project's history), what an agent may see; and
+/// `solutions` (the answers, which a trainer may leave out: the other configs never
+/// read data/solutions/ or solutions/). Splits `train` and `test` by group: the
 /// substrate, path and enclosing function, class or module level of the first
-/// conflict hunk, so that no group is in both (see --test-ratio). Load with
+/// conflict hunk (for a task of the history, the real commit), so that no group is in
+/// both (see --test-ratio). Load with
 /// `datasets.load_dataset("OWNER/NAME", "hard")`. `serve` and `eval` read the folder
 /// directly (solutions included).
 ///
@@ -179,7 +187,11 @@ fn print_summary(report: &PublishReport) {
     );
     println!();
     println!("{:<10}{:>8}{:>8}", "config", "train", "test");
-    let order = |c: &str| ["default", "easy", "medium", "hard"].iter().position(|n| *n == c).unwrap_or(usize::MAX);
+    // `default`, the task configs in the card's order, then `solutions`.
+    let order = |c: &str| {
+        let mut task_configs = std::iter::once(DEFAULT_CONFIG).chain(TaskConfig::ALL.map(TaskConfig::name));
+        task_configs.position(|n| n == c).unwrap_or(usize::MAX)
+    };
     let mut configs: Vec<&String> = report.rows.keys().map(|(c, _)| c).collect();
     configs.dedup();
     configs.sort_by_key(|c| order(c));

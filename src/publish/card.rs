@@ -1,13 +1,14 @@
 //! The dataset card (`README.md`) and `.gitattributes` of a published dataset.
 //!
 //! The card's YAML front matter is what the Hub and `datasets` read: license, task
-//! categories, tags, pretty name, size category, the `configs` (`default` over every
-//! level and one per level, all agent-facing, and `solutions`) with their `data_files`,
-//! and `dataset_info` with the explicit features of each config's record, so every
-//! shard loads with one schema even when a column is null in all of a shard's rows. The
-//! body is for people: what the tasks are, how to leave the solutions out, how they were
-//! made and verified, the substrates with their licences and sources, counts, the
-//! fields, and usage.
+//! categories, tags, pretty name, size category, the `configs` ([`super::configs`]:
+//! `default` over every task, one per level of the generated tasks, `real` for the tasks
+//! of the projects' own history, all agent-facing, and `solutions`) with their
+//! `data_files`, and `dataset_info` with the explicit features of each config's record,
+//! so every shard loads with one schema even when a column is null in all of a shard's
+//! rows. The body is for people: what the tasks are, how to leave the solutions out, how
+//! they were made and verified, the substrates with their licences and sources, counts,
+//! the fields, and usage; it names `real` only when the version has such tasks.
 //!
 //! Everything here is a pure function of its inputs (no clock, no paths of this
 //! machine), so the same dataset version gives the same bytes.
@@ -17,19 +18,11 @@ use std::fmt::Write;
 
 use crate::bundle::Manifest;
 use crate::difficulty::Level;
-use crate::forge::Family;
+use crate::forge::{Family, Group, SideRule};
 
+use super::configs::{configs, data_glob, TaskConfig, DEFAULT_CONFIG, SOLUTIONS_CONFIG};
 use super::features::{fields_table, record_features, render_fields};
 use super::records::{SolutionRecord, Split, TaskRecord};
-
-/// The agent-facing config over every level.
-pub const DEFAULT_CONFIG: &str = "default";
-/// The config of the solution records.
-pub const SOLUTIONS_CONFIG: &str = "solutions";
-/// The folder of the agent-facing records (one folder per level inside).
-pub const TASKS_DATA: &str = "data/tasks";
-/// The folder of the solution records.
-pub const SOLUTIONS_DATA: &str = "data/solutions";
 
 /// Files over this size go through LFS (besides every bundle).
 pub const LFS_THRESHOLD: u64 = 8 * 1024 * 1024;
@@ -43,8 +36,8 @@ pub struct CardInfo<'a> {
     pub repo_id: Option<&'a str>,
     pub tags: &'a [String],
     pub test_ratio: f64,
-    /// Rows per (level, split); a missing entry means none.
-    pub rows: &'a BTreeMap<(Level, Split), usize>,
+    /// Rows per (task config, split); a missing entry means none.
+    pub rows: &'a BTreeMap<(TaskConfig, Split), usize>,
     /// Split groups per split.
     pub groups: &'a BTreeMap<Split, usize>,
 }
@@ -86,34 +79,6 @@ pub fn size_category(rows: usize) -> &'static str {
     }
 }
 
-/// The configs present: `default` plus every level with at least one row, each with
-/// the splits that have rows, and `solutions` (the splits of `default`).
-pub fn configs(rows: &BTreeMap<(Level, Split), usize>) -> Vec<(String, Vec<Split>)> {
-    let has = |level: Option<Level>, split: Split| {
-        rows.iter().any(|((l, s), n)| *s == split && *n > 0 && level.is_none_or(|want| want == *l))
-    };
-    let mut out = Vec::new();
-    let default_splits: Vec<Split> = Split::ALL.into_iter().filter(|s| has(None, *s)).collect();
-    out.push((DEFAULT_CONFIG.to_string(), default_splits.clone()));
-    for level in Level::ALL {
-        let splits: Vec<Split> = Split::ALL.into_iter().filter(|s| has(Some(level), *s)).collect();
-        if !splits.is_empty() {
-            out.push((level.name().to_string(), splits));
-        }
-    }
-    out.push((SOLUTIONS_CONFIG.to_string(), default_splits));
-    out
-}
-
-/// The data-file glob of a config's split.
-pub fn data_glob(config: &str, split: Split) -> String {
-    match config {
-        SOLUTIONS_CONFIG => format!("{SOLUTIONS_DATA}/{}-*.jsonl", split.name()),
-        DEFAULT_CONFIG => format!("{TASKS_DATA}/*/{}-*.jsonl", split.name()),
-        level => format!("{TASKS_DATA}/{level}/{}-*.jsonl", split.name()),
-    }
-}
-
 /// The whole `README.md`.
 pub fn readme(info: &CardInfo) -> String {
     let mut out = String::new();
@@ -148,7 +113,7 @@ fn front_matter(out: &mut String, info: &CardInfo) {
     let configs = configs(info.rows);
     for (name, splits) in &configs {
         let _ = writeln!(out, "- config_name: {name}");
-        if name == "default" {
+        if name == DEFAULT_CONFIG {
             out.push_str("  default: true\n");
         }
         out.push_str("  data_files:\n");
@@ -186,19 +151,38 @@ decides. Every task ships as two plain git bundles: `bundles/<id>.bundle` with b
 `theirs` (nothing of the answer), and `solutions/<id>.bundle` with branch `gold` (the verified merge \
 of ours and theirs), so it can be reproduced with git alone.\n\n",
     );
+    let _ = write!(
+        out,
+        "The task configs ({}) hold exactly the fields of the task's `task.json` and the path of its `repo.bundle`: \
+what an agent may see. ",
+        code_list(&task_configs(info))
+    );
+    if has_real(info) {
+        out.push_str("`default` holds every task; ");
+        let levels: Vec<String> = task_configs(info).into_iter().filter(|c| Level::parse(c).is_some()).collect();
+        if !levels.is_empty() {
+            let _ = write!(out, "the level configs ({}) hold the generated tasks of their level; ", code_list(&levels));
+        }
+        let _ = write!(
+            out,
+            "`real` holds the tasks made from the projects' own history ({}): real merges and commits replayed, their \
+authors and messages kept. A task in `real` is levelled like any other but listed in `real` only, and its solution \
+record names the real commits it was made from (`origin`). ",
+            code_list(&history_families())
+        );
+    }
     out.push_str(
-        "The task configs (`default`, `easy`, `medium`, `hard`) hold exactly the fields of the task's `task.json` \
-and the path of its `repo.bundle`: what an agent may see. Everything that tells the answer (the merged and \
-gold texts, the summary, the mutations, every test outcome, the split group) is in the `solutions` config \
-(`data/solutions/`) and the `solutions/` folder of gold bundles, which a trainer may leave out.\n\n",
+        "Everything that tells the answer (the merged and gold texts, the summary, the mutations, every test outcome, \
+the split group) is in the `solutions` config (`data/solutions/`) and the `solutions/` folder of gold bundles, which \
+a trainer may leave out.\n\n",
     );
     usage(out, info);
     families(out, m);
     generation(out, m);
     substrates(out, m);
     counts(out, info);
-    fields(out);
-    layout(out);
+    fields(out, info);
+    layout(out, info);
     let _ = writeln!(
         out,
         "## License\n\n`{}` (the dataset); each substrate's licence is in the table above.",
@@ -206,11 +190,34 @@ gold texts, the summary, the mutations, every test outcome, the split group) is 
     );
 }
 
+/// The agent-facing configs the version has, `default` first, as the front matter lists them.
+fn task_configs(info: &CardInfo) -> Vec<String> {
+    configs(info.rows).into_iter().map(|(name, _)| name).filter(|name| name != SOLUTIONS_CONFIG).collect()
+}
+
+/// Whether the version has tasks made from a project's history (config `real`).
+fn has_real(info: &CardInfo) -> bool {
+    info.rows.iter().any(|((config, _), n)| *config == TaskConfig::Real && *n > 0)
+}
+
+/// The history families' names, in catalogue order.
+fn history_families() -> Vec<&'static str> {
+    Family::ALL.into_iter().filter(|f| f.group() == Group::History).map(Family::name).collect()
+}
+
+/// Names as inline code, comma-separated: `` `a`, `b` ``.
+fn code_list<S: AsRef<str>>(names: &[S]) -> String {
+    names.iter().map(|n| format!("`{}`", n.as_ref())).collect::<Vec<_>>().join(", ")
+}
+
 fn usage(out: &mut String, info: &CardInfo) {
     let m = info.manifest;
     let repo = info.repo_id.unwrap_or("OWNER/NAME");
     out.push_str("## Usage\n\n```python\nfrom datasets import load_dataset\n\n");
-    let _ = writeln!(out, "tasks = load_dataset({}, \"hard\")   # or \"default\", \"easy\", \"medium\"", quoted(repo));
+    let present = task_configs(info);
+    let shown = if present.iter().any(|c| c == "hard") { "hard" } else { DEFAULT_CONFIG };
+    let others: Vec<String> = present.iter().filter(|c| *c != shown).map(|c| quoted(c)).collect();
+    let _ = writeln!(out, "tasks = load_dataset({}, {})   # or {}", quoted(repo), quoted(shown), others.join(", "));
     out.push_str("task = tasks[\"train\"][0]\n");
     out.push_str("print(task[\"id\"], task[\"difficulty\"][\"level\"], task[\"test_command\"], task[\"bundle\"])\n\n");
     let _ = writeln!(out, "solutions = load_dataset({}, \"solutions\")   # join on \"id\"", quoted(repo));
@@ -222,9 +229,9 @@ fn usage(out: &mut String, info: &CardInfo) {
         );
     }
     out.push_str(
-        "### Leaving the solutions out\n\n`load_dataset(..., \"default\")` (or a level) reads `data/tasks/` only and \
-never touches `data/solutions/` or `solutions/`. To download the files of the tasks without any answer:\n\n```python\n\
-from huggingface_hub import snapshot_download\n\n",
+        "### Leaving the solutions out\n\n`load_dataset(..., \"default\")` (or any other task config) reads `data/tasks/` \
+only and never touches `data/solutions/` or `solutions/`. To download the files of the tasks without any answer:\n\n\
+```python\nfrom huggingface_hub import snapshot_download\n\n",
     );
     let _ = writeln!(
         out,
@@ -264,12 +271,13 @@ fn generation(out: &mut String, m: &Manifest) {
     let _ = writeln!(out, "- generator: `{} {}`", m.generator.name, m.generator.version);
     let _ = writeln!(out, "- command: `{}`", shell_command(&m.command));
     let _ = writeln!(out, "- seed: `{}`", m.seed);
-    out.push_str(
+    let _ = writeln!(
+        out,
         "- verification: for every task the tests were run in a sandbox on the conflicted tree (must fail), \
-on `gold` (must pass), on `ours` and `theirs` (each must fail, or for `divergent-edit` exactly one must pass), \
-and on the results of the baseline resolvers (take ours, take theirs, union of both sides in either order, \
-a rule-based resolver, a token-level diff3, a Python-aware structured merge, and mergiraf when it was available); \
-all outcomes are in the solution record.\n",
+on `gold` (must pass), on `ours` and `theirs` by the family's rule ({}), and on the results of the baseline \
+resolvers (take ours, take theirs, union of both sides in either order, a rule-based resolver, a token-level diff3, \
+a Python-aware structured merge, and mergiraf when it was available); all outcomes are in the solution record.",
+        side_rules()
     );
     out.push_str(
         "- levels: **easy** if taking ours or theirs for every hunk passes, **medium** if a combining resolver \
@@ -277,6 +285,26 @@ all outcomes are in the solution record.\n",
 re-level `level` by agents' solve rates); `score` in [0, 1] adds hunks, conflicted lines and files, edits \
 outside the conflicts, how weak the test signal is, the mutation operators and the family.\n\n",
     );
+}
+
+/// What each side rule requires of `ours` and `theirs`, with its families:
+/// `each must fail: `a`, `b`; exactly one must pass: `c`; ...`.
+fn side_rules() -> String {
+    let rules = [
+        (SideRule::BothFail, "each must fail"),
+        (SideRule::ExactlyOnePasses, "exactly one must pass"),
+        (SideRule::BothPass, "each must pass its own suite"),
+        (SideRule::Recorded, "recorded, not required"),
+    ];
+    rules
+        .iter()
+        .filter_map(|(rule, what)| {
+            let families: Vec<&str> =
+                Family::ALL.into_iter().filter(|f| f.side_rule() == *rule).map(Family::name).collect();
+            (!families.is_empty()).then(|| format!("{what}: {}", code_list(&families)))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Every substrate with its licence and source, as the manifest records them.
@@ -310,28 +338,37 @@ fn counts(out: &mut String, info: &CardInfo) {
     let m = info.manifest;
     let pct = (info.test_ratio * 100.0 * 10.0).round() / 10.0;
     let groups = |split: Split| info.groups.get(&split).copied().unwrap_or(0);
+    let real = has_real(info);
     out.push_str("## Counts\n\n");
-    let _ = writeln!(
-        out,
+    out.push_str(
         "Splits are by **group**, so that tasks made from the same code never straddle them: a task's group is its \
 substrate, the path of its first conflicted file (in path order) and the qualified name of the function, class \
-or module level enclosing the first line of its first conflict hunk (`solutions` config, field `group`). A \
-group's split is fixed by a hash of the group (sha256, first 8 bytes as a fraction; below {} goes to `test`, \
-about {pct}% of groups), so it keeps its split across versions. {} groups in train, {} in test; none in both.\n",
+or module level enclosing the first line of its first conflict hunk (`solutions` config, field `group`). ",
+    );
+    if real {
+        out.push_str(
+            "A task of a project's history is grouped by the real commit it stands for instead \
+(`<substrate>:commit:<id>`). ",
+        );
+    }
+    let _ = writeln!(
+        out,
+        "A group's split is fixed by a hash of the group (sha256, first 8 bytes as a fraction; below {} goes to \
+`test`, about {pct}% of groups), so it keeps its split across versions. {} groups in train, {} in test; none in both.\n",
         info.test_ratio,
         groups(Split::Train),
         groups(Split::Test)
     );
-    out.push_str("| level | train | test | total |\n|---|---|---|---|\n");
-    let row = |level: Level, split: Split| info.rows.get(&(level, split)).copied().unwrap_or(0);
+    out.push_str("| config | train | test | total |\n|---|---|---|---|\n");
+    let row = |config: TaskConfig, split: Split| info.rows.get(&(config, split)).copied().unwrap_or(0);
     let (mut train, mut test) = (0, 0);
-    for level in Level::ALL {
-        let (a, b) = (row(level, Split::Train), row(level, Split::Test));
+    for config in TaskConfig::ALL.into_iter().filter(|c| real || *c != TaskConfig::Real) {
+        let (a, b) = (row(config, Split::Train), row(config, Split::Test));
         train += a;
         test += b;
-        let _ = writeln!(out, "| {} | {a} | {b} | {} |", level.name(), a + b);
+        let _ = writeln!(out, "| `{}` | {a} | {b} | {} |", config.name(), a + b);
     }
-    let _ = writeln!(out, "| **all** | {train} | {test} | {} |\n", train + test);
+    let _ = writeln!(out, "| **`{DEFAULT_CONFIG}`** | {train} | {test} | {} |\n", train + test);
     out.push_str("| family |");
     for level in Level::ALL {
         let _ = write!(out, " {} |", level.name());
@@ -363,20 +400,29 @@ about {pct}% of groups), so it keeps its split across versions. {} groups in tra
         by_level(Level::Hard),
         m.counts.tasks
     );
+    if real {
+        let _ = writeln!(
+            out,
+            "The tasks of {} are levelled like the others and counted here by level, but published in `real`, not in \
+their level's config.\n",
+            code_list(&history_families())
+        );
+    }
 }
 
-fn fields(out: &mut String) {
+fn fields(out: &mut String, info: &CardInfo) {
     out.push_str("## Record fields\n\nOne JSON object per task in each config; every row has every field, with the same types.\n\n");
-    out.push_str("### Task configs (`default`, `easy`, `medium`, `hard`): `task.json` and the bundle\n\n");
+    let _ = writeln!(out, "### Task configs ({}): `task.json` and the bundle\n", code_list(&task_configs(info)));
     fields_table::<TaskRecord>(out);
     out.push_str("\n### `solutions`: `solution.json`, the split group and the gold bundle\n\n");
     fields_table::<SolutionRecord>(out);
     out.push_str("\nAn outcome is `{passed, failed_tests, timed_out}`; `failed_tests` holds pytest node ids.\n\n");
 }
 
-fn layout(out: &mut String) {
+fn layout(out: &mut String, info: &CardInfo) {
+    let real = has_real(info);
     out.push_str("## Files\n\n```\n");
-    for (path, what) in [
+    let mut files = vec![
         ("README.md", "this card"),
         ("manifest.json", "the generator's manifest of the version (sha256 of every task.json)"),
         ("data/tasks/<level>/<split>-NNNNN.jsonl", "the task records, shards of at most 8 MiB"),
@@ -384,15 +430,24 @@ fn layout(out: &mut String) {
         ("bundles/<task_id>.bundle", "the task repositories (Git LFS)"),
         ("solutions/<task_id>.bundle", "the gold merges (Git LFS; answers)"),
         (".gitattributes", "bundles and files over 8 MiB through LFS"),
-    ] {
+    ];
+    if real {
+        files[2].1 = "the generated task records by level, shards of at most 8 MiB";
+        files.insert(3, ("data/tasks/real/<split>-NNNNN.jsonl", "the task records of the projects' history"));
+    }
+    for (path, what) in files {
         let _ = writeln!(out, "{path:<40}{what}");
     }
     out.push_str("```\n\n");
+    let own: Vec<String> = task_configs(info).into_iter().filter(|c| c != DEFAULT_CONFIG).collect();
     let _ = writeln!(
         out,
-        "Config `default` reads `data/tasks/*/<split>-*.jsonl` (every level); configs {} read their own folder; \
-`solutions` reads `data/solutions/<split>-*.jsonl`.\n",
-        Level::ALL.iter().map(|l| format!("`{}`", l.name())).collect::<Vec<_>>().join(", ")
+        "Config `default` reads `data/tasks/*/<split>-*.jsonl` (every task); {}; `solutions` reads \
+`data/solutions/<split>-*.jsonl`.\n",
+        match own.len() {
+            1 => format!("config {} reads its own folder", code_list(&own)),
+            _ => format!("configs {} read their own folder", code_list(&own)),
+        }
     );
 }
 
@@ -418,27 +473,69 @@ pub fn shell_command(argv: &[String]) -> String {
 mod tests {
     use super::*;
 
+    /// The committed sample's manifest, its first task made a merge-replay task.
+    fn manifest_with_one_real_task() -> Manifest {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated/mergeforge-embedded/1.0.0");
+        let (mut manifest, _) = crate::bundle::manifest::read(&dir).unwrap();
+        manifest.tasks[0].family = Family::MergeReplay;
+        manifest
+    }
+
     #[test]
-    fn configs_list_only_levels_and_splits_with_rows() {
-        let rows = BTreeMap::from([
-            ((Level::Easy, Split::Train), 3),
-            ((Level::Hard, Split::Train), 2),
-            ((Level::Hard, Split::Test), 1),
+    fn the_card_names_real_only_when_the_version_has_tasks_of_a_history() {
+        let manifest = manifest_with_one_real_task();
+        let generated = BTreeMap::from([
+            ((TaskConfig::Level(Level::Easy), Split::Train), 3),
+            ((TaskConfig::Level(Level::Hard), Split::Test), 2),
         ]);
-        let got = configs(&rows);
-        let names: Vec<(&str, Vec<Split>)> = got.iter().map(|(n, s)| (n.as_str(), s.clone())).collect();
-        assert_eq!(
-            names,
-            vec![
-                ("default", vec![Split::Train, Split::Test]),
-                ("easy", vec![Split::Train]),
-                ("hard", vec![Split::Train, Split::Test]),
-                ("solutions", vec![Split::Train, Split::Test]),
-            ]
-        );
-        assert_eq!(data_glob("default", Split::Test), "data/tasks/*/test-*.jsonl");
-        assert_eq!(data_glob("medium", Split::Train), "data/tasks/medium/train-*.jsonl");
-        assert_eq!(data_glob("solutions", Split::Train), "data/solutions/train-*.jsonl");
+        let mut mixed = generated.clone();
+        mixed.insert((TaskConfig::Real, Split::Train), 1);
+        let groups = BTreeMap::from([(Split::Train, 2), (Split::Test, 1)]);
+        let card = |rows: &BTreeMap<(TaskConfig, Split), usize>| {
+            readme(&CardInfo {
+                manifest: &manifest,
+                license: "mit",
+                pretty_name: "t",
+                repo_id: Some("o/n"),
+                tags: &[],
+                test_ratio: 0.2,
+                rows,
+                groups: &groups,
+            })
+        };
+        let real_lines = [
+            "- config_name: real\n  data_files:\n  - split: train\n    path: \"data/tasks/real/train-*.jsonl\"\n",
+            "- config_name: real\n  features:\n",
+            "The task configs (`default`, `easy`, `hard`, `real`) hold",
+            "the level configs (`easy`, `hard`) hold the generated tasks of their level; `real` holds the tasks made \
+             from the projects' own history (`merge-replay`",
+            "load_dataset(\"o/n\", \"hard\")   # or \"default\", \"easy\", \"real\"",
+            "`<substrate>:commit:<id>`",
+            "| `real` | 1 | 0 | 1 |\n| **`default`** | 4 | 2 | 6 |",
+            "but published in `real`, not in their level's config",
+            "### Task configs (`default`, `easy`, `hard`, `real`)",
+            "data/tasks/real/<split>-NNNNN.jsonl     the task records of the projects' history",
+            "configs `easy`, `hard`, `real` read their own folder",
+        ];
+        let always = [
+            "- config_name: default\n  default: true\n  data_files:\n  - split: train\n    path: \"data/tasks/*/train-*.jsonl\"",
+            "| `easy` | 3 | 0 | 3 |\n| `medium` | 0 | 0 | 0 |\n| `hard` | 0 | 2 | 2 |\n",
+            "(or any other task config) reads `data/tasks/` only",
+            "recorded, not required: `merge-replay`",
+            "exactly one must pass: `divergent-edit`",
+        ];
+        let with = card(&mixed);
+        let without = card(&generated);
+        for needle in always.iter().chain(&real_lines) {
+            assert!(with.contains(needle), "the card of a version with real tasks lacks {needle:?}:\n{with}");
+        }
+        for needle in always {
+            assert!(without.contains(needle), "the card lacks {needle:?}:\n{without}");
+        }
+        assert!(without.contains("| **`default`** | 3 | 2 | 5 |"), "{without}");
+        assert!(without.contains("The task configs (`default`, `easy`, `hard`) hold"), "{without}");
+        assert!(!without.contains("real`"), "a card without real tasks names `real`:\n{without}");
+        assert!(!without.contains("data/tasks/real"), "{without}");
     }
 
     #[test]

@@ -5,14 +5,17 @@
 //! HFDIR/README.md                          dataset card (card.rs)
 //! HFDIR/.gitattributes                     *.bundle and files over 8 MiB through LFS
 //! HFDIR/manifest.json                      the version's manifest, as generated
-//! HFDIR/data/tasks/<level>/<split>-NNNNN.jsonl   agent-facing records (task.json's fields), shards of at most 8 MiB
+//! HFDIR/data/tasks/<level>/<split>-NNNNN.jsonl   agent-facing records (task.json's fields) of generated tasks, shards of at most 8 MiB
+//! HFDIR/data/tasks/real/<split>-NNNNN.jsonl      the same of the tasks made from a project's history
 //! HFDIR/data/solutions/<split>-NNNNN.jsonl       solution records (solution.json's fields and the split group)
 //! HFDIR/bundles/<task_id>.bundle                 the tasks' repo.bundle (branches base, ours, theirs), copied
 //! HFDIR/solutions/<task_id>.bundle               the tasks' solution.bundle (branch gold), copied
 //! ```
 //!
-//! Everything that tells an answer is under `data/solutions/` and `solutions/`: a
-//! trainer may leave both out (the `solutions` config is never read by the others).
+//! Each folder under `data/tasks/` is a config, and `default` reads them all
+//! ([`configs`]). Everything that tells an answer is under `data/solutions/` and
+//! `solutions/`: a trainer may leave both out (the `solutions` config is never read by
+//! the others).
 //! Splits are by group ([`group`]): no group has tasks in both. [`read`] loads a
 //! published folder back (for `serve` and `eval`).
 //!
@@ -21,6 +24,7 @@
 //! never changes the version it reads. Same version and options give the same bytes.
 
 pub mod card;
+pub mod configs;
 pub mod features;
 pub mod flat_outcome;
 pub mod folder;
@@ -36,8 +40,8 @@ use anyhow::{bail, Result};
 
 use crate::bundle::record::{TaskFiles, REPO_BUNDLE, SOLUTION_BUNDLE};
 use crate::bundle::{Manifest, StoredVersion};
-use crate::difficulty::Level;
 
+use configs::TaskConfig;
 pub use folder::FolderWrite;
 use folder::{Content, Plan};
 pub use push::{PushOptions, PushReport};
@@ -255,7 +259,7 @@ struct Built {
 /// Every file of the published folder, in memory except the bundles.
 fn build_plan(version: &Version, options: &PublishOptions) -> Result<Built> {
     let mut plan = Plan::new();
-    let mut by_cell: BTreeMap<(Level, Split), Vec<IdLine>> = BTreeMap::new();
+    let mut by_cell: BTreeMap<(TaskConfig, Split), Vec<IdLine>> = BTreeMap::new();
     let mut solutions: BTreeMap<Split, Vec<IdLine>> = BTreeMap::new();
     let mut groups: BTreeMap<Split, BTreeSet<String>> = BTreeMap::new();
     for files in &version.tasks {
@@ -264,7 +268,8 @@ fn build_plan(version: &Version, options: &PublishOptions) -> Result<Built> {
         let split = records::split_of(&group, options.test_ratio);
         groups.entry(split).or_default().insert(group.clone());
         let line = records::jsonl_line(&records::task_record(task))?;
-        by_cell.entry((task.difficulty.level, split)).or_default().push((task.id.clone(), line));
+        let config = TaskConfig::of(task.family, task.difficulty.level);
+        by_cell.entry((config, split)).or_default().push((task.id.clone(), line));
         let line = records::jsonl_line(&records::solution_record(task, &files.solution, group))?;
         solutions.entry(split).or_default().push((task.id.clone(), line));
         let dir = version.dir.join("tasks").join(&task.id);
@@ -281,7 +286,7 @@ fn build_plan(version: &Version, options: &PublishOptions) -> Result<Built> {
         }
     }
     let mut rows = BTreeMap::new();
-    let mut level_rows = BTreeMap::new();
+    let mut config_rows = BTreeMap::new();
     let mut shards = Vec::new();
     let mut add_shards = |folder: String, split: Split, lines: &[IdLine], plan: &mut Plan| -> Result<()> {
         for (index, shard) in records::shard_lines(lines, options.max_shard_bytes)?.into_iter().enumerate() {
@@ -291,15 +296,15 @@ fn build_plan(version: &Version, options: &PublishOptions) -> Result<Built> {
         }
         Ok(())
     };
-    for ((level, split), lines) in &by_cell {
-        level_rows.insert((*level, *split), lines.len());
-        rows.insert((level.name().to_string(), split.name().to_string()), lines.len());
-        *rows.entry((card::DEFAULT_CONFIG.to_string(), split.name().to_string())).or_insert(0) += lines.len();
-        add_shards(format!("{}/{}", card::TASKS_DATA, level.name()), *split, lines, &mut plan)?;
+    for ((config, split), lines) in &by_cell {
+        config_rows.insert((*config, *split), lines.len());
+        rows.insert((config.name().to_string(), split.name().to_string()), lines.len());
+        *rows.entry((configs::DEFAULT_CONFIG.to_string(), split.name().to_string())).or_insert(0) += lines.len();
+        add_shards(format!("{}/{}", configs::TASKS_DATA, config.name()), *split, lines, &mut plan)?;
     }
     for (split, lines) in &solutions {
-        rows.insert((card::SOLUTIONS_CONFIG.to_string(), split.name().to_string()), lines.len());
-        add_shards(card::SOLUTIONS_DATA.to_string(), *split, lines, &mut plan)?;
+        rows.insert((configs::SOLUTIONS_CONFIG.to_string(), split.name().to_string()), lines.len());
+        add_shards(configs::SOLUTIONS_DATA.to_string(), *split, lines, &mut plan)?;
     }
     let manifest = &version.manifest;
     let pretty_name =
@@ -311,7 +316,7 @@ fn build_plan(version: &Version, options: &PublishOptions) -> Result<Built> {
         repo_id: options.repo_id.as_deref(),
         tags: &options.tags,
         test_ratio: options.test_ratio,
-        rows: &level_rows,
+        rows: &config_rows,
         groups: &groups.iter().map(|(split, names)| (*split, names.len())).collect(),
     });
     plan.insert("README.md".into(), Content::Bytes(readme.into_bytes()));

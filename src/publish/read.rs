@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::de::DeserializeOwned;
 
-use super::card::{SOLUTIONS_DATA, TASKS_DATA};
+use super::configs::{SOLUTIONS_DATA, TASKS_DATA};
 use super::records::{self, SolutionRecord, TaskRecord};
 use crate::bundle::task::to_json_bytes;
 use crate::bundle::{Manifest, Solution, Task};

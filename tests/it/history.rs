@@ -1,7 +1,10 @@
 //! History as a substrate source (`mergeforge::substrate::history`): a real git
 //! repository, built here with git commands, whose merge commits cover every reason a
 //! merge gives no merge-replay task, and one that gives one; the walk classifies each,
-//! and the test check runs real pytest in the sandbox on the trees it names.
+//! and the test check runs real pytest in the sandbox on the trees it names. Then the
+//! real binary end to end: `gen-tasks --history` makes a merge-replay task whose
+//! bundles hold the history's own trees, authors and messages, and `publish` puts it in
+//! config `real`.
 
 use std::path::Path;
 use std::time::Duration;
@@ -11,7 +14,7 @@ use mergeforge::pytest::venv::{ensure_venv, user_cache_dir};
 use mergeforge::substrate::commit_files;
 use mergeforge::substrate::history::{scan_merges, verify, MergeVerdicts, Skip};
 
-use crate::common::{git, git_output};
+use crate::common::{git, git_output, python_with, read_json, read_tree, root, run_mergeforge, verify_task_with_git};
 
 const OPS: &str = "def add(a, b):\n    return a + b\n\n\ndef scale(x):\n    return x * 2\n";
 const TESTS: &str = "from calc.ops import add, scale\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_scale():\n    assert scale(2) == 4\n";
@@ -177,4 +180,259 @@ fn the_walk_classifies_every_merge_and_the_test_check_keeps_only_a_real_resoluti
             Ok(MergeVerdicts { base: true, ours: true, theirs: false }),
         ]
     );
+}
+
+/// The authors of the replayable merge's sides (`Name <email>`).
+const OURS_AUTHOR: (&str, &str) = ("Mo Main", "mo@example.org");
+const THEIRS_AUTHOR: (&str, &str) = ("Bea Branch", "bea@example.org");
+/// Ours' one commit, with a body.
+const OURS_MESSAGE: &str = "add: coerce to int\n\nStrings of digits add as numbers.";
+/// Theirs' two commits, oldest first.
+const THEIRS_MESSAGES: [&str; 2] = ["add: count one more", "docs: say add counts one more"];
+/// The time every commit of a task carries (`forge::commits`).
+const FIXED_TIME: &str = "1704067200";
+const TEST_CMD: &str = "python -m pytest -q -p no:cacheprovider tests/";
+
+/// Commits everything as `author`.
+fn commit_as(dir: &Path, message: &str, (name, email): (&str, &str)) {
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "--author", &format!("{name} <{email}>"), "-m", message]);
+}
+
+/// A history gen-tasks takes whole with `--history 20` (18 commits), oldest first: the
+/// root; a README-only conflict; the replayable merge (ours one commit by Mo, theirs
+/// two by Bea: the conflicting change and a README note); a clean merge; a conflict in
+/// a module no test imports; a resolution whose tests fail; then a fix, so that the
+/// tests pass at HEAD. No commit changes code together with its tests, so none is a
+/// commit-replay candidate. Returns the replayable merge's id.
+fn replay_repository(dir: &Path) -> String {
+    git(dir, &["init", "-q"]);
+    write(dir, "calc/__init__.py", "");
+    write(dir, "calc/ops.py", OPS);
+    write(dir, "calc/unused.py", "VALUE = 1\n");
+    write(dir, "tests/test_ops.py", TESTS);
+    write(dir, "README.md", "calc\n");
+    commit_all(dir, "initial");
+
+    diverge(dir, "readme", &|| write(dir, "README.md", "calc: sums\n"), &|| write(dir, "README.md", "calc: scales\n"));
+    merge(dir, "readme", &[("README.md", "calc: sums and scales\n")]);
+
+    let ours_add = OPS.replace("return a + b", "return int(a) + int(b)");
+    git(dir, &["checkout", "-q", "-b", "feature", "main"]);
+    write(dir, "calc/ops.py", &OPS.replace("return a + b", "return a + b + 1"));
+    commit_as(dir, THEIRS_MESSAGES[0], THEIRS_AUTHOR);
+    write(dir, "README.md", "calc: sums and scales\n\nadd counts one more.\n");
+    commit_as(dir, THEIRS_MESSAGES[1], THEIRS_AUTHOR);
+    git(dir, &["checkout", "-q", "main"]);
+    write(dir, "calc/ops.py", &ours_add);
+    commit_as(dir, OURS_MESSAGE, OURS_AUTHOR);
+    merge(dir, "feature", &[("calc/ops.py", &ours_add)]);
+    let replayable = git(dir, &["rev-parse", "HEAD"]).trim().to_string();
+
+    let ops = ours_add.replace("x * 2", "2 * x");
+    diverge(dir, "clean", &|| write(dir, "calc/ops.py", &ops), &|| write(dir, "README.md", "calc, clean\n"));
+    merge(dir, "clean", &[]);
+
+    diverge(dir, "unused", &|| write(dir, "calc/unused.py", "VALUE = 2\n"), &|| {
+        write(dir, "calc/unused.py", "VALUE = 3\n")
+    });
+    merge(dir, "unused", &[("calc/unused.py", "VALUE = 5\n")]);
+
+    diverge(dir, "broken", &|| write(dir, "calc/ops.py", &ops.replace("int(a) + int(b)", "float(a) + b")), &|| {
+        write(dir, "calc/ops.py", &ops.replace("int(a) + int(b)", "a + float(b)"))
+    });
+    merge(dir, "broken", &[("calc/ops.py", &ops.replace("int(a) + int(b)", "a - b"))]);
+    write(dir, "calc/ops.py", &ops);
+    commit_all(dir, "fix add");
+    replayable
+}
+
+/// Runs `mergeforge ARGS`; returns whether it succeeded, stdout and stderr.
+fn mergeforge_run(args: &[&str]) -> (bool, String, String) {
+    let output = run_mergeforge(args);
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.success(), text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn merge_replay_through_gen_tasks_keeps_the_real_commits_and_publishes_as_real() {
+    let work = tempfile::tempdir().unwrap();
+    let repo = work.path().join("repo");
+    std::fs::create_dir(&repo).unwrap();
+    let merge_id = replay_repository(&repo);
+    let original = |spec: &str| git(&repo, &["rev-parse", spec]).trim().to_string();
+    let merge_base = git(&repo, &["merge-base", &format!("{merge_id}^1"), &format!("{merge_id}^2")]).trim().to_string();
+    // A plain folder (no git) with the same code: `--history` skips it, naming history and git.
+    let plain = work.path().join("plain");
+    for (path, text) in [("calc/__init__.py", ""), ("calc/ops.py", OPS), ("tests/test_ops.py", TESTS)] {
+        write(&plain, path, text);
+    }
+    let (out, cache) = (work.path().join("out"), work.path().join("cache"));
+    let (repo_arg, plain_arg) = (repo.to_str().unwrap(), plain.to_str().unwrap());
+    let (out_arg, cache_arg) = (out.to_str().unwrap(), cache.to_str().unwrap());
+    let gen = |history: &str| {
+        mergeforge_run(&[
+            "gen-tasks",
+            "--substrate",
+            repo_arg,
+            "--substrate",
+            plain_arg,
+            "--test-cmd",
+            TEST_CMD,
+            "--history",
+            history,
+            "--json",
+            "--no-mergiraf",
+            "--out",
+            out_arg,
+            "--cache",
+            cache_arg,
+        ])
+    };
+
+    // --history 0 is refused before anything runs.
+    let (ok, _, stderr) = gen("0");
+    assert!(!ok && stderr.contains("--history must be at least 1"), "{stderr}");
+    assert!(!out.exists(), "a refused run wrote {}", out.display());
+
+    let (ok, stdout, stderr) = gen("20");
+    assert!(ok, "gen-tasks failed: {stderr}\n{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("--json prints JSON");
+    // The walk: every commit read, three merges replayable, the others skipped by reason.
+    let history = &report["history"];
+    assert_eq!(history["considered"], 18, "{history}");
+    assert_eq!(history["merges"], 3, "{history}");
+    assert_eq!(history["commits"], 0, "{history}");
+    let skipped = history["skipped"].as_object().unwrap();
+    for (reason, n) in skipped {
+        let want = match reason.as_str() {
+            "root-commit" | "no-python-conflict" | "clean-remerge" => 1,
+            "no-source-change" => 4,
+            "no-test-change" => 8,
+            _ => 0,
+        };
+        assert_eq!(n, want, "skipped {reason}: {history}");
+    }
+    // The tests decide the rest: one task; the conflict no test sees and the failing resolution are rejected.
+    assert_eq!(report["tasks"], 1, "{report}");
+    assert_eq!(report["by_family"]["merge-replay"], 1, "{report}");
+    assert_eq!(report["rejected"]["conflicted-passes"], 1, "{report}");
+    assert_eq!(report["rejected"]["gold-fails"], 1, "{report}");
+    let skipped_substrates = report["skipped_substrates"].as_array().unwrap();
+    assert_eq!(skipped_substrates.len(), 1, "{report}");
+    let reason = skipped_substrates[0]["reason"].as_str().unwrap();
+    assert!(skipped_substrates[0]["substrate"].as_str().unwrap().ends_with("plain"), "{report}");
+    assert!(reason.contains("history") && reason.contains("git repository"), "{reason}");
+    assert!(stderr.contains("plain skipped: history = 20 needs a git repository"), "{stderr}");
+
+    // solution.json names the real commits and authors.
+    let version = out.join("mergeforge/1.0.0");
+    let manifest = read_json(&version.join("manifest.json"));
+    let id = manifest["tasks"][0]["id"].as_str().unwrap().to_string();
+    let task_dir = version.join("tasks").join(&id);
+    let task = read_json(&task_dir.join("task.json"));
+    assert_eq!(task["family"], "merge-replay");
+    let solution = read_json(&task_dir.join("solution.json"));
+    let origin = &solution["origin"];
+    assert_eq!(origin["kind"], "merge");
+    assert_eq!(origin["commit"], merge_id.as_str());
+    assert_eq!(origin["base"], merge_base.as_str());
+    assert_eq!(
+        origin["sides"],
+        serde_json::json!([original(&format!("{merge_id}^1")), original(&format!("{merge_id}^2"))])
+    );
+    let theirs_message = format!("{}\n\n* {}\n* {}", THEIRS_MESSAGES[1], THEIRS_MESSAGES[0], THEIRS_MESSAGES[1]);
+    for (side, (name, email), message) in
+        [("ours", OURS_AUTHOR, OURS_MESSAGE), ("theirs", THEIRS_AUTHOR, theirs_message.as_str())]
+    {
+        let intent = &solution["intents"][side];
+        assert_eq!(intent["author"], serde_json::json!({"name": name, "email": email}), "{side}");
+        assert_eq!(intent["message"], message, "{side}");
+    }
+
+    // The bundles: real authors and messages on the sides, the fixed time everywhere, and
+    // every tree the history's own (gold is the maintainer's merge).
+    let clone = work.path().join("clone");
+    git(work.path(), &["clone", "-q", task_dir.join("repo.bundle").to_str().unwrap(), "clone"]);
+    for branch in ["base", "theirs", "ours"] {
+        git(&clone, &["checkout", "-q", branch]);
+    }
+    git(&clone, &["fetch", "-q", task_dir.join("solution.bundle").to_str().unwrap(), "gold:gold"]);
+    for (branch, (name, email), message) in [
+        ("ours", OURS_AUTHOR, OURS_MESSAGE),
+        ("theirs", THEIRS_AUTHOR, theirs_message.as_str()),
+        ("base", ("mergeforge", "mergeforge@localhost"), "base"),
+    ] {
+        let authors = git(&clone, &["log", "--format=%an", branch]);
+        assert_eq!(authors.lines().next(), Some(name), "{branch}: {authors}");
+        let line = git(&clone, &["log", "-1", "--format=%ae %at %cn %ct", branch]);
+        assert_eq!(line.trim(), format!("{email} {FIXED_TIME} mergeforge {FIXED_TIME}"), "{branch}");
+        if branch != "base" {
+            assert_eq!(git(&clone, &["log", "-1", "--format=%B", branch]).trim_end(), message, "{branch}");
+        }
+    }
+    let gold_line = git(&clone, &["log", "-1", "--format=%an %at %ct", "gold"]);
+    assert_eq!(gold_line.trim(), format!("mergeforge {FIXED_TIME} {FIXED_TIME}"));
+    let tree = |dir: &Path, rev: &str| git(dir, &["rev-parse", &format!("{rev}^{{tree}}")]).trim().to_string();
+    for (branch, real) in [
+        ("gold", merge_id.clone()),
+        ("ours", format!("{merge_id}^1")),
+        ("theirs", format!("{merge_id}^2")),
+        ("base", merge_base.clone()),
+    ] {
+        assert_eq!(tree(&clone, branch), tree(&repo, &real), "{branch} is not {real}'s tree");
+    }
+    verify_task_with_git(&task_dir);
+
+    // Published, the task is in config `real` only (and `default`); no level config.
+    let hf = work.path().join("hf");
+    let (ok, stdout, stderr) = mergeforge_run(&[
+        "publish",
+        "--dataset",
+        version.to_str().unwrap(),
+        "--out",
+        hf.to_str().unwrap(),
+        "--test-ratio",
+        "0",
+        "--json",
+    ]);
+    assert!(ok, "publish failed: {stderr}");
+    let published: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let one = serde_json::json!({"train": 1});
+    assert_eq!(published["rows"], serde_json::json!({"default": one, "real": one, "solutions": one}));
+    let data = read_tree(&hf.join("data"));
+    let paths: Vec<&str> = data.keys().map(String::as_str).collect();
+    assert_eq!(paths, ["solutions/train-00000.jsonl", "tasks/real/train-00000.jsonl"]);
+    let record: serde_json::Value = serde_json::from_slice(&data["solutions/train-00000.jsonl"]).unwrap();
+    assert_eq!(record["origin"], *origin);
+    assert_eq!(record["group"], format!("repo:commit:{merge_id}"));
+    let readme = std::fs::read_to_string(hf.join("README.md")).unwrap();
+    for needle in [
+        "- config_name: real\n  data_files:\n  - split: train\n    path: \"data/tasks/real/train-*.jsonl\"\n",
+        "The task configs (`default`, `real`) hold",
+        "`default` holds every task; `real` holds the tasks made from the projects' own history (`merge-replay`",
+        "| `real` | 1 | 0 | 1 |",
+        "| `merge-replay` |",
+        "config `real` reads its own folder",
+    ] {
+        assert!(readme.contains(needle), "README.md lacks {needle:?}:\n{readme}");
+    }
+    // `datasets` loads config `real` with the task configs' schema.
+    let python = python_with(&["datasets"]);
+    let script = root().join("tests/data/publish/load_dataset.py");
+    let output = std::process::Command::new(python)
+        .arg(&script)
+        .arg(&hf)
+        .env("HF_HUB_OFFLINE", "1")
+        .env("HF_DATASETS_OFFLINE", "1")
+        .env("HF_HOME", work.path().join("hf-home"))
+        .env("HF_DATASETS_CACHE", work.path().join("hf-cache"))
+        .env("HF_HUB_DISABLE_TELEMETRY", "1")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "loading with datasets: {}", String::from_utf8_lossy(&output.stderr));
+    let loaded: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(loaded["configs"], serde_json::json!(["default", "real", "solutions"]));
+    assert_eq!(loaded["ids"]["real"], serde_json::json!([id]));
+    assert_eq!(loaded["features"]["real"], loaded["features"]["default"]);
 }

@@ -11,6 +11,7 @@ use std::process::{Command, Output};
 
 use crate::common::{git, mergeforge, read_json, read_tree, root};
 use mergeforge::bundle::task::to_json_bytes;
+use mergeforge::publish::configs::TaskConfig;
 use mergeforge::publish::group::group_of;
 use mergeforge::publish::records::{split_of, task_from_records, SolutionRecord, Split, TaskRecord};
 use mergeforge::snapshot::sha256_hex;
@@ -352,12 +353,13 @@ fn records_give_back_every_task_json_byte_for_byte() {
         assert_eq!(sha256_hex(&bytes), want[&record.id], "{}: task.json from the record differs", record.id);
         let solution_bytes = to_json_bytes(&solution).unwrap();
         assert_eq!(sha256_hex(&solution_bytes), task.sha256.solution_json, "{}: solution.json differs", record.id);
-        // The group is where the first hunk is; the shards sit in the record's level and the group's split.
+        // The group is where the first hunk is; the shards sit in the record's config (its level, or `real`)
+        // and the group's split.
         assert_eq!(solution_record.group, group_of(&task, &solution), "{}", record.id);
         let split = split_of(&solution_record.group, 0.2);
         let split_name = if split == Split::Test { "test" } else { "train" };
-        let level = serde_json::to_value(record.difficulty.level).unwrap();
-        let want_path = format!("tasks/{}/{split_name}-", level.as_str().unwrap());
+        let config = TaskConfig::of(record.family, record.difficulty.level);
+        let want_path = format!("tasks/{}/{split_name}-", config.name());
         assert!(path.starts_with(&want_path), "{}: in {path}", record.id);
         assert!(solution_path.starts_with(&format!("solutions/{split_name}-")), "{}: in {solution_path}", record.id);
         // The bundles are copied unchanged, the gold one in a folder of its own.
