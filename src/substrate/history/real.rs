@@ -9,8 +9,11 @@ use serde::{Deserialize, Serialize};
 
 /// A commit's author, as the history records it (dates are not kept).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Author {
+    /// The author's name.
     pub name: String,
+    /// The author's email address.
     pub email: String,
 }
 
