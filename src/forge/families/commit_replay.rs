@@ -5,7 +5,8 @@
 //! constant, rename a local, move a definition to another module) applied to P where it
 //! meets C: it rewrites a name on lines C changes, or a name C's new lines use. Base is
 //! P; gold is the same refactor applied to C, so the resolution carries the refactor
-//! into code only C has. The tests decide the rest: P, C, the refactored P and gold must
+//! into code only C has. A commit makes up to [`MAX_TASKS_PER_COMMIT`] tasks, each
+//! against a refactor of another name. The tests decide the rest: P, C, the refactored P and gold must
 //! pass, and neither side taken for every hunk may solve the task.
 
 use std::collections::BTreeSet;
@@ -13,7 +14,7 @@ use std::collections::BTreeSet;
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Intent, Proposal, Recipe, SideRule};
 use crate::intent::{Kind, Site, Workspace};
 use crate::python::PyModule;
-use crate::snapshot::{self, Snapshot};
+use crate::snapshot::{self, is_test_file, Snapshot};
 use crate::substrate::history::{hunks, GoldPatch, HistoryScan, Hunk, RealKind, RealOrigin};
 use crate::substrate::{commit_files, SubstrateConfig};
 
@@ -37,21 +38,26 @@ impl FamilyBuilder for CommitReplay {
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
+        use rayon::prelude::*;
         let Some(history) = input.history else { return Vec::new() };
         let (config, seed) = (&input.substrate.config, input.seed);
-        history
+        // Each commit's refactors are found once (parsing and refactoring its trees),
+        // commits in parallel; the recipes then hand out what was built.
+        let built: Vec<Vec<Proposal>> = history
             .commits
-            .iter()
-            .map(|patch| Recipe {
-                key: format!("commit-replay|{}", patch.commit),
-                build: Box::new(move || match proposal(history, patch, config, seed) {
-                    Ok(proposal) => proposal,
-                    Err(err) => {
-                        eprintln!("warning: commit {}: {err:#}; skipped", patch.commit);
-                        None
-                    }
-                }),
+            .par_iter()
+            .map(|patch| match proposals(history, patch, config, seed) {
+                Ok(proposals) => proposals,
+                Err(err) => {
+                    eprintln!("warning: commit {}: {err:#}; skipped", patch.commit);
+                    Vec::new()
+                }
             })
+            .collect();
+        built
+            .into_iter()
+            .flatten()
+            .map(|proposal| Recipe { key: proposal.key.clone(), build: Box::new(move || Some(proposal.clone())) })
             .collect()
     }
 
@@ -60,17 +66,23 @@ impl FamilyBuilder for CommitReplay {
     }
 }
 
-/// The task of one gold patch: the first refactor (in seeded order, those reaching C's
-/// new lines first) that applies to both P and C and collides with C; `None` when none does.
-fn proposal(
+/// Most tasks made of one commit, each against a refactor of another name.
+pub const MAX_TASKS_PER_COMMIT: usize = 2;
+
+/// The tasks of one gold patch: the first [`MAX_TASKS_PER_COMMIT`] refactors of distinct
+/// names (in seeded order, those reaching the commit's new source lines first) that
+/// apply to both P and C and change each.
+fn proposals(
     history: &HistoryScan,
     patch: &GoldPatch,
     config: &SubstrateConfig,
     seed: u64,
-) -> anyhow::Result<Option<Proposal>> {
+) -> anyhow::Result<Vec<Proposal>> {
     let repo = history.open()?;
     let (parent, commit) = (commit_files(&repo, patch.parent)?, commit_files(&repo, patch.commit)?);
-    let changes = hunks(&repo, patch)?;
+    // Only source hunks count: a collision in tests alone resolves itself, since every
+    // tree a task judges gets gold's tests.
+    let changes: Vec<Hunk> = hunks(&repo, patch)?.into_iter().filter(|h| !is_test_file(&h.path)).collect();
     let modules = parsed_sources(&parent, config);
     let workspace = Workspace { tree: &parent, modules: &modules, coverage: None, probe: None };
     let mut sites: Vec<(bool, String, Site)> = REFACTORS
@@ -81,39 +93,59 @@ fn proposal(
             Some((reach == Reach::Uses, seeded_rank(seed, &format!("{}|{}", patch.commit, site.key())), site))
         })
         .collect();
-    // Refactors of names C's new lines use first (the hard form), then seeded order.
     sites.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let mut out: Vec<Proposal> = Vec::new();
+    let mut names = BTreeSet::new();
     for (_, _, site) in sites {
+        if out.len() == MAX_TASKS_PER_COMMIT {
+            break;
+        }
+        if names.contains(&site.symbol) {
+            continue;
+        }
         let (Some(theirs), Some(gold)) = (site.apply(&workspace, &parent), site.apply(&workspace, &commit)) else {
             continue;
         };
         if theirs == parent || gold == commit {
             continue;
         }
-        let short = &patch.commit.to_string()[..12];
-        return Ok(Some(Proposal {
-            key: format!("commit-replay|{}", patch.commit),
-            summary: format!(
-                "commit {short} of the project's history against `{}` ({}); gold applies the refactor to the commit",
-                site.message(),
-                site.kind
-            ),
-            base: parent,
-            ours: commit,
-            theirs,
-            gold,
-            mutations: Vec::new(),
-            ours_intent: Intent::real(patch.change.clone()),
-            theirs_intent: Intent::making(vec![site]),
-            origin: Some(RealOrigin {
-                kind: RealKind::Commit,
-                commit: patch.commit.to_string(),
-                base: patch.parent.to_string(),
-                sides: vec![patch.commit.to_string()],
-            }),
-        }));
+        names.insert(site.symbol.clone());
+        out.push(proposal(patch, &parent, &commit, theirs, gold, site));
     }
-    Ok(None)
+    Ok(out)
+}
+
+/// The task of `patch` against the refactor `site` (theirs: P refactored; gold: C refactored).
+fn proposal(
+    patch: &GoldPatch,
+    parent: &Snapshot,
+    commit: &Snapshot,
+    theirs: Snapshot,
+    gold: Snapshot,
+    site: Site,
+) -> Proposal {
+    let short = &patch.commit.to_string()[..12];
+    Proposal {
+        key: format!("commit-replay|{}|{}", patch.commit, site.key()),
+        summary: format!(
+            "commit {short} of the project's history against `{}` ({}); gold applies the refactor to the commit",
+            site.message(),
+            site.kind
+        ),
+        base: parent.clone(),
+        ours: commit.clone(),
+        theirs,
+        gold,
+        mutations: Vec::new(),
+        ours_intent: Intent::real(patch.change.clone()),
+        theirs_intent: Intent::making(vec![site]),
+        origin: Some(RealOrigin {
+            kind: RealKind::Commit,
+            commit: patch.commit.to_string(),
+            base: patch.parent.to_string(),
+            sides: vec![patch.commit.to_string()],
+        }),
+    }
 }
 
 /// The parent's source modules that parse, sorted by path (as intents read them).
@@ -133,15 +165,12 @@ enum Reach {
     Edits,
 }
 
-/// How `site` meets the commit's `changes`, if it does. A renamed local only counts in
-/// hunks of its own function's lines.
+/// How `site` meets the commit's source `changes`, if it does. A renamed local only
+/// counts in hunks inside its own function.
 fn reach(site: &Site, changes: &[Hunk]) -> Option<Reach> {
     let name = site.symbol.rsplit('.').next().unwrap_or(&site.symbol);
     let local = site.kind == Kind::RenameLocal;
-    let relevant: Vec<&Hunk> = changes
-        .iter()
-        .filter(|h| !local || (h.path == site.path && h.old.start < site.lines.end && site.lines.start <= h.old.end))
-        .collect();
+    let relevant: Vec<&Hunk> = changes.iter().filter(|h| !local || within(h, site)).collect();
     let any = |lines: &dyn Fn(&Hunk) -> &[String]| relevant.iter().any(|h| lines(h).iter().any(|l| mentions(l, name)));
     if any(&|h| &h.added) {
         return Some(Reach::Uses);
@@ -152,6 +181,17 @@ fn reach(site: &Site, changes: &[Hunk]) -> Option<Reach> {
     // Editing the body of a definition that moves is an edit of the lines that move.
     let inside = |h: &&Hunk| h.path == site.path && h.old.start < site.lines.end && site.lines.start < h.old.end.max(h.old.start + 1);
     (site.kind == Kind::Move && relevant.iter().any(inside)).then_some(Reach::Edits)
+}
+
+/// Whether hunk `h` lies inside `site`'s lines: it replaces lines of the unit, or
+/// inserts between two of them (an insertion at the unit's edge belongs to no unit).
+fn within(h: &Hunk, site: &Site) -> bool {
+    let lines = &site.lines;
+    h.path == site.path
+        && match h.old.is_empty() {
+            true => lines.start < h.old.start && h.old.start < lines.end,
+            false => lines.start <= h.old.start && h.old.end <= lines.end,
+        }
 }
 
 /// Whether `line` holds `name` as a whole word (code, not a comment).
