@@ -1,6 +1,6 @@
 //! What a test run comes to: the [`Outcome`] a task records (passed, failing ids, timed
-//! out), read from the run's output ([`outcome_of`]), and how many test cases it
-//! executed.
+//! out, a module Python could not import), read from the run's output ([`outcome_of`]),
+//! and how many test cases it executed.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +33,10 @@ pub struct Outcome {
 pub(crate) fn outcome_of(output: &RunOutput) -> Outcome {
     let passed = output.exit_code == Some(0);
     let mut failed_tests = report::failing_test_ids(&output.output);
+    if let Some(module) = missing_module(&output.output).filter(|_| !passed) {
+        failed_tests.push(format!("{MISSING_MODULE}{module}>"));
+        failed_tests.sort();
+    }
     if !passed && failed_tests.is_empty() {
         // Timeouts, crashes and "no tests ran" still need a visible reason.
         failed_tests.push(if output.timed_out {
@@ -48,6 +52,19 @@ pub(crate) fn outcome_of(output: &RunOutput) -> Outcome {
         timed_out: output.timed_out,
         last_line: last_line(&output.output).to_string(),
     }
+}
+
+/// The placeholder id a failing run gets when Python could not import a module:
+/// `<missing module NAME>` (NAME as Python named it, dotted).
+pub const MISSING_MODULE: &str = "<missing module ";
+
+/// The first module Python reported missing in `output`
+/// (`ModuleNotFoundError: No module named 'yaml'`).
+fn missing_module(output: &str) -> Option<&str> {
+    const MARK: &str = "ModuleNotFoundError: No module named '";
+    let at = output.find(MARK)? + MARK.len();
+    let name = &output[at..];
+    name.find('\'').map(|end| &name[..end]).filter(|n| !n.is_empty())
 }
 
 /// Test cases a pytest run executed, from its final summary line
@@ -67,4 +84,31 @@ pub(crate) fn executed_cases(output: &str) -> usize {
         .filter(|pair| ["passed", "failed", "error", "errors", "skipped", "xfailed", "xpassed"].contains(&pair[1]))
         .filter_map(|pair| pair[0].parse::<usize>().ok())
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(exit_code: i32, output: &str) -> RunOutput {
+        RunOutput {
+            exit_code: Some(exit_code),
+            output: output.to_string(),
+            duration: std::time::Duration::ZERO,
+            timed_out: false,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn a_module_python_could_not_import_is_named_among_the_failures() {
+        let output = "ERROR collecting tests/test_meta.py\nE   ModuleNotFoundError: No module named 'yaml.loader'\n\
+                      ERROR tests/test_meta.py\n1 error in 0.10s\n";
+        let outcome = outcome_of(&run(2, output));
+        assert!(outcome.failed_tests.contains(&"<missing module yaml.loader>".to_string()), "{outcome:?}");
+        // A passing run names none, whatever it printed.
+        let printed = "ModuleNotFoundError: No module named 'yaml'\n1 passed in 0.01s\n";
+        assert!(outcome_of(&run(0, printed)).failed_tests.is_empty());
+        assert_eq!(missing_module("ModuleNotFoundError: No module named ''"), None);
+    }
 }

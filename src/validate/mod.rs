@@ -194,6 +194,9 @@ pub enum Rejection {
     LadderIncomplete,
     /// Integration group: base fails its tests (the sides must branch from a working tree).
     BaseFails,
+    /// Base or a side fails because Python cannot import a module the tree does not hold:
+    /// a dependency the substrate's venv lacks (`python_deps`), common in old commits.
+    MissingDependency,
     /// Integration group: a side fails its own suite (each side is a valid change).
     SideFails,
     /// Integration group: taking one side for every hunk solves the task (an easy task
@@ -259,7 +262,7 @@ pub fn validate(
         SideRule::BothPass => {
             let base = runner.run(&candidate.base)?;
             if !base.passed {
-                return Ok(Err(if base.timed_out { Rejection::TimesOut } else { Rejection::BaseFails }));
+                return Ok(Err(failing(&base, &candidate.base, Rejection::BaseFails)));
             }
             Some(base)
         }
@@ -269,14 +272,15 @@ pub fn validate(
     };
     let ours = runner.run(&candidate.ours)?;
     if let Some(rejection) = early_side_check(rule, &ours) {
-        return Ok(Err(rejection));
+        return Ok(Err(failing(&ours, &candidate.ours, rejection)));
     }
     let theirs = runner.run(&candidate.theirs)?;
     if theirs.timed_out {
         return Ok(Err(Rejection::TimesOut));
     }
     if let Some(rejection) = check_sides(rule, &ours, &theirs) {
-        return Ok(Err(rejection));
+        let failed = if ours.passed { (&theirs, &candidate.theirs) } else { (&ours, &candidate.ours) };
+        return Ok(Err(failing(failed.0, failed.1, rejection)));
     }
     // Gold is proven on the full suite, never on a selection.
     let gold = runner.run_full(&candidate.gold)?;
@@ -304,6 +308,29 @@ pub fn validate(
         return Ok(Err(Rejection::SideSolves));
     }
     Ok(Ok(Validation { base, conflicted: conflicted_outcome, ours, theirs, gold, baselines }))
+}
+
+/// Why a tree that had to pass failed: a time-out, a dependency the venv lacks (a
+/// module Python could not import and the tree does not hold), or `otherwise`.
+fn failing(outcome: &Outcome, tree: &Snapshot, otherwise: Rejection) -> Rejection {
+    if outcome.timed_out {
+        return Rejection::TimesOut;
+    }
+    if otherwise != Rejection::SideFails && otherwise != Rejection::BaseFails {
+        return otherwise;
+    }
+    let missing = outcome.failed_tests.iter().filter_map(|id| id.strip_prefix(crate::pytest::outcome::MISSING_MODULE));
+    let outside_tree = |module: &str| {
+        let top = module.trim_end_matches('>').split('.').next().unwrap_or_default();
+        !tree.keys().any(|path| {
+            let path = path.strip_prefix("src/").unwrap_or(path);
+            path == format!("{top}.py") || path.starts_with(&format!("{top}/"))
+        })
+    };
+    match missing.into_iter().any(outside_tree) {
+        true => Rejection::MissingDependency,
+        false => otherwise,
+    }
 }
 
 /// The check of ours alone that can reject before theirs runs.

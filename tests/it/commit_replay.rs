@@ -23,7 +23,8 @@ fn commit(dir: &Path, author: &str, message: &str) {
 }
 
 /// Oldest first: the project's first commit (root), the gold patch (`mean` with its
-/// test, by Ada), a README change (no source), a source-only change (no test).
+/// test, by Ada), a README change (no source), a source-only change (no test), a gold
+/// patch whose test imports a package nobody installed, and a test-only change.
 fn history(dir: &Path) -> String {
     git(dir, &["init", "-q"]);
     write(dir, "calc/__init__.py", "");
@@ -42,8 +43,17 @@ fn history(dir: &Path) -> String {
     let gold_patch = git(dir, &["rev-parse", "HEAD"]).trim().to_string();
     write(dir, "README.md", "# calc\n");
     commit(dir, "Bo <bo@example.org>", "Add a README");
-    write(dir, "calc/stats.py", &format!("\"\"\"Statistics.\"\"\"\n\n\n{stats}"));
+    let documented = format!("\"\"\"Statistics.\"\"\"\n\n\n{stats}");
+    write(dir, "calc/stats.py", &documented);
     commit(dir, "Bo <bo@example.org>", "Document the module");
+    // A gold patch whose test needs a package the venv does not have, dropped later.
+    let median = "\n\ndef median(items):\n    return sorted(items)[count_items(items) // 2]\n";
+    write(dir, "calc/stats.py", &format!("{documented}{median}"));
+    let needs = "import mergeforge_absent_dependency\nfrom calc.stats import median\n\n\ndef test_median():\n    assert median([3, 1, 2]) == 2\n";
+    write(dir, "tests/test_median.py", needs);
+    commit(dir, "Bo <bo@example.org>", "Add median()");
+    write(dir, "tests/test_median.py", needs.replace("import mergeforge_absent_dependency\n", "").as_str());
+    commit(dir, "Bo <bo@example.org>", "Drop an import the test does not use");
     gold_patch
 }
 
@@ -73,11 +83,13 @@ fn a_commit_with_its_tests_becomes_a_task_against_a_refactor_of_its_parent() {
     assert!(output.status.success(), "gen-tasks failed: {stderr}");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let history = &report["history"];
-    assert_eq!(history["considered"], 4, "{report}");
-    assert_eq!(history["commits"], 1);
-    for reason in ["root-commit", "no-source-change", "no-test-change"] {
-        assert_eq!(history["skipped"][reason], 1, "{reason}: {history}");
+    assert_eq!(history["considered"], 6, "{report}");
+    assert_eq!(history["commits"], 2);
+    for (reason, n) in [("root-commit", 1), ("no-source-change", 2), ("no-test-change", 1)] {
+        assert_eq!(history["skipped"][reason], n, "{reason}: {history}");
     }
+    // The commit needing a package the venv lacks is rejected with that reason.
+    assert!(report["rejected"]["missing-dependency"].as_u64().unwrap_or(0) >= 1, "{report}");
     assert!(report["stage_seconds"]["judge"].as_f64().unwrap() > 0.0, "{report}");
     assert_eq!(report["by_family"]["commit-replay"], 1, "{report}");
 
