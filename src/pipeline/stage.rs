@@ -193,8 +193,14 @@ fn prepare(
     let head = runner.run_full(&substrate.files)?;
     if !head.passed {
         let shown: Vec<&str> = head.failed_tests.iter().take(5).map(String::as_str).collect();
+        // Without a failing test's id (a usage or collection error), the output's last
+        // line says what went wrong.
+        let said = match head.failed_tests.iter().all(|id| id.starts_with('<')) {
+            true if !head.last_line.trim().is_empty() => format!(": {}", head.last_line.trim()),
+            _ => String::new(),
+        };
         bail!(
-            "tests fail at HEAD ({}{}); fix them or the test command in substrate.toml",
+            "tests fail at HEAD ({}{}{said}); fix them or the test command in substrate.toml",
             shown.join(", "),
             if head.failed_tests.len() > 5 { ", ..." } else { "" }
         );
