@@ -47,6 +47,12 @@ use crate::substrate::SubstrateSpec;
 /// $MERGEFORGE_CACHE). A killed run can be started again with the same command: it
 /// reuses the cached outcomes and writes byte-identical output.
 ///
+/// With --history N (or `history = N` in substrate.toml), a git substrate's last N
+/// commits are read too: merge commits whose parents conflict again (merge-replay: gold
+/// is the maintainer's merge) and commits that change code with their tests
+/// (commit-replay: the commit against a refactor of its parent). Real authors and
+/// messages are kept; commits skipped before any test runs are counted by reason.
+///
 /// With --shard K/N, only shard K of N is generated, for `mergeforge merge-shards`.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Intent, Proposal, Recipe, SideRule};
+use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Group, Intent, Proposal, Recipe, SideRule};
 use crate::intent::{Kind, Site, Workspace};
 use crate::python::PyModule;
 use crate::snapshot::{self, is_test_file, Snapshot};
@@ -28,8 +28,8 @@ impl FamilyBuilder for CommitReplay {
         SideRule::BothPass
     }
 
-    fn group(&self) -> crate::forge::proposal::Group {
-        crate::forge::proposal::Group::History
+    fn group(&self) -> Group {
+        Group::History
     }
 
     fn description(&self) -> &'static str {
