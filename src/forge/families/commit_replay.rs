@@ -12,6 +12,8 @@
 use std::collections::BTreeSet;
 
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Group, Intent, Proposal, Recipe, SideRule};
+use rustpython_ast as ast;
+
 use crate::intent::{Kind, Site, Workspace};
 use crate::python::PyModule;
 use crate::snapshot::{self, is_test_file, Snapshot};
@@ -19,9 +21,6 @@ use crate::substrate::history::{hunks, GoldPatch, HistoryScan, Hunk, RealKind, R
 use crate::substrate::{commit_files, SubstrateConfig};
 
 pub struct CommitReplay;
-
-/// The refactors a replayed commit is set against.
-const REFACTORS: [Kind; 3] = [Kind::Rename, Kind::RenameLocal, Kind::Move];
 
 impl FamilyBuilder for CommitReplay {
     fn side_rule(&self) -> SideRule {
@@ -83,11 +82,11 @@ fn proposals(
     // Only source hunks count: a collision in tests alone resolves itself, since every
     // tree a task judges gets gold's tests.
     let changes: Vec<Hunk> = hunks(&repo, patch)?.into_iter().filter(|h| !is_test_file(&h.path)).collect();
-    let modules = parsed_sources(&parent, config);
-    let workspace = Workspace { tree: &parent, modules: &modules, coverage: None, probe: None };
-    let mut sites: Vec<(bool, String, Site)> = REFACTORS
-        .iter()
-        .flat_map(|kind| kind.sites(&workspace))
+    let (reached, others) = reached_modules(parsed_sources(&parent, config), &changes);
+    let workspace = Workspace { tree: &parent, modules: &reached, coverage: None, probe: None };
+    let paths: Vec<&str> = reached.iter().chain(&others).map(|m| m.path.as_str()).collect();
+    let mut sites: Vec<(bool, String, Site)> = candidate_sites(&workspace, &paths, &changes, &patch.commit.to_string())
+        .into_iter()
         .filter_map(|site| {
             let reach = reach(&site, &changes)?;
             Some((reach == Reach::Uses, seeded_rank(seed, &format!("{}|{}", patch.commit, site.key())), site))
@@ -146,6 +145,84 @@ fn proposal(
             sides: vec![patch.commit.to_string()],
         }),
     }
+}
+
+/// The modules a commit reaches (those it changes and those defining a module-level name
+/// its source hunks mention), and the others: refactor sites are looked for in the first
+/// only (finding every site of a whole tree, per commit, would cost more than judging).
+fn reached_modules(modules: Vec<PyModule>, changes: &[Hunk]) -> (Vec<PyModule>, Vec<PyModule>) {
+    let words = hunk_words(changes);
+    let touched = |m: &PyModule| changes.iter().any(|h| h.path == m.path);
+    let defines = |m: &PyModule| top_level(m).iter().any(|(name, _)| words.contains(name.as_str()));
+    modules.into_iter().partition(|m| touched(m) || defines(m))
+}
+
+/// Every identifier-like word of the hunks' lines.
+fn hunk_words(changes: &[Hunk]) -> BTreeSet<&str> {
+    changes
+        .iter()
+        .flat_map(|h| h.added.iter().chain(&h.removed))
+        .flat_map(|line| line.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The refactor sites of the reached modules (`workspace.modules`) that may meet the
+/// commit. Renames come from their kinds' own search; a move is every module-level
+/// `def` or `class` of those modules named in the hunks, to a sibling module (among
+/// `paths`, every source module) chosen by seeded rank; the move's own plan decides,
+/// when applied, whether it can be made.
+fn candidate_sites(workspace: &Workspace, paths: &[&str], changes: &[Hunk], commit: &str) -> Vec<Site> {
+    let words = hunk_words(changes);
+    let mut sites: Vec<Site> = [Kind::Rename, Kind::RenameLocal].iter().flat_map(|k| k.sites(workspace)).collect();
+    let folder = |path: &str| path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+    for module in workspace.modules.iter().filter(|m| movable(&m.path)) {
+        let mut siblings: Vec<&str> = paths
+            .iter()
+            .copied()
+            .filter(|p| *p != module.path && movable(p) && folder(p) == folder(&module.path))
+            .collect();
+        siblings.sort_by_key(|p| seeded_rank(0, &format!("{commit}|{}|{p}", module.path)));
+        let Some(target) = siblings.first() else { continue };
+        for (name, lines) in top_level(module).into_iter().filter(|(name, _)| words.contains(name.as_str())) {
+            sites.push(Site {
+                kind: Kind::Move,
+                path: module.path.clone(),
+                symbol: name.clone(),
+                lines,
+                uses: BTreeSet::from([name]),
+                target: Some(target.to_string()),
+                tests: Vec::new(),
+            });
+        }
+    }
+    sites
+}
+
+/// The module-level `def`s and `class`es of `module`, with their 1-based line spans
+/// (decorators included, end exclusive).
+fn top_level(module: &PyModule) -> Vec<(String, std::ops::Range<usize>)> {
+    module
+        .suite
+        .iter()
+        .filter_map(|stmt| {
+            let (name, decorators) = match stmt {
+                ast::Stmt::FunctionDef(d) => (d.name.to_string(), d.decorator_list.first()),
+                ast::Stmt::AsyncFunctionDef(d) => (d.name.to_string(), d.decorator_list.first()),
+                ast::Stmt::ClassDef(c) => (c.name.to_string(), c.decorator_list.first()),
+                _ => return None,
+            };
+            let start = decorators.map_or(PyModule::span(stmt).start, |d| PyModule::span(d).start);
+            Some((name, module.line_of(start)..module.line_of(PyModule::span(stmt).end) + 1))
+        })
+        .collect()
+}
+
+/// Whether a definition may move out of or into `path` (not a package's `__init__` or
+/// `__main__`).
+fn movable(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    path.ends_with(".py") && name != "__init__.py" && name != "__main__.py"
 }
 
 /// The parent's source modules that parse, sorted by path (as intents read them).
