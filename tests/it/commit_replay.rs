@@ -6,16 +6,10 @@
 
 use std::path::Path;
 
-use crate::common::{git, read_json, run_mergeforge, verify_task_with_git};
+use crate::common::{git, read_json, run_mergeforge, verify_task_with_git, write_file as write};
 
 const STATS: &str = "def count_items(items):\n    return len(items)\n\n\ndef total(items):\n    return sum(items)\n";
 const TESTS: &str = "from calc.stats import count_items, total\n\n\ndef test_count():\n    assert count_items([1, 2]) == 2\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n";
-
-fn write(dir: &Path, path: &str, text: &str) {
-    let file = dir.join(path);
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(file, text).unwrap();
-}
 
 fn commit(dir: &Path, author: &str, message: &str) {
     git(dir, &["add", "-A"]);

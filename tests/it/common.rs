@@ -36,6 +36,13 @@ pub fn venv_python() -> PathBuf {
         .clone()
 }
 
+/// Writes `text` to `path` under `dir`, making its folders.
+pub fn write_file(dir: &Path, path: &str, text: &str) {
+    let file = dir.join(path);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(file, text).unwrap();
+}
+
 /// Runs git in `dir`, panicking with its stderr if it fails.
 pub fn git(dir: &Path, args: &[&str]) -> String {
     let output = git_output(dir, args);

@@ -14,16 +14,12 @@ use mergeforge::pytest::venv::{ensure_venv, user_cache_dir};
 use mergeforge::substrate::commit_files;
 use mergeforge::substrate::history::{scan_merges, verify, MergeVerdicts, Skip};
 
-use crate::common::{git, git_output, python_with, read_json, read_tree, root, run_mergeforge, verify_task_with_git};
+use crate::common::{
+    git, git_output, python_with, read_json, read_tree, root, run_mergeforge, verify_task_with_git, write_file as write,
+};
 
 const OPS: &str = "def add(a, b):\n    return a + b\n\n\ndef scale(x):\n    return x * 2\n";
 const TESTS: &str = "from calc.ops import add, scale\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_scale():\n    assert scale(2) == 4\n";
-
-fn write(dir: &Path, path: &str, text: &str) {
-    let file = dir.join(path);
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(file, text).unwrap();
-}
 
 fn commit_all(dir: &Path, message: &str) {
     git(dir, &["add", "-A"]);
