@@ -85,7 +85,7 @@ fn proposals(
     let (reached, others) = reached_modules(parsed_sources(&parent, config), &changes);
     let workspace = Workspace { tree: &parent, modules: &reached, coverage: None, probe: None };
     let paths: Vec<&str> = reached.iter().chain(&others).map(|m| m.path.as_str()).collect();
-    let mut sites: Vec<(bool, String, Site)> = candidate_sites(&workspace, &paths, &changes, &patch.commit.to_string())
+    let mut sites: Vec<(bool, String, Site)> = candidate_sites(&workspace, &paths, &changes)
         .into_iter()
         .filter_map(|site| {
             let reach = reach(&site, &changes)?;
@@ -168,23 +168,24 @@ fn hunk_words(changes: &[Hunk]) -> BTreeSet<&str> {
 }
 
 /// The refactor sites of the reached modules (`workspace.modules`) that may meet the
-/// commit. Renames come from their kinds' own search; a move is every module-level
-/// `def` or `class` of those modules named in the hunks, to a sibling module (among
-/// `paths`, every source module) chosen by seeded rank; the move's own plan decides,
-/// when applied, whether it can be made.
-fn candidate_sites(workspace: &Workspace, paths: &[&str], changes: &[Hunk], commit: &str) -> Vec<Site> {
+/// commit. Renames come from their kinds' own search; a move is a module-level `def` or
+/// `class` of those modules named in the hunks, to the sibling module (among `paths`,
+/// every source module) that uses it most, as a developer moves code next to its main
+/// user; a unit no sibling uses does not move. The move's own plan decides, when
+/// applied, whether it can be made.
+fn candidate_sites(workspace: &Workspace, paths: &[&str], changes: &[Hunk]) -> Vec<Site> {
     let words = hunk_words(changes);
     let mut sites: Vec<Site> = [Kind::Rename, Kind::RenameLocal].iter().flat_map(|k| k.sites(workspace)).collect();
     let folder = |path: &str| path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
     for module in workspace.modules.iter().filter(|m| movable(&m.path)) {
-        let mut siblings: Vec<&str> = paths
+        let siblings: Vec<(&str, &str)> = paths
             .iter()
             .copied()
             .filter(|p| *p != module.path && movable(p) && folder(p) == folder(&module.path))
+            .filter_map(|p| Some((p, snapshot::text_of(workspace.tree, p)?)))
             .collect();
-        siblings.sort_by_key(|p| seeded_rank(0, &format!("{commit}|{}|{p}", module.path)));
-        let Some(target) = siblings.first() else { continue };
         for (name, lines) in top_level(module).into_iter().filter(|(name, _)| words.contains(name.as_str())) {
+            let Some(target) = main_user(&siblings, &name) else { continue };
             sites.push(Site {
                 kind: Kind::Move,
                 path: module.path.clone(),
@@ -197,6 +198,20 @@ fn candidate_sites(workspace: &Workspace, paths: &[&str], changes: &[Hunk], comm
         }
     }
     sites
+}
+
+/// The module among `siblings` (path, text) that mentions `name` most often as a whole
+/// word (the first in path order on a tie), if any mentions it.
+fn main_user<'a>(siblings: &[(&'a str, &str)], name: &str) -> Option<&'a str> {
+    let uses = |text: &str| text.lines().filter(|line| mentions(line, name)).count();
+    let mut best: Option<(&str, usize)> = None;
+    for (path, text) in siblings {
+        let n = uses(text);
+        if n > 0 && best.is_none_or(|(p, m)| n > m || (n == m && *path < p)) {
+            best = Some((path, n));
+        }
+    }
+    best.map(|(path, _)| path)
 }
 
 /// The module-level `def`s and `class`es of `module`, with their 1-based line spans
