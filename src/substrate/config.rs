@@ -143,6 +143,12 @@ mod tests {
     }
 
     #[test]
+    fn history_depth_is_optional() {
+        assert_eq!(SubstrateConfig::parse("", Path::new("x.toml")).unwrap().history, None);
+        assert_eq!(SubstrateConfig::parse("history = 300\n", Path::new("x.toml")).unwrap().history, Some(300));
+    }
+
+    #[test]
     fn unknown_keys_are_refused() {
         let err = SubstrateConfig::parse("test_comand = [\"x\"]", Path::new("s.toml")).unwrap_err();
         assert!(format!("{err:#}").contains("s.toml"));
