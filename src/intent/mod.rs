@@ -29,6 +29,7 @@ pub(crate) mod naming;
 mod site;
 
 pub use kind::Kind;
+pub(crate) use move_def::{folder, movable};
 pub use site::{Change, Probe, Site, Transform, Workspace};
 
 use crate::snapshot::Snapshot;

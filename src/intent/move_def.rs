@@ -98,11 +98,12 @@ impl Transform for MoveDef {
 }
 
 /// A module a unit may leave or join: not a package's `__init__.py` or `__main__.py`.
-fn movable(path: &str) -> bool {
+pub(crate) fn movable(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     path.ends_with(".py") && name != "__init__.py" && name != "__main__.py"
 }
 
-fn folder(path: &str) -> &str {
+/// The folder (package) of a module's path: a unit moves only within its folder.
+pub(crate) fn folder(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Group, Intent, Proposal, Recipe, SideRule};
 use rustpython_ast as ast;
 
-use crate::intent::{Kind, Site, Workspace};
+use crate::intent::{folder, movable, naming, Kind, Site, Workspace};
 use crate::python::PyModule;
 use crate::snapshot::{self, is_test_file, Snapshot};
 use crate::substrate::history::{hunks, GoldPatch, HistoryScan, Hunk, RealKind, RealOrigin};
@@ -162,8 +162,7 @@ fn hunk_words(changes: &[Hunk]) -> BTreeSet<&str> {
     changes
         .iter()
         .flat_map(|h| h.added.iter().chain(&h.removed))
-        .flat_map(|line| line.split(|c: char| !(c.is_alphanumeric() || c == '_')))
-        .filter(|w| !w.is_empty())
+        .flat_map(|line| naming::all_words(line))
         .collect()
 }
 
@@ -176,7 +175,6 @@ fn hunk_words(changes: &[Hunk]) -> BTreeSet<&str> {
 fn candidate_sites(workspace: &Workspace, paths: &[&str], changes: &[Hunk]) -> Vec<Site> {
     let words = hunk_words(changes);
     let mut sites: Vec<Site> = [Kind::Rename, Kind::RenameLocal].iter().flat_map(|k| k.sites(workspace)).collect();
-    let folder = |path: &str| path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
     for module in workspace.modules.iter().filter(|m| movable(&m.path)) {
         let siblings: Vec<(&str, &str)> = paths
             .iter()
@@ -233,13 +231,6 @@ fn top_level(module: &PyModule) -> Vec<(String, std::ops::Range<usize>)> {
         .collect()
 }
 
-/// Whether a definition may move out of or into `path` (not a package's `__init__` or
-/// `__main__`).
-fn movable(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    path.ends_with(".py") && name != "__init__.py" && name != "__main__.py"
-}
-
 /// The parent's source modules that parse, sorted by path (as intents read them).
 fn parsed_sources(tree: &Snapshot, config: &SubstrateConfig) -> Vec<PyModule> {
     tree.keys()
@@ -288,7 +279,5 @@ fn within(h: &Hunk, site: &Site) -> bool {
 
 /// Whether `line` holds `name` as a whole word (code, not a comment).
 fn mentions(line: &str, name: &str) -> bool {
-    let code = line.split('#').next().unwrap_or_default();
-    let words: BTreeSet<&str> = code.split(|c: char| !(c.is_alphanumeric() || c == '_')).collect();
-    words.contains(name)
+    naming::occurs(line.split('#').next().unwrap_or_default(), name)
 }

@@ -23,12 +23,13 @@ pub struct GoldPatch {
     pub parent: git2::Oid,
     /// The commit's own message and author.
     pub change: RealChange,
-    /// The source files it changes or adds (the substrate's mutable sources), in path order.
-    pub sources: Vec<String>,
-    /// The test files it changes or adds, in path order.
-    pub tests: Vec<String>,
-    /// Lines added plus lines deleted, over every file.
-    pub changed_lines: usize,
+}
+
+/// The repository-relative path of a diff entry (its new side, or the old one for a
+/// deletion), with `/` separators.
+fn delta_path(delta: &git2::DiffDelta) -> Option<String> {
+    let path = delta.new_file().path().or_else(|| delta.old_file().path())?;
+    Some(path.to_string_lossy().replace('\\', "/"))
 }
 
 /// Classifies single-parent commit `commit`: a gold-patch candidate, or why not.
@@ -44,24 +45,23 @@ pub fn classify_commit(
     let mut options = DiffOptions::new();
     options.ignore_submodules(true);
     let diff = repo.diff_tree_to_tree(Some(&parent.tree()?), Some(&commit.tree()?), Some(&mut options))?;
-    let (mut sources, mut tests) = (Vec::new(), Vec::new());
+    let (mut sources, mut tests) = (false, false);
     for delta in diff.deltas() {
-        let Some(path) = delta.new_file().path().or_else(|| delta.old_file().path()) else { continue };
-        let path = path.to_string_lossy().replace('\\', "/");
+        let Some(path) = delta_path(&delta) else { continue };
         let kept = matches!(delta.status(), Delta::Added | Delta::Modified | Delta::Deleted | Delta::Renamed);
         if !kept || !path.ends_with(".py") {
             continue;
         }
         if is_test_file(&path) {
-            tests.push(path);
+            tests = true;
         } else if config.is_mutable(&path) {
-            sources.push(path);
+            sources = true;
         }
     }
-    if sources.is_empty() {
+    if !sources {
         return Ok(Err(Skip::NoSourceChange));
     }
-    if tests.is_empty() {
+    if !tests {
         return Ok(Err(Skip::NoTestChange));
     }
     let stats = diff.stats()?;
@@ -69,10 +69,8 @@ pub fn classify_commit(
     if changed_lines > MAX_CHANGED_LINES || stats.files_changed() > MAX_CHANGED_FILES {
         return Ok(Err(Skip::TooLarge));
     }
-    sources.sort();
-    tests.sort();
     let change = RealChange { message: message_of(commit), author: author_of(commit) };
-    Ok(Ok(GoldPatch { commit: commit.id(), parent: parent.id(), change, sources, tests, changed_lines }))
+    Ok(Ok(GoldPatch { commit: commit.id(), parent: parent.id(), change }))
 }
 
 /// One hunk of a commit's diff of a Python file: where it sits in the parent's file
@@ -98,8 +96,7 @@ pub fn hunks(repo: &Repository, patch: &GoldPatch) -> Result<Vec<Hunk>> {
         &mut |_, _| true,
         None,
         Some(&mut |delta, hunk| {
-            let path = delta.new_file().path().or_else(|| delta.old_file().path());
-            let path = path.map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
+            let path = delta_path(&delta).unwrap_or_default();
             if path.ends_with(".py") {
                 let start = hunk.old_start() as usize + usize::from(hunk.old_lines() == 0);
                 let old = start..start + hunk.old_lines() as usize;
@@ -108,9 +105,8 @@ pub fn hunks(repo: &Repository, patch: &GoldPatch) -> Result<Vec<Hunk>> {
             true
         }),
         Some(&mut |delta, _, line| {
-            let path = delta.new_file().path().or_else(|| delta.old_file().path());
-            let same = |h: &Hunk| path.is_some_and(|p| p.to_string_lossy().replace('\\', "/") == h.path);
-            if let Some(last) = out.borrow_mut().last_mut().filter(|h| same(h)) {
+            let path = delta_path(&delta);
+            if let Some(last) = out.borrow_mut().last_mut().filter(|h| path.as_deref() == Some(h.path.as_str())) {
                 let text = String::from_utf8_lossy(line.content()).trim_end().to_string();
                 match line.origin() {
                     '-' => last.removed.push(text),

@@ -97,11 +97,8 @@ impl HistoryScan {
 pub fn scan(repo_path: &std::path::Path, limit: usize, config: &SubstrateConfig) -> Result<HistoryScan> {
     let repo = Repository::open(repo_path)
         .with_context(|| format!("{}: history needs a git repository; this is not one", repo_path.display()))?;
-    let mut walk = repo.revwalk()?;
-    walk.push_head().context("the repository has no HEAD commit")?;
-    walk.set_sorting(Sort::TOPOLOGICAL | Sort::TIME)?;
     let mut scan = HistoryScan { repo: repo_path.to_path_buf(), ..HistoryScan::default() };
-    for oid in walk.take(limit) {
+    for oid in newest_first(&repo)?.take(limit) {
         let commit = repo.find_commit(oid?)?;
         scan.considered += 1;
         if commit.parent_count() >= 2 {
@@ -122,12 +119,9 @@ pub fn scan(repo_path: &std::path::Path, limit: usize, config: &SubstrateConfig)
 /// The last `limit` merge commits of HEAD's history, classified as [`scan`] does
 /// (single-parent commits are not looked at).
 pub fn scan_merges(repo: &Repository, limit: usize) -> Result<HistoryScan> {
-    let mut walk = repo.revwalk()?;
-    walk.push_head().context("the repository has no HEAD commit")?;
-    walk.set_sorting(Sort::TOPOLOGICAL | Sort::TIME)?;
     let path = repo.workdir().unwrap_or_else(|| repo.path()).to_path_buf();
     let mut scan = HistoryScan { repo: path, ..HistoryScan::default() };
-    for oid in walk {
+    for oid in newest_first(repo)? {
         if scan.considered == limit {
             break;
         }
@@ -142,4 +136,12 @@ pub fn scan_merges(repo: &Repository, limit: usize) -> Result<HistoryScan> {
         }
     }
     Ok(scan)
+}
+
+/// HEAD's history, newest first (by commit time, in topological order).
+fn newest_first(repo: &Repository) -> Result<git2::Revwalk<'_>> {
+    let mut walk = repo.revwalk()?;
+    walk.push_head().context("the repository has no HEAD commit")?;
+    walk.set_sorting(Sort::TOPOLOGICAL | Sort::TIME)?;
+    Ok(walk)
 }
