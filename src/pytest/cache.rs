@@ -1,5 +1,5 @@
 //! The outcome cache: one small JSON file per run key, shared by processes, written
-//! atomically. An entry holds the [`Outcome`], its measured duration and, for a selected
+//! atomically, first writer wins. An entry holds the [`Outcome`], its measured duration and, for a selected
 //! run, the [`Confirmation`] its verdict needed. [`write_atomically`] also writes the
 //! coverage maps.
 
@@ -44,17 +44,28 @@ impl OutcomeCache {
         Some(Outcome { duration_ms: cached.duration_ms, ..cached.outcome })
     }
 
-    pub fn put(&self, key: &str, outcome: &Outcome) -> Result<()> {
+    /// Stores `outcome` under `key` unless an entry is there already; returns the stored
+    /// outcome (see [`OutcomeCache::put_confirmed`]).
+    pub fn put(&self, key: &str, outcome: Outcome) -> Result<Outcome> {
         self.put_confirmed(key, outcome, &[])
     }
 
-    /// Stores the verdict of a run that needed the `confirmed` runs (in order).
-    pub fn put_confirmed(&self, key: &str, outcome: &Outcome, confirmed: &[Confirmation]) -> Result<()> {
-        let cached =
-            CachedOutcome { outcome: outcome.clone(), duration_ms: outcome.duration_ms, confirmed: confirmed.to_vec() };
+    /// Stores the verdict of a run that needed the `confirmed` runs (in order), and
+    /// returns the verdict the cache holds for `key` afterwards. The first writer wins:
+    /// when another process (a shard on the same volume) or worker stored the same key
+    /// while this one ran, its outcome is kept and returned, and this one is dropped. A
+    /// test near its time limit may time out in one run and not in another; whoever
+    /// reads the cache later (the unsharded reference, a resumed run) must see the
+    /// verdict the first judge used.
+    pub fn put_confirmed(&self, key: &str, outcome: Outcome, confirmed: &[Confirmation]) -> Result<Outcome> {
+        let cached = CachedOutcome { duration_ms: outcome.duration_ms, outcome, confirmed: confirmed.to_vec() };
         let mut text = serde_json::to_string(&cached)?;
         text.push('\n');
-        write_atomically(&self.path(key), text.as_bytes()).context("writing the outcome cache")
+        let path = self.path(key);
+        if write_new(&path, text.as_bytes()).context("writing the outcome cache")? {
+            return Ok(cached.outcome);
+        }
+        Ok(self.get(key).unwrap_or(cached.outcome))
     }
 
     /// The confirmations the verdict under `key` needed (empty for a single run).
@@ -80,12 +91,51 @@ struct CachedOutcome {
 /// (created if missing) and a rename, so a killed writer leaves at most a temporary
 /// file that [`crate::leftovers::sweep`] can tell apart and remove.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    temp_beside(path, bytes)?.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Writes `bytes` to `path` as [`write_atomically`] does, unless `path` exists (checked
+/// atomically with the rename); returns whether this call wrote it.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<bool> {
+    match temp_beside(path, bytes)?.persist_noclobber(path) {
+        Ok(_) => Ok(true),
+        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(e.error.into()),
+    }
+}
+
+/// A temporary file holding `bytes` in `path`'s folder (created if missing).
+fn temp_beside(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile> {
     let parent = path.parent().context("cache path has no parent")?;
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     let mut temp = tempfile::Builder::new()
         .prefix(&format!("{CACHE_TEMP_PREFIX}{}-", crate::leftovers::owner_tag()))
         .tempfile_in(parent)?;
     std::io::Write::write_all(&mut temp, bytes)?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    Ok(temp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(passed: bool, timed_out: bool, duration_ms: u64) -> Outcome {
+        Outcome { passed, failed_tests: Vec::new(), duration_ms, timed_out, last_line: String::new() }
+    }
+
+    #[test]
+    fn the_first_writer_of_a_key_wins_and_later_writers_get_its_outcome() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = OutcomeCache::new(dir.path());
+        let key = "ab".repeat(32);
+        let first = cache.put(&key, outcome(false, true, 4000)).unwrap();
+        assert!(first.timed_out);
+        let second = cache.put_confirmed(&key, outcome(true, false, 900), &[Confirmation::Repeat]).unwrap();
+        assert!(second.timed_out && !second.passed, "the stored verdict stands");
+        assert_eq!(second.duration_ms, 4000);
+        assert_eq!(cache.confirmations(&key), Some(Vec::new()));
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("ab")).unwrap().flatten().collect();
+        assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+    }
 }

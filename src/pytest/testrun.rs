@@ -380,10 +380,10 @@ impl TestRunner {
             return Ok(outcome);
         }
         let (outcome, confirmed) = self.judge_selected(tree, ids)?;
-        if let Some(cache) = &self.cache {
-            cache.put_confirmed(&key, &outcome, &confirmed)?;
+        match &self.cache {
+            Some(cache) => cache.put_confirmed(&key, outcome, &confirmed),
+            None => Ok(outcome),
         }
-        Ok(outcome)
     }
 
     fn selected_key(&self, tree: &Snapshot, ids: &[String]) -> String {
@@ -530,10 +530,10 @@ impl TestRunner {
             }
         }
         let outcome = self.executed(execute()?);
-        if let Some(cache) = &self.cache {
-            cache.put(key, &outcome)?;
+        match &self.cache {
+            Some(cache) => Ok((cache.put(key, outcome)?, true)),
+            None => Ok((outcome, true)),
         }
-        Ok((outcome, true))
     }
 
     /// A run executed: counted, and reduced to its outcome.
