@@ -25,12 +25,14 @@ pub enum Kind {
     AddFunction,
     Rename,
     RenameLocal,
+    RenameParam,
     Move,
     Branch,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 5] = [Kind::AddFunction, Kind::Rename, Kind::RenameLocal, Kind::Move, Kind::Branch];
+    pub const ALL: [Kind; 6] =
+        [Kind::AddFunction, Kind::Rename, Kind::RenameLocal, Kind::RenameParam, Kind::Move, Kind::Branch];
 
     /// The kebab-case name (`add-function`).
     pub fn name(self) -> &'static str {

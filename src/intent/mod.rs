@@ -61,6 +61,7 @@ catalogue! {
     AddFunction => add_function::AddFunction,
     Rename => rename::Rename,
     RenameLocal => rename_local::RenameLocal,
+    RenameParam => rename_param::RenameParam,
     Move => move_def::MoveDef,
     Branch => branch::Branch,
 }

@@ -89,37 +89,39 @@ impl Transform for RenameLocal {
 }
 
 /// The module's text renamed at `edits`, if that keeps its width.
-fn spliced(text: &str, edits: &BTreeSet<usize>, old: &str, new: &str) -> Option<String> {
+pub(super) fn spliced(text: &str, edits: &BTreeSet<usize>, old: &str, new: &str) -> Option<String> {
     naming::renamed(text, edits, old, new).filter(|after| naming::keeps_width(text, after))
 }
 
 /// Builtins a function can use to read its own frame by name.
-const FRAME_READERS: &[&str] = &["locals", "vars", "eval", "exec"];
+pub(super) const FRAME_READERS: &[&str] = &["locals", "vars", "eval", "exec"];
 
 /// A function of a module and where it sits.
-struct Function<'a> {
+pub(super) struct Function<'a> {
     /// Qualified name: `func`, `Class.method`, `outer.inner`.
-    qual: String,
-    args: &'a ast::Arguments,
+    pub qual: String,
+    pub args: &'a ast::Arguments,
     body: &'a [ast::Stmt],
     /// The `def` statement's bytes (from `def`/`async`, decorators excluded).
-    span: Range<usize>,
+    pub span: Range<usize>,
     /// Where its first decorator (or else its `def`) starts.
-    header_start: usize,
+    pub header_start: usize,
     /// The spans of the functions it is nested in.
-    enclosing: Vec<Range<usize>>,
+    pub enclosing: Vec<Range<usize>>,
+    /// Whether it is defined directly in a class body (a method).
+    pub method: bool,
 }
 
 /// Whether one function only has the qualified name (a property's getter and setter, or
 /// a function defined in both branches of an `if`, share theirs).
-fn is_unique(functions: &[Function], qual: &str) -> bool {
+pub(super) fn is_unique(functions: &[Function], qual: &str) -> bool {
     functions.iter().filter(|f| f.qual == qual).count() == 1
 }
 
 /// Every function of a module, methods and nested functions included, in source order.
-fn functions(module: &PyModule) -> Vec<Function<'_>> {
+pub(super) fn functions(module: &PyModule) -> Vec<Function<'_>> {
     let mut out = Vec::new();
-    collect_functions(&module.suite, &mut Vec::new(), &mut Vec::new(), &mut out);
+    collect_functions(&module.suite, &mut Vec::new(), &mut Vec::new(), false, &mut out);
     out
 }
 
@@ -127,6 +129,7 @@ fn collect_functions<'a>(
     block: &'a [ast::Stmt],
     scope: &mut Vec<String>,
     enclosing: &mut Vec<Range<usize>>,
+    in_class: bool,
     out: &mut Vec<Function<'a>>,
 ) {
     for stmt in block {
@@ -135,13 +138,13 @@ fn collect_functions<'a>(
             ast::Stmt::AsyncFunctionDef(d) => (&d.name, d.args.as_ref(), &d.body, &d.decorator_list),
             ast::Stmt::ClassDef(c) => {
                 scope.push(c.name.to_string());
-                collect_functions(&c.body, scope, enclosing, out);
+                collect_functions(&c.body, scope, enclosing, true, out);
                 scope.pop();
                 continue;
             }
             other => {
                 for inner in child_blocks(other) {
-                    collect_functions(inner, scope, enclosing, out);
+                    collect_functions(inner, scope, enclosing, in_class, out);
                 }
                 continue;
             }
@@ -155,9 +158,10 @@ fn collect_functions<'a>(
             span: span.clone(),
             header_start: decorators.first().map_or(span.start, |d| PyModule::span(d).start),
             enclosing: enclosing.clone(),
+            method: in_class,
         });
         enclosing.push(span);
-        collect_functions(body, scope, enclosing, out);
+        collect_functions(body, scope, enclosing, false, out);
         enclosing.pop();
         scope.pop();
     }
@@ -198,7 +202,7 @@ fn handler_names<'a>(handlers: &'a [ast::ExceptHandler], names: &mut Vec<&'a str
 
 /// Every name the module's own scope binds or reads (its top-level statements and their
 /// blocks, the headers of its functions and classes; not their bodies).
-fn module_level_names(module: &PyModule) -> BTreeSet<String> {
+pub(super) fn module_level_names(module: &PyModule) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     let mut stack: Vec<&ast::Stmt> = module.suite.iter().collect();
     while let Some(stmt) = stack.pop() {
@@ -217,28 +221,36 @@ fn module_level_names(module: &PyModule) -> BTreeSet<String> {
 
 /// What a function's own scope does with names.
 #[derive(Default)]
-struct Scope {
+pub(super) struct Scope {
     /// Every `Name` node of the scope: name → offsets.
-    names: BTreeMap<String, Vec<usize>>,
+    pub names: BTreeMap<String, Vec<usize>>,
     /// Names the scope assigns through a `Name` node.
-    stores: BTreeSet<String>,
-    /// Names bound otherwise too: parameters, `global`/`nonlocal`, identifier bindings,
-    /// comprehension targets.
-    blocked: BTreeSet<String>,
+    pub stores: BTreeSet<String>,
+    /// The function's parameters.
+    pub params: BTreeSet<String>,
+    /// Names bound otherwise: `global`/`nonlocal`, identifier bindings, comprehension
+    /// targets.
+    pub blocked: BTreeSet<String>,
     /// Nested scopes: functions, classes and lambdas.
-    nested: Vec<Range<usize>>,
+    pub nested: Vec<Range<usize>>,
     /// f-strings.
-    fstrings: Vec<Range<usize>>,
+    pub fstrings: Vec<Range<usize>>,
     /// Docstrings of the scope.
-    docstrings: Vec<Range<usize>>,
+    pub docstrings: Vec<Range<usize>>,
 }
 
 impl Scope {
-    fn of(function: &Function) -> Self {
+    pub(super) fn of(function: &Function) -> Self {
         let mut scope = Scope::default();
-        scope.blocked.extend(parameters(function.args).into_iter().map(|a| a.arg.to_string()));
+        scope.params.extend(parameters(function.args).into_iter().map(|a| a.arg.to_string()));
         scope.block(function.body);
         scope
+    }
+
+    /// Whether `name` is bound only by assignments of the scope (no parameter, import,
+    /// declaration or comprehension target).
+    fn is_plain_local(&self, name: &str) -> bool {
+        self.stores.contains(name) && !self.params.contains(name) && !self.blocked.contains(name)
     }
 
     fn block(&mut self, block: &[ast::Stmt]) {
@@ -303,7 +315,7 @@ impl Scope {
         let mut out: Vec<(usize, &str, String)> = self
             .stores
             .iter()
-            .filter(|name| !self.blocked.contains(*name) && naming::is_renamable(name))
+            .filter(|name| self.is_plain_local(name) && naming::is_renamable(name))
             .filter_map(|name| {
                 let first = *self.names.get(name)?.iter().min()?;
                 Some((first, name.as_str(), naming::synonym(name)?))
@@ -326,7 +338,7 @@ fn plan(
 ) -> Option<BTreeSet<usize>> {
     let text = &module.text;
     let own = &text[function.span.clone()];
-    let local = scope.stores.contains(old) && !scope.blocked.contains(old) && naming::is_renamable(old);
+    let local = scope.is_plain_local(old) && naming::is_renamable(old);
     let fresh = !naming::is_reserved(new) && !globals.contains(new) && !occurs(own, new);
     if !local || !fresh || globals.contains(old) || FRAME_READERS.iter().any(|r| occurs(own, r)) {
         return None;
@@ -358,7 +370,7 @@ fn plan(
 /// Whether an f-string has a self-documenting field (`{name=}`, `{name = !r}`), whose
 /// output spells the expression: an `=` that is not part of a comparison, followed by
 /// `}`, `!` or `:`.
-fn self_documenting(source: &str) -> bool {
+pub(super) fn self_documenting(source: &str) -> bool {
     let bytes = source.as_bytes();
     bytes.iter().enumerate().any(|(i, &b)| {
         let after = source[i + 1..].trim_start();

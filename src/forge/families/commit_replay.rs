@@ -1,13 +1,14 @@
 //! commit-replay: a real commit of the project's history against a refactor of its
 //! parent. A commit C with parent P that changes source files together with their tests
 //! is a gold patch: ours is C's own change, with its real message and author. Theirs is
-//! a semantics-preserving refactor of the intents catalogue (rename a function, class or
-//! constant, rename a local, move a definition to another module) applied to P where it
-//! meets C: it rewrites a name on lines C changes, or a name C's new lines use. Base is
-//! P; gold is the same refactor applied to C, so the resolution carries the refactor
-//! into code only C has. A commit makes up to [`MAX_TASKS_PER_COMMIT`] tasks, each
-//! against a refactor of another name. The tests decide the rest: P, C, the refactored P and gold must
-//! pass, and neither side taken for every hunk may solve the task.
+//! a semantics-preserving refactor of the intents catalogue (rename a function, class,
+//! constant, local or parameter; move a definition to another module) applied to P
+//! where it meets C: it rewrites a name on lines C changes, or a name C's new lines use.
+//! Base is P; gold is the same refactor applied to C, so the resolution carries the
+//! refactor into code only C has. A commit makes up to [`MAX_TASKS_PER_COMMIT`] tasks,
+//! each against a refactor of another name. The tests decide the rest: P, C, the
+//! refactored P and gold must pass, and neither side taken for every hunk may solve the
+//! task.
 
 use std::collections::BTreeSet;
 
@@ -174,7 +175,8 @@ fn hunk_words(changes: &[Hunk]) -> BTreeSet<&str> {
 /// applied, whether it can be made.
 fn candidate_sites(workspace: &Workspace, paths: &[&str], changes: &[Hunk]) -> Vec<Site> {
     let words = hunk_words(changes);
-    let mut sites: Vec<Site> = [Kind::Rename, Kind::RenameLocal].iter().flat_map(|k| k.sites(workspace)).collect();
+    let mut sites: Vec<Site> =
+        [Kind::Rename, Kind::RenameLocal, Kind::RenameParam].iter().flat_map(|k| k.sites(workspace)).collect();
     for module in workspace.modules.iter().filter(|m| movable(&m.path)) {
         let siblings: Vec<(&str, &str)> = paths
             .iter()
@@ -249,11 +251,18 @@ enum Reach {
 }
 
 /// How `site` meets the commit's source `changes`, if it does. A renamed local only
-/// counts in hunks inside its own function.
+/// counts in hunks inside its own function; a renamed parameter there too, or in hunks
+/// whose new lines pass it by keyword to its function.
 fn reach(site: &Site, changes: &[Hunk]) -> Option<Reach> {
     let name = site.symbol.rsplit('.').next().unwrap_or(&site.symbol);
-    let local = site.kind == Kind::RenameLocal;
-    let relevant: Vec<&Hunk> = changes.iter().filter(|h| !local || within(h, site)).collect();
+    let relevant: Vec<&Hunk> = changes
+        .iter()
+        .filter(|h| match site.kind {
+            Kind::RenameLocal => within(h, site),
+            Kind::RenameParam => within(h, site) || passes_keyword(h, site, name),
+            _ => true,
+        })
+        .collect();
     let any = |lines: &dyn Fn(&Hunk) -> &[String]| relevant.iter().any(|h| lines(h).iter().any(|l| mentions(l, name)));
     if any(&|h| &h.added) {
         return Some(Reach::Uses);
@@ -275,6 +284,20 @@ fn within(h: &Hunk, site: &Site) -> bool {
             true => lines.start < h.old.start && h.old.start < lines.end,
             false => lines.start <= h.old.start && h.old.end <= lines.end,
         }
+}
+
+/// Whether hunk `h`'s new lines call the function of parameter site `site` (by its own
+/// name; a class's for `__init__`) and pass a keyword `name=`.
+fn passes_keyword(h: &Hunk, site: &Site, name: &str) -> bool {
+    let mut parts = site.symbol.rsplit('.').skip(1);
+    let callee = match parts.next() {
+        Some("__init__") => parts.next(),
+        other => other,
+    };
+    let keyword = format!("{name}=");
+    callee.is_some_and(|callee| {
+        h.added.iter().any(|l| mentions(l, callee)) && h.added.iter().any(|l| l.contains(&keyword) && mentions(l, name))
+    })
 }
 
 /// Whether `line` holds `name` as a whole word (code, not a comment).
