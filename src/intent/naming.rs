@@ -114,7 +114,6 @@ pub const SYNONYMS: &[(&str, &str)] = &[
     ("status", "state"),
     ("state", "status"),
     ("limit", "cap"),
-    ("cap", "limit"),
     ("callback", "handler"),
     ("handler", "callback"),
     ("prev", "previous"),

@@ -7,7 +7,7 @@
 //! parameter in the function's own scope is renamed, with its mentions in the function's
 //! comments and docstring (in backticks or followed by `(`), and its entries in the
 //! docstring's parameter list (`name:` or `name (type):` opening a line, `:param name:`,
-//! `:type name:`, numpydoc's `name : type`).
+//! `:type name:`, numpydoc's `name : type`) and as `*name*` in its prose.
 //!
 //! Keyword arguments renamed: `old=` in a call whose callee is spelled with the
 //! function's name (`f(...)`, `obj.f(...)`; the class's name for `__init__`), and in
@@ -172,11 +172,16 @@ fn plan(
     edits.iter().all(|&at| naming::is_word_at(text, at, old)).then_some(edits)
 }
 
-/// Where a docstring's parameter list names `old`: a line opening with `old:`,
-/// `old (type):` or `old : type`, or holding `:param old:`, `:param type old:` or
-/// `:type old:`.
+/// Where a docstring names parameter `old`: a line of its parameter list opening with
+/// `old:`, `old (type):` or `old : type`, or holding `:param old:`, `:param type old:`
+/// or `:type old:`; and `*old*`, reStructuredText's emphasis for a parameter in prose.
 fn documented(text: &str, range: Range<usize>, old: &str) -> Vec<usize> {
-    let mut out = Vec::new();
+    let emphasis = format!("*{old}*");
+    let mut out: Vec<usize> = text[range.clone()]
+        .match_indices(&emphasis)
+        .map(|(at, _)| range.start + at + 1)
+        .filter(|&at| !text[..at - 1].ends_with('*') && !text[at + old.len() + 1..].starts_with('*'))
+        .collect();
     let mut start = range.start;
     for line in text[range.clone()].split_inclusive('\n') {
         let trimmed = line.trim_start();

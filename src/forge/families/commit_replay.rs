@@ -67,7 +67,7 @@ impl FamilyBuilder for CommitReplay {
 }
 
 /// Most tasks made of one commit, each against a refactor of another name.
-pub const MAX_TASKS_PER_COMMIT: usize = 2;
+pub const MAX_TASKS_PER_COMMIT: usize = 3;
 
 /// The tasks of one gold patch: the first [`MAX_TASKS_PER_COMMIT`] refactors of distinct
 /// names (in seeded order, those reaching the commit's new source lines first) that

@@ -6,6 +6,8 @@ class Cache:
     def put(self, key, amount, *, replace=True):
         """Store ``amount`` under ``key``.
 
+        A *amount* that is already stored is kept unless *replace*.
+
         :param key: the key
         :param amount: what to store
         :type amount: object

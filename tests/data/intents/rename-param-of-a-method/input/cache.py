@@ -6,6 +6,8 @@ class Cache:
     def put(self, key, value, *, replace=True):
         """Store ``value`` under ``key``.
 
+        A *value* that is already stored is kept unless *replace*.
+
         :param key: the key
         :param value: what to store
         :type value: object
