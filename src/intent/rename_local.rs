@@ -16,6 +16,10 @@
 //! (`f"{name=}"`), or shares its qualified name with another (a property's setter); nor
 //! when the new name is reserved, a module-level name, or occurs in the function or an
 //! enclosing one.
+//!
+//! What a rename inside one function needs of its module ([`InFunction`]), the walk over
+//! every function that makes such sites ([`function_sites`]) and the lookup of a site's
+//! function in another tree ([`at_site`]) live here too: `rename-param` uses them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -41,51 +45,110 @@ impl Transform for RenameLocal {
     }
 
     fn sites(&self, workspace: &Workspace) -> Vec<Site> {
-        let mut sites = Vec::new();
-        for module in workspace.modules {
-            let Some(comments) = naming::comments(&module.text) else { continue };
-            let globals = module_level_names(module);
-            let functions = functions(module);
-            for function in functions.iter().filter(|f| is_unique(&functions, &f.qual)) {
-                let scope = Scope::of(function);
-                for (old, new) in scope.renames() {
-                    let edits = plan(module, &comments, &globals, function, &scope, old, &new);
-                    if edits.and_then(|at| spliced(&module.text, &at, old, &new)).is_some() {
-                        sites.push(Site {
-                            kind: Kind::RenameLocal,
-                            path: module.path.clone(),
-                            symbol: format!("{}.{old}", function.qual),
-                            lines: module.line_of(function.header_start)..module.line_of(function.span.end) + 1,
-                            uses: BTreeSet::from([function.qual.clone()]),
-                            target: Some(new),
-                            tests: Vec::new(),
-                        });
-                    }
-                }
-            }
-        }
-        sites.sort_by_key(|s| (s.path.clone(), s.lines.start, s.symbol.clone()));
-        sites
+        let renames = |at: &InFunction| at.scope.renames().into_iter().map(|(old, new)| (old.to_string(), new)).collect();
+        function_sites(Kind::RenameLocal, workspace.modules, renames, plan)
     }
 
     fn apply(&self, _workspace: &Workspace, tree: &Snapshot, site: &Site) -> Option<Snapshot> {
-        let (qual, old) = site.symbol.rsplit_once('.')?;
-        let new = site.target.as_deref()?;
-        let module = PyModule::parse(&site.path, snapshot::text_of(tree, &site.path)?).ok()?;
-        let comments = naming::comments(&module.text)?;
-        let globals = module_level_names(&module);
-        let functions = functions(&module);
-        let function = functions.iter().find(|f| f.qual == qual).filter(|_| is_unique(&functions, qual))?;
-        let scope = Scope::of(function);
-        let edits = plan(&module, &comments, &globals, function, &scope, old, new)?;
-        let after = spliced(&module.text, &edits, old, new)?;
-        crate::python::parses(&after, &site.path).then(|| snapshot::with_file(tree, &site.path, &after))
+        at_site(tree, site, |at, old, new| {
+            let after = spliced(&at.module.text, &plan(at, old, new)?, old, new)?;
+            crate::python::parses(&after, &site.path).then(|| snapshot::with_file(tree, &site.path, &after))
+        })
     }
 
     fn message(&self, site: &Site) -> String {
         let (function, old) = site.symbol.rsplit_once('.').unwrap_or(("", &site.symbol));
         format!("`{function}`: rename `{old}` to `{}`", site.target.as_deref().unwrap_or_default())
     }
+}
+
+/// One function of a parsed module with what a rename inside it reads: the module's
+/// comments and module-level names, and the function's own scope.
+pub(super) struct InFunction<'a> {
+    pub module: &'a PyModule,
+    pub comments: &'a [Range<usize>],
+    pub globals: &'a BTreeSet<String>,
+    pub function: &'a Function<'a>,
+    pub scope: Scope,
+}
+
+impl InFunction<'_> {
+    /// The function's own text (its `def` statement).
+    pub(super) fn own(&self) -> &str {
+        &self.module.text[self.function.span.clone()]
+    }
+
+    /// `edits` (where the function's code spells `old`) with `old`'s mentions in the
+    /// function's comments and docstrings added (in backticks or followed by `(`);
+    /// `None` if `old` occurs in a nested function, lambda or class, an f-string prints
+    /// a renamed name (`f"{old=}"`), or an edit is not the word `old`.
+    pub(super) fn with_prose(&self, old: &str, mut edits: BTreeSet<usize>) -> Option<BTreeSet<usize>> {
+        let (text, span, scope) = (&self.module.text, &self.function.span, &self.scope);
+        let found: Vec<usize> = occurrences(self.own(), old).into_iter().map(|at| span.start + at).collect();
+        if found.iter().any(|at| scope.nested.iter().any(|r| r.contains(at))) {
+            return None;
+        }
+        let printing = |f: &Range<usize>| edits.iter().any(|at| f.contains(at)) && self_documenting(&text[f.clone()]);
+        if scope.fstrings.iter().any(printing) {
+            return None;
+        }
+        let prose = self.comments.iter().filter(|c| span.contains(&c.start)).chain(&scope.docstrings);
+        for range in prose {
+            edits.extend(naming::mentions(text, range.clone(), old, Mentions::Marked));
+        }
+        edits.iter().all(|&at| naming::is_word_at(text, at, old)).then_some(edits)
+    }
+}
+
+/// The sites of `kind` (a rename inside one function) in `modules`: for each function
+/// that alone has its qualified name, each `(old, new)` of `renames` that `plan` allows
+/// and whose edits keep the module's width. The symbol is `function.old`.
+pub(super) fn function_sites(
+    kind: Kind,
+    modules: &[PyModule],
+    renames: impl Fn(&InFunction) -> Vec<(String, String)>,
+    plan: impl Fn(&InFunction, &str, &str) -> Option<BTreeSet<usize>>,
+) -> Vec<Site> {
+    let mut sites = Vec::new();
+    for module in modules {
+        let Some(comments) = naming::comments(&module.text) else { continue };
+        let globals = module_level_names(module);
+        let functions = functions(module);
+        for function in functions.iter().filter(|f| is_unique(&functions, &f.qual)) {
+            let at = InFunction { module, comments: &comments, globals: &globals, function, scope: Scope::of(function) };
+            for (old, new) in renames(&at) {
+                if plan(&at, &old, &new).and_then(|edits| spliced(&module.text, &edits, &old, &new)).is_none() {
+                    continue;
+                }
+                sites.push(Site {
+                    kind,
+                    path: module.path.clone(),
+                    symbol: format!("{}.{old}", function.qual),
+                    lines: module.line_of(function.header_start)..module.line_of(function.span.end) + 1,
+                    uses: BTreeSet::from([function.qual.clone()]),
+                    target: Some(new),
+                    tests: Vec::new(),
+                });
+            }
+        }
+    }
+    sites.sort_by_key(|s| (s.path.clone(), s.lines.start, s.symbol.clone()));
+    sites
+}
+
+/// `f` of the function `site` names in `tree` (its symbol less the last part, which is
+/// the old name; its target is the new one); `None` if the function is gone or no
+/// longer alone with its name.
+pub(super) fn at_site<T>(tree: &Snapshot, site: &Site, f: impl FnOnce(&InFunction, &str, &str) -> Option<T>) -> Option<T> {
+    let (qual, old) = site.symbol.rsplit_once('.')?;
+    let new = site.target.as_deref()?;
+    let module = PyModule::parse(&site.path, snapshot::text_of(tree, &site.path)?).ok()?;
+    let comments = naming::comments(&module.text)?;
+    let globals = module_level_names(&module);
+    let functions = functions(&module);
+    let function = functions.iter().find(|f| f.qual == qual).filter(|_| is_unique(&functions, qual))?;
+    let at = InFunction { module: &module, comments: &comments, globals: &globals, function, scope: Scope::of(function) };
+    f(&at, old, new)
 }
 
 /// The module's text renamed at `edits`, if that keeps its width.
@@ -114,12 +177,12 @@ pub(super) struct Function<'a> {
 
 /// Whether one function only has the qualified name (a property's getter and setter, or
 /// a function defined in both branches of an `if`, share theirs).
-pub(super) fn is_unique(functions: &[Function], qual: &str) -> bool {
+fn is_unique(functions: &[Function], qual: &str) -> bool {
     functions.iter().filter(|f| f.qual == qual).count() == 1
 }
 
 /// Every function of a module, methods and nested functions included, in source order.
-pub(super) fn functions(module: &PyModule) -> Vec<Function<'_>> {
+fn functions(module: &PyModule) -> Vec<Function<'_>> {
     let mut out = Vec::new();
     collect_functions(&module.suite, &mut Vec::new(), &mut Vec::new(), false, &mut out);
     out
@@ -202,7 +265,7 @@ fn handler_names<'a>(handlers: &'a [ast::ExceptHandler], names: &mut Vec<&'a str
 
 /// Every name the module's own scope binds or reads (its top-level statements and their
 /// blocks, the headers of its functions and classes; not their bodies).
-pub(super) fn module_level_names(module: &PyModule) -> BTreeSet<String> {
+fn module_level_names(module: &PyModule) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     let mut stack: Vec<&ast::Stmt> = module.suite.iter().collect();
     while let Some(stmt) = stack.pop() {
@@ -326,21 +389,12 @@ impl Scope {
     }
 }
 
-/// The offsets renaming `old` to `new` edits in `function`; `None` if it may not.
-fn plan(
-    module: &PyModule,
-    comments: &[Range<usize>],
-    globals: &BTreeSet<String>,
-    function: &Function,
-    scope: &Scope,
-    old: &str,
-    new: &str,
-) -> Option<BTreeSet<usize>> {
-    let text = &module.text;
-    let own = &text[function.span.clone()];
+/// The offsets renaming local `old` to `new` edits in its function; `None` if it may not.
+fn plan(at: &InFunction, old: &str, new: &str) -> Option<BTreeSet<usize>> {
+    let (text, function, scope, own) = (&at.module.text, at.function, &at.scope, at.own());
     let local = scope.is_plain_local(old) && naming::is_renamable(old);
-    let fresh = !naming::is_reserved(new) && !globals.contains(new) && !occurs(own, new);
-    if !local || !fresh || globals.contains(old) || FRAME_READERS.iter().any(|r| occurs(own, r)) {
+    let fresh = !naming::is_reserved(new) && !at.globals.contains(new) && !occurs(own, new);
+    if !local || !fresh || at.globals.contains(old) || FRAME_READERS.iter().any(|r| occurs(own, r)) {
         return None;
     }
     for outer in &function.enclosing {
@@ -351,26 +405,13 @@ fn plan(
             return None;
         }
     }
-    let found: Vec<usize> = occurrences(own, old).into_iter().map(|at| function.span.start + at).collect();
-    if found.iter().any(|at| scope.nested.iter().any(|r| r.contains(at))) {
-        return None;
-    }
-    let mut edits: BTreeSet<usize> = scope.names.get(old)?.iter().copied().collect();
-    let printing = |f: &Range<usize>| edits.iter().any(|at| f.contains(at)) && self_documenting(&text[f.clone()]);
-    if scope.fstrings.iter().any(printing) {
-        return None;
-    }
-    let prose = comments.iter().filter(|c| function.span.contains(&c.start)).chain(&scope.docstrings);
-    for range in prose {
-        edits.extend(naming::mentions(text, range.clone(), old, Mentions::Marked));
-    }
-    edits.iter().all(|&at| naming::is_word_at(text, at, old)).then_some(edits)
+    at.with_prose(old, scope.names.get(old)?.iter().copied().collect())
 }
 
 /// Whether an f-string has a self-documenting field (`{name=}`, `{name = !r}`), whose
 /// output spells the expression: an `=` that is not part of a comparison, followed by
 /// `}`, `!` or `:`.
-pub(super) fn self_documenting(source: &str) -> bool {
+fn self_documenting(source: &str) -> bool {
     let bytes = source.as_bytes();
     bytes.iter().enumerate().any(|(i, &b)| {
         let after = source[i + 1..].trim_start();

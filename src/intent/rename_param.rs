@@ -28,8 +28,8 @@ use std::ops::Range;
 use rustpython_ast as ast;
 
 use super::kind::Kind;
-use super::naming::{self, occurrences, occurs, Mentions};
-use super::rename_local::{functions, is_unique, module_level_names, self_documenting, spliced, Function, Scope, FRAME_READERS};
+use super::naming::{self, occurs};
+use super::rename_local::{at_site, function_sites, spliced, Function, InFunction, FRAME_READERS};
 use super::site::{Change, Site, Transform, Workspace};
 use crate::python::walk::{expr_children, owned_exprs, parameters, walk_stmts};
 use crate::python::PyModule;
@@ -47,51 +47,19 @@ impl Transform for RenameParam {
     }
 
     fn sites(&self, workspace: &Workspace) -> Vec<Site> {
-        let mut sites = Vec::new();
-        for module in workspace.modules {
-            let Some(comments) = naming::comments(&module.text) else { continue };
-            let globals = module_level_names(module);
-            let functions = functions(module);
-            for function in functions.iter().filter(|f| is_unique(&functions, &f.qual)) {
-                let scope = Scope::of(function);
-                for (old, new) in renames(function) {
-                    let Some(edits) = plan(module, &comments, &globals, function, &scope, &old, &new) else { continue };
-                    if spliced(&module.text, &edits, &old, &new).is_none() {
-                        continue;
-                    }
-                    sites.push(Site {
-                        kind: Kind::RenameParam,
-                        path: module.path.clone(),
-                        symbol: format!("{}.{old}", function.qual),
-                        lines: module.line_of(function.header_start)..module.line_of(function.span.end) + 1,
-                        uses: BTreeSet::from([function.qual.clone()]),
-                        target: Some(new),
-                        tests: Vec::new(),
-                    });
-                }
-            }
-        }
-        sites.sort_by_key(|s| (s.path.clone(), s.lines.start, s.symbol.clone()));
-        sites
+        function_sites(Kind::RenameParam, workspace.modules, |at| renames(at.function), plan)
     }
 
     fn apply(&self, _workspace: &Workspace, tree: &Snapshot, site: &Site) -> Option<Snapshot> {
-        let (qual, old) = site.symbol.rsplit_once('.')?;
-        let new = site.target.as_deref()?;
-        let module = PyModule::parse(&site.path, snapshot::text_of(tree, &site.path)?).ok()?;
-        let comments = naming::comments(&module.text)?;
-        let globals = module_level_names(&module);
-        let functions = functions(&module);
-        let function = functions.iter().find(|f| f.qual == qual).filter(|_| is_unique(&functions, qual))?;
-        let scope = Scope::of(function);
-        let own = plan(&module, &comments, &globals, function, &scope, old, new)?;
-        let callee = callee_name(function)?;
-        let mut edits = keyword_edits(tree, &callee, old)?;
-        edits.entry(site.path.clone()).or_default().extend(own);
+        let (edits, old, new) = at_site(tree, site, |at, old, new| {
+            let own = plan(at, old, new)?;
+            let mut edits = keyword_edits(tree, &callee_name(at.function)?, old)?;
+            edits.entry(site.path.clone()).or_default().extend(own);
+            Some((edits, old.to_string(), new.to_string()))
+        })?;
         let mut out = tree.clone();
         for (path, at) in edits {
-            let text = snapshot::text_of(tree, &path)?;
-            let after = spliced(text, &at, old, new)?;
+            let after = spliced(snapshot::text_of(tree, &path)?, &at, &old, &new)?;
             if !crate::python::parses(&after, &path) {
                 return None;
             }
@@ -131,45 +99,24 @@ fn callee_name(function: &Function) -> Option<String> {
     }
 }
 
-/// The offsets renaming parameter `old` to `new` edits in `function`'s own module text
-/// (signature, body, comments, docstring); `None` if it may not be renamed.
-fn plan(
-    module: &PyModule,
-    comments: &[Range<usize>],
-    globals: &BTreeSet<String>,
-    function: &Function,
-    scope: &Scope,
-    old: &str,
-    new: &str,
-) -> Option<BTreeSet<usize>> {
-    let text = &module.text;
-    let own = &text[function.span.clone()];
+/// The offsets renaming parameter `old` to `new` edits in its function's own module
+/// text (signature, body, comments, docstring); `None` if it may not be renamed.
+fn plan(at: &InFunction, old: &str, new: &str) -> Option<BTreeSet<usize>> {
+    let (text, function, scope, own) = (&at.module.text, at.function, &at.scope, at.own());
     let param = parameters(function.args).into_iter().find(|a| a.arg.as_str() == old)?;
-    let fresh = !naming::is_reserved(new) && !globals.contains(new) && !occurs(own, new);
+    let fresh = !naming::is_reserved(new) && !at.globals.contains(new) && !occurs(own, new);
     if scope.blocked.contains(old) || !fresh || FRAME_READERS.iter().any(|r| occurs(own, r)) {
         return None;
     }
     if function.enclosing.iter().any(|outer| occurs(&text[outer.clone()], new)) {
         return None;
     }
-    let found: Vec<usize> = occurrences(own, old).into_iter().map(|at| function.span.start + at).collect();
-    if found.iter().any(|at| scope.nested.iter().any(|r| r.contains(at))) {
-        return None;
-    }
     let mut edits: BTreeSet<usize> = scope.names.get(old).map(|v| v.iter().copied().collect()).unwrap_or_default();
     edits.insert(PyModule::span(param).start);
-    let printing = |f: &Range<usize>| edits.iter().any(|at| f.contains(at)) && self_documenting(&text[f.clone()]);
-    if scope.fstrings.iter().any(printing) {
-        return None;
-    }
-    let prose = comments.iter().filter(|c| function.span.contains(&c.start)).chain(&scope.docstrings);
-    for range in prose {
-        edits.extend(naming::mentions(text, range.clone(), old, Mentions::Marked));
-    }
     for range in &scope.docstrings {
         edits.extend(documented(text, range.clone(), old));
     }
-    edits.iter().all(|&at| naming::is_word_at(text, at, old)).then_some(edits)
+    at.with_prose(old, edits)
 }
 
 /// Where a docstring names parameter `old`: a line of its parameter list opening with
