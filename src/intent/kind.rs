@@ -26,13 +26,21 @@ pub enum Kind {
     Rename,
     RenameLocal,
     RenameParam,
+    RenameMethod,
     Move,
     Branch,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] =
-        [Kind::AddFunction, Kind::Rename, Kind::RenameLocal, Kind::RenameParam, Kind::Move, Kind::Branch];
+    pub const ALL: [Kind; 7] = [
+        Kind::AddFunction,
+        Kind::Rename,
+        Kind::RenameLocal,
+        Kind::RenameParam,
+        Kind::RenameMethod,
+        Kind::Move,
+        Kind::Branch,
+    ];
 
     /// The kebab-case name (`add-function`).
     pub fn name(self) -> &'static str {

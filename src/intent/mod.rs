@@ -62,6 +62,7 @@ catalogue! {
     Rename => rename::Rename,
     RenameLocal => rename_local::RenameLocal,
     RenameParam => rename_param::RenameParam,
+    RenameMethod => rename_method::RenameMethod,
     Move => move_def::MoveDef,
     Branch => branch::Branch,
 }

@@ -97,7 +97,7 @@ impl Transform for Rename {
 
 /// Each edited file's new text, if every edit holds the name and no file grows wider
 /// than it was (or 79 columns).
-fn spliced<'p>(
+pub(super) fn spliced<'p>(
     files: &Files,
     edits: &'p BTreeMap<String, BTreeSet<usize>>,
     old: &str,
@@ -114,7 +114,7 @@ fn spliced<'p>(
 }
 
 /// The 1-based lines of a top-level statement, decorators included, end exclusive.
-fn lines_of(module: &PyModule, stmt: &ast::Stmt) -> Range<usize> {
+pub(super) fn lines_of(module: &PyModule, stmt: &ast::Stmt) -> Range<usize> {
     let decorators = match stmt {
         ast::Stmt::FunctionDef(d) => d.decorator_list.first(),
         ast::Stmt::AsyncFunctionDef(d) => d.decorator_list.first(),
@@ -173,9 +173,9 @@ fn definition_at(module: &PyModule, stmt: &ast::Stmt, old: &str) -> Option<usize
 }
 
 /// One Python file of the tree, parsed when first needed.
-struct File<'t> {
-    path: &'t str,
-    text: &'t str,
+pub(super) struct File<'t> {
+    pub(super) path: &'t str,
+    pub(super) text: &'t str,
     /// Its dotted module name (`pkg.mod`; a package's `__init__` is `pkg`).
     module: String,
     /// The package its relative imports start from, if it is in one.
@@ -183,13 +183,13 @@ struct File<'t> {
     parsed: OnceCell<Option<Parsed>>,
 }
 
-struct Parsed {
-    module: PyModule,
-    comments: Vec<Range<usize>>,
+pub(super) struct Parsed {
+    pub(super) module: PyModule,
+    pub(super) comments: Vec<Range<usize>>,
 }
 
 impl File<'_> {
-    fn parsed(&self) -> Option<&Parsed> {
+    pub(super) fn parsed(&self) -> Option<&Parsed> {
         self.parsed
             .get_or_init(|| {
                 let module = PyModule::parse(self.path, self.text).ok()?;
@@ -215,12 +215,12 @@ impl File<'_> {
 }
 
 /// Every Python file of a tree.
-struct Files<'t> {
-    all: Vec<File<'t>>,
+pub(super) struct Files<'t> {
+    pub(super) all: Vec<File<'t>>,
 }
 
 impl<'t> Files<'t> {
-    fn of(tree: &'t Snapshot) -> Self {
+    pub(super) fn of(tree: &'t Snapshot) -> Self {
         let all = tree
             .keys()
             .filter(|path| path.ends_with(".py") || path.ends_with(".pyi"))
@@ -233,7 +233,7 @@ impl<'t> Files<'t> {
         Files { all }
     }
 
-    fn get(&self, path: &str) -> Option<&File<'t>> {
+    pub(super) fn get(&self, path: &str) -> Option<&File<'t>> {
         self.all.iter().find(|f| f.path == path)
     }
 }
@@ -309,7 +309,7 @@ fn all_assignments(module: &PyModule) -> Vec<(&ast::Stmt, &ast::Expr)> {
         .collect()
 }
 
-fn string_value(expr: &ast::Expr) -> Option<&str> {
+pub(super) fn string_value(expr: &ast::Expr) -> Option<&str> {
     match expr {
         ast::Expr::Constant(c) => match &c.value {
             ast::Constant::Str(s) => Some(s),
@@ -321,7 +321,7 @@ fn string_value(expr: &ast::Expr) -> Option<&str> {
 
 /// Where the text of string `value` starts in `expr`'s source, when the literal is one
 /// plain quoted string (no prefix, escape or implicit concatenation).
-fn plain_string_start(module: &PyModule, expr: &ast::Expr, value: &str) -> Option<usize> {
+pub(super) fn plain_string_start(module: &PyModule, expr: &ast::Expr, value: &str) -> Option<usize> {
     let source = module.source(expr);
     let quote = source.chars().next().filter(|q| *q == '"' || *q == '\'')?;
     (source.len() == value.len() + 2 && source.ends_with(quote) && &source[1..source.len() - 1] == value)

@@ -2,7 +2,7 @@
 //! parent. A commit C with parent P that changes source files together with their tests
 //! is a gold patch: ours is C's own change, with its real message and author. Theirs is
 //! a semantics-preserving refactor of the intents catalogue (rename a function, class,
-//! constant, local or parameter; move a definition to another module) applied to P
+//! constant, method, local or parameter; move a definition to another module) applied to P
 //! where it meets C: it rewrites a name on lines C changes, or a name C's new lines use.
 //! Base is P; gold is the same refactor applied to C, so the resolution carries the
 //! refactor into code only C has. A commit makes up to [`MAX_TASKS_PER_COMMIT`] tasks,
@@ -34,7 +34,7 @@ impl FamilyBuilder for CommitReplay {
 
     fn description(&self) -> &'static str {
         "a real commit that changes code with its tests (its message and author kept) against a refactor of its parent \
-         that renames or moves what the commit edits or uses; gold is the refactor applied to the commit."
+         that renames (a function, class, constant, method, local or parameter) or moves what the commit edits or uses; gold is the refactor applied to the commit."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
@@ -176,7 +176,7 @@ fn hunk_words(changes: &[Hunk]) -> BTreeSet<&str> {
 fn candidate_sites(workspace: &Workspace, paths: &[&str], changes: &[Hunk]) -> Vec<Site> {
     let words = hunk_words(changes);
     let mut sites: Vec<Site> =
-        [Kind::Rename, Kind::RenameLocal, Kind::RenameParam].iter().flat_map(|k| k.sites(workspace)).collect();
+        [Kind::Rename, Kind::RenameLocal, Kind::RenameParam, Kind::RenameMethod].iter().flat_map(|k| k.sites(workspace)).collect();
     for module in workspace.modules.iter().filter(|m| movable(&m.path)) {
         let siblings: Vec<(&str, &str)> = paths
             .iter()
