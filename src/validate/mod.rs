@@ -282,6 +282,12 @@ pub fn validate(
         let failed = if ours.passed { (&theirs, &candidate.theirs) } else { (&ours, &candidate.ours) };
         return Ok(Err(failing(failed.0, failed.1, rejection)));
     }
+    // An integration task needs both changes: one side taken for every hunk must not
+    // solve it. Those two trees are judged before gold and the rest of the ladder, which
+    // finds their outcomes in the runner's cache.
+    if rule == SideRule::BothPass && a_side_solves(conflicted, conflicted_paths, &candidate.gold, runner)? {
+        return Ok(Err(Rejection::SideSolves));
+    }
     // Gold is proven on the full suite, never on a selection.
     let gold = runner.run_full(&candidate.gold)?;
     if !gold.passed {
@@ -372,6 +378,26 @@ pub fn run_baselines(
         outcomes.push(MaybeOutcome::Ran(outcome));
     }
     Ok(Ok(Baselines { outcomes }))
+}
+
+/// Whether a resolver of the easy rung (one side taken for every hunk) solves the task,
+/// judged by gold's tests. A resolver that cannot run here is left to the full ladder.
+fn a_side_solves(
+    conflicted: &Snapshot,
+    conflicted_paths: &[String],
+    gold: &Snapshot,
+    runner: &TestRunner,
+) -> Result<bool> {
+    for resolver in resolve::ALL.iter().copied().filter(|r| r.rung() == Rung::Easy && r.available()) {
+        let Ok((resolved, _)) = resolve::resolve_tree(resolver, conflicted, conflicted_paths) else { continue };
+        let outcome = runner
+            .run(&snapshot::with_tests_of(&resolved, gold))
+            .with_context(|| format!("baseline `{}`", resolver.name()))?;
+        if outcome.passed {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 fn check_sides(rule: SideRule, ours: &Outcome, theirs: &Outcome) -> Option<Rejection> {
