@@ -30,6 +30,8 @@ mod site;
 
 pub use kind::Kind;
 pub(crate) use move_def::{folder, movable};
+pub(crate) use rename::lines_of;
+pub(crate) use rename_param::callee;
 pub use site::{Change, Probe, Site, Transform, Workspace};
 
 use crate::snapshot::Snapshot;

@@ -113,8 +113,8 @@ pub(super) fn spliced<'p>(
         .collect()
 }
 
-/// The 1-based lines of a top-level statement, decorators included, end exclusive.
-pub(super) fn lines_of(module: &PyModule, stmt: &ast::Stmt) -> Range<usize> {
+/// The 1-based lines of a statement (a `def` or `class` with its decorators), end exclusive.
+pub(crate) fn lines_of(module: &PyModule, stmt: &ast::Stmt) -> Range<usize> {
     let decorators = match stmt {
         ast::Stmt::FunctionDef(d) => d.decorator_list.first(),
         ast::Stmt::AsyncFunctionDef(d) => d.decorator_list.first(),

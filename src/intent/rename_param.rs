@@ -87,15 +87,25 @@ fn renames(function: &Function) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The name calls spell the function with: its own, a class's for `__init__`; `None` for
-/// other dunders (called by the language, not by name).
+/// The name calls of `function` are spelled with (see [`callee`]); `None` for a
+/// function's nested `__init__`.
 fn callee_name(function: &Function) -> Option<String> {
-    let mut parts = function.qual.rsplit('.');
-    let name = parts.next()?;
-    match name {
-        "__init__" if function.method => parts.next().map(str::to_string),
-        _ if name.starts_with("__") && name.ends_with("__") => None,
-        _ => Some(name.to_string()),
+    let init = function.qual.rsplit('.').next() == Some("__init__");
+    if init && !function.method {
+        return None;
+    }
+    callee(&function.qual).map(str::to_string)
+}
+
+/// The name a call of the function qualified as `qualified` (`func`, `Class.method`,
+/// `Class.__init__`) is spelled with: its own, or its class's for `__init__`; `None`
+/// for any other dunder.
+pub(crate) fn callee(qualified: &str) -> Option<&str> {
+    let mut parts = qualified.rsplit('.');
+    match parts.next()? {
+        "__init__" => parts.next(),
+        name if name.starts_with("__") && name.ends_with("__") => None,
+        name => Some(name),
     }
 }
 

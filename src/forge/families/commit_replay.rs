@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Group, Intent, Proposal, Recipe, SideRule};
 use rustpython_ast as ast;
 
-use crate::intent::{folder, movable, naming, Kind, Site, Workspace};
+use crate::intent::{callee, folder, lines_of, movable, naming, Kind, Site, Workspace};
 use crate::python::PyModule;
 use crate::snapshot::{self, is_test_file, Snapshot};
 use crate::substrate::history::{hunks, GoldPatch, HistoryScan, Hunk, RealKind, RealOrigin};
@@ -221,14 +221,13 @@ fn top_level(module: &PyModule) -> Vec<(String, std::ops::Range<usize>)> {
         .suite
         .iter()
         .filter_map(|stmt| {
-            let (name, decorators) = match stmt {
-                ast::Stmt::FunctionDef(d) => (d.name.to_string(), d.decorator_list.first()),
-                ast::Stmt::AsyncFunctionDef(d) => (d.name.to_string(), d.decorator_list.first()),
-                ast::Stmt::ClassDef(c) => (c.name.to_string(), c.decorator_list.first()),
+            let name = match stmt {
+                ast::Stmt::FunctionDef(d) => d.name.to_string(),
+                ast::Stmt::AsyncFunctionDef(d) => d.name.to_string(),
+                ast::Stmt::ClassDef(c) => c.name.to_string(),
                 _ => return None,
             };
-            let start = decorators.map_or(PyModule::span(stmt).start, |d| PyModule::span(d).start);
-            Some((name, module.line_of(start)..module.line_of(PyModule::span(stmt).end) + 1))
+            Some((name, lines_of(module, stmt)))
         })
         .collect()
 }
@@ -289,13 +288,9 @@ fn within(h: &Hunk, site: &Site) -> bool {
 /// Whether hunk `h`'s new lines call the function of parameter site `site` (by its own
 /// name; a class's for `__init__`) and pass a keyword `name=`.
 fn passes_keyword(h: &Hunk, site: &Site, name: &str) -> bool {
-    let mut parts = site.symbol.rsplit('.').skip(1);
-    let callee = match parts.next() {
-        Some("__init__") => parts.next(),
-        other => other,
-    };
+    let function = site.symbol.rsplit_once('.').map_or("", |(function, _)| function);
     let keyword = format!("{name}=");
-    callee.is_some_and(|callee| {
+    callee(function).is_some_and(|callee| {
         h.added.iter().any(|l| mentions(l, callee)) && h.added.iter().any(|l| l.contains(&keyword) && mentions(l, name))
     })
 }
