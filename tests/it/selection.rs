@@ -61,6 +61,40 @@ fn selection_cases_match_and_agree_with_the_full_suite() {
     }
 }
 
+/// A test that fails only while the coverage tracer runs (it reads `sys.gettrace()`, as
+/// a test inspecting its own frames or the recursion limit is changed by the tracer)
+/// keeps selection on: the map marks it untraced and every selection runs it. A test
+/// that fails untraced too leaves no map.
+#[test]
+fn a_test_failing_only_under_the_trace_runs_in_every_selection() {
+    let data = crate::common::root().join("tests/data/selection");
+    let mut head = snapshot_of(&data.join("substrate"));
+    let untraced = "import sys\n\n\ndef test_runs_untraced():\n    assert sys.gettrace() is None\n";
+    head.insert("tests/test_untraced.py".to_string(), std::sync::Arc::from(untraced.as_bytes()));
+    let python = ensure_venv(&user_cache_dir(), &[]).expect("venv");
+    let runner = TestRunner::new(&test_command(), &BTreeMap::new(), Duration::from_secs(60), &python, None);
+    let maps = tempfile::tempdir().unwrap();
+    let map = runner.coverage_map(&head, maps.path()).expect("a map despite the untraceable test");
+    assert_eq!(map.untraced, ["tests/test_untraced.py::test_runs_untraced"]);
+    assert_eq!(runner.coverage_map(&head, maps.path()).unwrap(), map, "read back from the cache");
+    let runner = runner.with_selection(head.clone(), map);
+    let tree = edited(&head, &data.join("cases/function-body"));
+    let expected = [
+        "tests/test_price.py::test_discount",
+        "tests/test_price.py::test_discount_negative",
+        "tests/test_untraced.py::test_runs_untraced",
+    ];
+    assert_eq!(runner.selection(&tree), Selection::Tests(expected.map(String::from).to_vec()));
+    let (selected, full) = (runner.run(&tree).unwrap(), runner.run_full(&tree).unwrap());
+    assert_eq!((selected.passed, &selected.failed_tests), (full.passed, &full.failed_tests));
+
+    let failing = "def test_fails():\n    assert False\n";
+    head.insert("tests/test_fails.py".to_string(), std::sync::Arc::from(failing.as_bytes()));
+    let runner = TestRunner::new(&test_command(), &BTreeMap::new(), Duration::from_secs(60), &python, None);
+    let err = runner.coverage_map(&head, maps.path()).expect_err("a failing suite has no map");
+    assert!(err.to_string().contains("did not pass"), "{err}");
+}
+
 #[test]
 fn changed_head_lines_cover_replacements_deletions_and_insertions() {
     let old = b"a\nb\nc\nd\n";

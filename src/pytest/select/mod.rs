@@ -78,6 +78,10 @@ pub struct CoverageMap {
     /// Test node id → seconds its setup, call and teardown took in the traced run.
     #[serde(default)]
     pub durations: BTreeMap<String, f64>,
+    /// Tests that failed only under the trace (set by the runner, not the plugin): what
+    /// they run is unknown, so every selection runs them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untraced: Vec<String>,
 }
 
 /// The code objects of one source file.
@@ -213,6 +217,7 @@ impl CoverageIndex {
         if selected.is_empty() {
             return Selection::Full(FullReason::EmptySelection);
         }
+        selected.extend(self.map.untraced.iter().cloned());
         Selection::Tests(selected.into_iter().collect())
     }
 
