@@ -85,6 +85,42 @@ pub fn with_file(snapshot: &Snapshot, path: &str, text: &str) -> Snapshot {
     out
 }
 
+/// The tree git's three-way merge of `ours` and `theirs` (from `base`) gives when every
+/// file merges without a conflict, file by file in memory (no rename detection); `None`
+/// at the first conflict, or a file one side deletes and the other changes.
+pub fn clean_merge(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> Option<Snapshot> {
+    let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
+    let mut merged = Snapshot::new();
+    for path in paths {
+        let (b, o, t) = (base.get(path), ours.get(path), theirs.get(path));
+        let content = if o == t || b == t {
+            o.cloned()
+        } else if b == o {
+            t.cloned()
+        } else {
+            Some(merge_file(b?, o?, t?)?)
+        };
+        if let Some(content) = content {
+            merged.insert(path.clone(), content);
+        }
+    }
+    Some(merged)
+}
+
+/// One file's three-way merge by git, if it has no conflict.
+fn merge_file(base: &[u8], ours: &[u8], theirs: &[u8]) -> Option<Arc<[u8]>> {
+    fn input(content: &[u8]) -> git2::MergeFileInput<'_> {
+        let mut input = git2::MergeFileInput::new();
+        input.content(content);
+        input
+    }
+    // git2's `merge_file` does not initialise libgit2 itself (a `Buf` does).
+    drop(git2::Buf::new());
+    let (base, ours, theirs) = (input(base), input(ours), input(theirs));
+    let merged = git2::merge_file(&base, &ours, &theirs, None).ok()?;
+    merged.is_automergeable().then(|| Arc::from(merged.content()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,5 +148,19 @@ mod tests {
         let gold = tree(&[("src/a.py", "gold"), ("src/b.py", "gold"), ("tests/test_a.py", "new")]);
         let judged = with_tests_of(&resolved, &gold);
         assert_eq!(judged, tree(&[("src/a.py", "mine"), ("tests/test_a.py", "new")]));
+    }
+
+    #[test]
+    fn a_clean_merge_is_git_s_file_by_file_merge_and_none_at_a_conflict() {
+        let base = tree(&[("a.py", "x = 1\n\n\n\ny = 2\n"), ("b.py", "b\n"), ("c.py", "c\n")]);
+        let ours = tree(&[("a.py", "x = 10\n\n\n\ny = 2\n"), ("b.py", "b2\n"), ("c.py", "c\n")]);
+        let theirs = tree(&[("a.py", "x = 1\n\n\n\ny = 20\n"), ("b.py", "b\n"), ("d.py", "d\n")]);
+        let merged = tree(&[("a.py", "x = 10\n\n\n\ny = 20\n"), ("b.py", "b2\n"), ("d.py", "d\n")]);
+        assert_eq!(clean_merge(&base, &ours, &theirs), Some(merged));
+        let clash = tree(&[("a.py", "x = 11\n\n\n\ny = 2\n"), ("b.py", "b\n"), ("c.py", "c\n")]);
+        assert_eq!(clean_merge(&base, &ours, &clash), None);
+        let changed_deleted = tree(&[("a.py", "x = 1\n\n\n\ny = 2\n"), ("b.py", "b\n"), ("c.py", "c2\n")]);
+        let deleted = tree(&[("a.py", "x = 1\n\n\n\ny = 2\n"), ("b.py", "b\n")]);
+        assert_eq!(clean_merge(&base, &changed_deleted, &deleted), None);
     }
 }

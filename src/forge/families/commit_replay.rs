@@ -106,7 +106,8 @@ fn proposals(
         let (Some(theirs), Some(gold)) = (site.apply(&workspace, &parent), site.apply(&workspace, &commit)) else {
             continue;
         };
-        if theirs == parent || gold == commit {
+        // Nothing to resolve when git's merge already is gold: its clean merge passes.
+        if theirs == parent || gold == commit || snapshot::clean_merge(&parent, &commit, &theirs).is_some_and(|m| m == gold) {
             continue;
         }
         names.insert(site.symbol.clone());
