@@ -80,14 +80,7 @@ impl Transform for Rename {
             return None;
         }
         let edits = plan(&files, &site.path, old).ok()?;
-        let mut out = tree.clone();
-        for (path, after) in spliced(&files, &edits, old, new)? {
-            if !crate::python::parses(&after, path) {
-                return None;
-            }
-            out = snapshot::with_file(&out, path, &after);
-        }
-        Some(out)
+        renamed_tree(tree, &files, &edits, old, new)
     }
 
     fn message(&self, site: &Site) -> String {
@@ -111,6 +104,25 @@ pub(super) fn spliced<'p>(
             Some((path.as_str(), after))
         })
         .collect()
+}
+
+/// `tree` with `old` renamed to `new` at `edits` (offsets of the name, per file), if
+/// every edited file keeps its width (see [`spliced`]) and still parses.
+pub(super) fn renamed_tree(
+    tree: &Snapshot,
+    files: &Files,
+    edits: &BTreeMap<String, BTreeSet<usize>>,
+    old: &str,
+    new: &str,
+) -> Option<Snapshot> {
+    let mut out = tree.clone();
+    for (path, after) in spliced(files, edits, old, new)? {
+        if !crate::python::parses(&after, path) {
+            return None;
+        }
+        out = snapshot::with_file(&out, path, &after);
+    }
+    Some(out)
 }
 
 /// The 1-based lines of a statement (a `def` or `class` with its decorators), end exclusive.

@@ -34,11 +34,11 @@ use rustpython_ast as ast;
 
 use super::kind::Kind;
 use super::naming::{self, is_word_at, occurrences, occurs, Mentions};
-use super::rename::{lines_of, plain_string_start, spliced, string_value, File, Files};
+use super::rename::{lines_of, plain_string_start, renamed_tree, spliced, string_value, File, Files};
 use super::site::{Change, Site, Transform, Workspace};
 use crate::python::walk::{is_docstring, owned_exprs, walk_stmts};
 use crate::python::PyModule;
-use crate::snapshot::{self, Snapshot};
+use crate::snapshot::Snapshot;
 
 pub struct RenameMethod;
 
@@ -88,15 +88,8 @@ impl Transform for RenameMethod {
         if is_external(old) || naming::is_reserved(new) || files.all.iter().any(|f| occurs(f.text, new)) {
             return None;
         }
-        let planned = plan(&files, &site.path, class, old).ok()?;
-        let mut out = tree.clone();
-        for (path, after) in spliced(&files, &planned, old, new)? {
-            if !crate::python::parses(&after, path) {
-                return None;
-            }
-            out = snapshot::with_file(&out, path, &after);
-        }
-        Some(out)
+        let edits = plan(&files, &site.path, class, old).ok()?;
+        renamed_tree(tree, &files, &edits, old, new)
     }
 
     fn message(&self, site: &Site) -> String {
