@@ -206,9 +206,12 @@ pub(super) async fn delete_route(State(state): State<Arc<AppState>>, headers: He
     let Some(sid) = headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok()) else {
         return (StatusCode::BAD_REQUEST, "DELETE /mcp needs the Mcp-Session-Id header").into_response();
     };
-    match state.mcp.map().remove(sid) {
+    let removed = state.mcp.map().remove(sid);
+    match removed {
         Some(session) => {
-            tokio::task::spawn_blocking(move || drop(session));
+            // Dropping removes the episode's files, off the async threads; the session's
+            // slot is free by the time DELETE answers, so a client may start another.
+            let _ = tokio::task::spawn_blocking(move || drop(session)).await;
             StatusCode::NO_CONTENT.into_response()
         }
         None => StatusCode::NOT_FOUND.into_response(),

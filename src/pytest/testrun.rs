@@ -161,8 +161,6 @@ const FAST_TRACEBACKS: &str = "--tb=native";
 
 /// Where a traced run leaves its coverage map, relative to the sandbox root.
 const TRACE_FILE: &str = "coverage.json";
-/// Most tests a coverage map may mark untraced (or 1 % of the suite, if more).
-const MAX_UNTRACEABLE: usize = 5;
 /// The list of selected node ids, relative to the sandbox root (or a server's run folder).
 const SELECT_FILE: &str = "selected.txt";
 /// What the plugin writes next to [`SELECT_FILE`] when a narrowed collection missed ids.
@@ -488,7 +486,11 @@ impl TestRunner {
             write_atomically(&path, &bytes).context("writing the coverage map cache")?;
             return Ok(map);
         }
-        map.untraced = self.untraceable(head, &output, &map).ok_or_else(did_not_pass)?;
+        // Tests failing only under the tracer (reading their own frames, or the recursion
+        // limit) run in every selection, if the suite passes untraced.
+        if !map.mark_untraced(report::failing_test_ids(&output.output)) || !self.run_full(head)?.passed {
+            return Err(did_not_pass());
+        }
         eprintln!(
             "warning: {} test(s) fail only under the coverage trace and run in every selection: {}",
             map.untraced.len(),
@@ -496,19 +498,6 @@ impl TestRunner {
         );
         write_atomically(&path, &serde_json::to_vec(&map)?).context("writing the coverage map cache")?;
         Ok(map)
-    }
-
-    /// The tests that failed in the traced run of `head` (`output`) but pass untraced (a
-    /// test inspecting its own frames or the recursion limit, which the tracer changes),
-    /// when that explains the whole failure: each failed test is in the map, they are at
-    /// most [`MAX_UNTRACEABLE`] (or 1 % of the suite), and the full suite passes on `head`.
-    fn untraceable(&self, head: &Snapshot, output: &RunOutput, map: &CoverageMap) -> Option<Vec<String>> {
-        let failed = report::failing_test_ids(&output.output);
-        let few = failed.len() <= MAX_UNTRACEABLE.max(map.tests.len() / 100);
-        if failed.is_empty() || !few || !failed.iter().all(|id| map.tests.contains_key(id)) {
-            return None;
-        }
-        self.run_full(head).ok()?.passed.then_some(failed)
     }
 
     /// Runs the command in a fresh copy of `tree` with the plugin loaded from a folder

@@ -94,7 +94,22 @@ pub struct FileMap {
     pub module_lines: Vec<u32>,
 }
 
+/// Most tests a coverage map may mark untraced (or 1 % of the suite, if more).
+const MAX_UNTRACED: usize = 5;
+
 impl CoverageMap {
+    /// Marks `failed` (the tests that failed in the traced run) untraced, when that can
+    /// explain the failure: a few tests (at most [`MAX_UNTRACED`], or 1 % of the suite),
+    /// each of them in the map. The caller checks they pass untraced.
+    pub fn mark_untraced(&mut self, failed: Vec<String>) -> bool {
+        let few = failed.len() <= MAX_UNTRACED.max(self.tests.len() / 100);
+        if failed.is_empty() || !few || !failed.iter().all(|id| self.tests.contains_key(id)) {
+            return false;
+        }
+        self.untraced = failed;
+        true
+    }
+
     /// Reads the plugin's JSON.
     pub fn from_json(bytes: &[u8]) -> Result<Self> {
         serde_json::from_slice(bytes).context("reading a coverage map written by the mergeforge pytest plugin")
