@@ -423,7 +423,6 @@ fn edits_in(
 ) -> Result<BTreeSet<usize>, String> {
     let module = &parsed.module;
     let mut edits = BTreeSet::new();
-    let mut prose: Vec<Range<usize>> = parsed.comments.clone();
     if home {
         edits.extend(module.suite.iter().filter_map(|s| definition_at(module, s, old)));
     }
@@ -433,20 +432,39 @@ fn edits_in(
         }
     }
     let bindings = import_bindings(file, module);
-    let mut stmts = Vec::new();
-    walk_stmts(&module.suite, &mut stmts);
-    for stmt in stmts {
+    checked_edits(file, parsed, old, edits, |stmt, edits| {
         if let ast::Stmt::ImportFrom(import) = stmt {
             if file.resolve(import).is_some_and(|m| modules.contains(&m)) {
                 edits.extend(import.names.iter().filter(|a| a.name.as_str() == old).map(|a| PyModule::span(a).start));
             }
         }
-        if is_docstring(stmt) {
-            prose.push(PyModule::span(stmt));
-        }
         for expr in owned_exprs(stmt) {
             edits.extend(expr_edit(module, expr, old, modules, &bindings, binds));
         }
+    })
+}
+
+/// The offsets of `old` to rename in one file, for a rename across files: `edits`, those
+/// `in_stmt` adds for each statement of the file (nested ones included), and the mentions
+/// of `old` in its comments and docstrings (in backticks, followed by `(`, or on a doctest
+/// line). `Err` if an edit does not hold the word `old`, or the file's code spells `old`
+/// anywhere else (the name is then ambiguous).
+pub(super) fn checked_edits(
+    file: &File,
+    parsed: &Parsed,
+    old: &str,
+    mut edits: BTreeSet<usize>,
+    mut in_stmt: impl FnMut(&ast::Stmt, &mut BTreeSet<usize>),
+) -> Result<BTreeSet<usize>, String> {
+    let module = &parsed.module;
+    let mut prose: Vec<Range<usize>> = parsed.comments.clone();
+    let mut stmts = Vec::new();
+    walk_stmts(&module.suite, &mut stmts);
+    for stmt in stmts {
+        if is_docstring(stmt) {
+            prose.push(PyModule::span(stmt));
+        }
+        in_stmt(stmt, &mut edits);
     }
     for range in &prose {
         edits.extend(naming::mentions(file.text, range.clone(), old, Mentions::MarkedAndDoctests));

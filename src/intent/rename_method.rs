@@ -27,16 +27,15 @@
 //! followed: the suite decides.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Range;
 use std::sync::OnceLock;
 
 use rustpython_ast as ast;
 
 use super::kind::Kind;
-use super::naming::{self, is_word_at, occurrences, occurs, Mentions};
-use super::rename::{lines_of, plain_string_start, renamed_tree, spliced, string_value, File, Files};
+use super::naming::{self, occurrences, occurs};
+use super::rename::{checked_edits, lines_of, plain_string_start, renamed_tree, spliced, string_value, File, Files};
 use super::site::{Change, Site, Transform, Workspace};
-use crate::python::walk::{is_docstring, owned_exprs, walk_stmts};
+use crate::python::walk::{owned_exprs, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::Snapshot;
 
@@ -165,33 +164,16 @@ fn plan(files: &Files, path: &str, class: &str, old: &str) -> Result<BTreeMap<St
     Ok(edits)
 }
 
-/// The offsets of `old` to rename in one file; `Err` if the file uses it otherwise.
+/// The offsets of `old` to rename in one file (its `def`s in class bodies, attributes,
+/// strings naming it, prose); `Err` if the file uses it otherwise.
 fn edits_in(file: &File, old: &str, classes: &BTreeSet<String>) -> Result<BTreeSet<usize>, String> {
     let parsed = file.parsed().ok_or_else(|| format!("{}: does not parse", file.path))?;
     let module = &parsed.module;
-    let mut edits: BTreeSet<usize> =
-        methods(module).into_iter().filter(|(_, m)| m.name == old).filter_map(|(_, m)| def_name_at(module, m.stmt, old)).collect();
-    let mut prose: Vec<Range<usize>> = parsed.comments.clone();
-    let mut stmts = Vec::new();
-    walk_stmts(&module.suite, &mut stmts);
-    for stmt in stmts {
-        if is_docstring(stmt) {
-            prose.push(PyModule::span(stmt));
-        }
-        for expr in owned_exprs(stmt) {
-            edits.extend(expr_edit(module, expr, old, classes));
-        }
-    }
-    for range in &prose {
-        edits.extend(naming::mentions(file.text, range.clone(), old, Mentions::MarkedAndDoctests));
-    }
-    if let Some(at) = edits.iter().find(|&&at| !is_word_at(file.text, at, old)) {
-        return Err(format!("{}:{}: the AST's offset does not hold `{old}`", file.path, module.line_of(*at)));
-    }
-    match occurrences(file.text, old).into_iter().find(|at| !edits.contains(at) && !prose.iter().any(|r| r.contains(at))) {
-        Some(at) => Err(format!("{}:{}: `{old}` used otherwise", file.path, module.line_of(at))),
-        None => Ok(edits),
-    }
+    let defs = methods(module).into_iter().filter(|(_, m)| m.name == old);
+    let edits = defs.filter_map(|(_, m)| def_name_at(module, m.stmt, old)).collect();
+    checked_edits(file, parsed, old, edits, |stmt, edits| {
+        edits.extend(owned_exprs(stmt).into_iter().filter_map(|expr| expr_edit(module, expr, old, classes)));
+    })
 }
 
 /// The rename an expression itself needs (its sub-expressions are visited apart): an

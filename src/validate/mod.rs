@@ -368,16 +368,31 @@ pub fn run_baselines(
             outcomes.push(MaybeOutcome::unavailable());
             continue;
         }
-        let resolved = match resolve::resolve_tree(resolver, conflicted, conflicted_paths) {
-            Ok((resolved, _)) => resolved,
+        match baseline(resolver, conflicted, conflicted_paths, gold, runner)? {
+            Ok(outcome) => outcomes.push(MaybeOutcome::Ran(outcome)),
             Err(failure) => return Ok(Err(failure)),
-        };
-        let outcome = runner
-            .run(&snapshot::with_tests_of(&resolved, gold))
-            .with_context(|| format!("baseline `{}`", resolver.name()))?;
-        outcomes.push(MaybeOutcome::Ran(outcome));
+        }
     }
     Ok(Ok(Baselines { outcomes }))
+}
+
+/// The outcome of `resolver`'s resolution of the conflicted tree, judged by gold's tests;
+/// the inner `Err` when the resolver failed to run.
+fn baseline(
+    resolver: &dyn Resolver,
+    conflicted: &Snapshot,
+    conflicted_paths: &[String],
+    gold: &Snapshot,
+    runner: &TestRunner,
+) -> Result<Result<Outcome, ResolverFailure>> {
+    let (resolved, _) = match resolve::resolve_tree(resolver, conflicted, conflicted_paths) {
+        Ok(resolved) => resolved,
+        Err(failure) => return Ok(Err(failure)),
+    };
+    let outcome = runner
+        .run(&snapshot::with_tests_of(&resolved, gold))
+        .with_context(|| format!("baseline `{}`", resolver.name()))?;
+    Ok(Ok(outcome))
 }
 
 /// Whether a resolver of the easy rung (one side taken for every hunk) solves the task,
@@ -389,11 +404,7 @@ fn a_side_solves(
     runner: &TestRunner,
 ) -> Result<bool> {
     for resolver in resolve::ALL.iter().copied().filter(|r| r.rung() == Rung::Easy && r.available()) {
-        let Ok((resolved, _)) = resolve::resolve_tree(resolver, conflicted, conflicted_paths) else { continue };
-        let outcome = runner
-            .run(&snapshot::with_tests_of(&resolved, gold))
-            .with_context(|| format!("baseline `{}`", resolver.name()))?;
-        if outcome.passed {
+        if baseline(resolver, conflicted, conflicted_paths, gold, runner)?.is_ok_and(|outcome| outcome.passed) {
             return Ok(true);
         }
     }
