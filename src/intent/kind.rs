@@ -47,6 +47,12 @@ impl Kind {
         self.into()
     }
 
+    /// Whether the kind renames a name bound in one function (a local or a parameter):
+    /// its site's symbol is `function.name`, and a feature uses it when it reads that name.
+    pub fn renames_in_function(self) -> bool {
+        matches!(self, Kind::RenameLocal | Kind::RenameParam)
+    }
+
     /// Looks a kind up by name.
     pub fn parse(name: &str) -> Option<Kind> {
         name.parse().ok()

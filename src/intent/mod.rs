@@ -29,7 +29,7 @@ pub(crate) mod naming;
 mod site;
 
 pub use kind::Kind;
-pub(crate) use move_def::{folder, movable};
+pub(crate) use move_def::{folder, main_user, movable};
 pub(crate) use rename::lines_of;
 pub(crate) use rename_param::callee;
 pub use site::{Change, Probe, Site, Transform, Workspace};

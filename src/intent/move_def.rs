@@ -2,8 +2,9 @@
 //! another module B of the same folder (package), and every use follows, in sources and
 //! tests alike, so the unchanged suite still passes.
 //!
-//! A site is a (unit, B) pair: every top-level `def`/`class` of a source module, with
-//! every other source module of its folder as a target (families choose among them).
+//! A site is a (unit, B) pair: a top-level `def`/`class` of a source module, with B the
+//! other source module of its folder that uses it most ([`main_user`]), as a developer
+//! moves code next to its main user; a unit no sibling uses does not move.
 //! [`plan`] decides what each file changes (or refuses); this file walks the candidates
 //! and writes the changed files back into a tree, each checked to still parse.
 //!
@@ -21,6 +22,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::kind::Kind;
+use super::naming;
 use super::site::{Change, Site, Transform, Workspace};
 use crate::python::parses;
 use crate::snapshot::Snapshot;
@@ -49,20 +51,22 @@ impl Transform for MoveDef {
                 .copied()
                 .filter(|&b| b != a && folder(&index.files[b].py.path) == folder(&file.py.path))
                 .collect();
+            let siblings: Vec<(&str, &str)> =
+                targets.iter().map(|&b| (index.files[b].py.path.as_str(), index.files[b].py.text.as_str())).collect();
             for (stmt, node) in file.py.suite.iter().enumerate() {
                 let (Some(name), Some(unit)) = (plan::def_name(node), plan::unit(file, stmt)) else { continue };
-                for &b in &targets {
-                    if plan::plan(&index, a, stmt, b).is_some() {
-                        out.push(Site {
-                            kind: Kind::Move,
-                            path: file.py.path.clone(),
-                            symbol: name.clone(),
-                            lines: unit.lines.clone(),
-                            uses: BTreeSet::from([name.clone()]),
-                            target: Some(index.files[b].py.path.clone()),
-                            tests: Vec::new(),
-                        });
-                    }
+                let Some(target) = main_user(&siblings, &name) else { continue };
+                let Some(b) = index.file(target) else { continue };
+                if plan::plan(&index, a, stmt, b).is_some() {
+                    out.push(Site {
+                        kind: Kind::Move,
+                        path: file.py.path.clone(),
+                        symbol: name.clone(),
+                        lines: unit.lines.clone(),
+                        uses: BTreeSet::from([name]),
+                        target: Some(target.to_string()),
+                        tests: Vec::new(),
+                    });
                 }
             }
         }
@@ -95,6 +99,21 @@ impl Transform for MoveDef {
         let target = site.target.as_deref().unwrap_or_default();
         format!("Move `{}` to `{}`", site.symbol, target.rsplit('/').next().unwrap_or(target))
     }
+}
+
+/// The module among `siblings` (path, text) whose code mentions `name` on the most
+/// lines (the first in path order on a tie), if any mentions it: where a developer would
+/// move the unit.
+pub(crate) fn main_user<'a>(siblings: &[(&'a str, &str)], name: &str) -> Option<&'a str> {
+    let uses = |text: &str| text.lines().filter(|line| naming::occurs_in_code(line, name)).count();
+    let mut best: Option<(&str, usize)> = None;
+    for (path, text) in siblings {
+        let n = uses(text);
+        if n > 0 && best.is_none_or(|(p, m)| n > m || (n == m && *path < p)) {
+            best = Some((path, n));
+        }
+    }
+    best.map(|(path, _)| path)
 }
 
 /// A module a unit may leave or join: not a package's `__init__.py` or `__main__.py`.

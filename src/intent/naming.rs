@@ -367,6 +367,12 @@ pub fn occurs(text: &str, word: &str) -> bool {
     text.match_indices(word).any(|(at, _)| is_word_at(text, at, word))
 }
 
+/// Whether `word` occurs as a whole identifier in `line` before a `#` (code, not its
+/// trailing comment; a `#` inside a string cuts the line there too).
+pub fn occurs_in_code(line: &str, word: &str) -> bool {
+    occurs(line.split('#').next().unwrap_or_default(), word)
+}
+
 /// Every identifier-like word of `text` (strings and comments included).
 pub fn all_words(text: &str) -> BTreeSet<&str> {
     text.split(|c: char| !is_ident_char(c)).filter(|w| !w.is_empty()).collect()

@@ -7,6 +7,9 @@
 //! unit (`tests`), and may carry a coverage map of the input (`coverage.json`). Kinds
 //! that find their tests by a run (`branch`) get a real test runner over the input tree
 //! (the default test command), so its failing tests decide the site.
+//!
+//! `MERGEFORGE_BLESS=1` writes each applied tree over its case's `expected/` instead of
+//! comparing: for updating cases, whose new expected trees are then read in `git diff`.
 
 use std::path::{Path, PathBuf};
 
@@ -97,8 +100,22 @@ fn check(dir: &Path) -> Result<(), String> {
         return Err("empty commit message".into());
     }
     let applied = applied.ok_or_else(|| format!("{kind} at {}:{} did not apply", case.path, case.symbol))?;
+    if std::env::var_os("MERGEFORGE_BLESS").is_some() {
+        return bless(&dir.join("expected"), &applied);
+    }
     let expected = snapshot_of(&dir.join("expected"));
     compare(&applied, &expected)
+}
+
+/// Replaces the folder `expected` with `tree`.
+fn bless(expected: &Path, tree: &Snapshot) -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(expected);
+    for (path, bytes) in tree.iter() {
+        let file = expected.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).map_err(|e| e.to_string())?;
+        std::fs::write(&file, &bytes[..]).map_err(|e| format!("{}: {e}", file.display()))?;
+    }
+    Ok(())
 }
 
 fn compare(got: &Snapshot, expected: &Snapshot) -> Result<(), String> {

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Group, Intent, Proposal, Recipe, SideRule};
 use rustpython_ast as ast;
 
-use crate::intent::{callee, folder, lines_of, movable, naming, Kind, Site, Workspace};
+use crate::intent::{callee, folder, lines_of, main_user, movable, naming, Kind, Site, Workspace};
 use crate::python::PyModule;
 use crate::snapshot::{self, is_test_file, Snapshot};
 use crate::substrate::history::{hunks, GoldPatch, HistoryScan, Hunk, RealKind, RealOrigin};
@@ -201,20 +201,6 @@ fn candidate_sites(workspace: &Workspace, paths: &[&str], changes: &[Hunk]) -> V
     sites
 }
 
-/// The module among `siblings` (path, text) that mentions `name` most often as a whole
-/// word (the first in path order on a tie), if any mentions it.
-fn main_user<'a>(siblings: &[(&'a str, &str)], name: &str) -> Option<&'a str> {
-    let uses = |text: &str| text.lines().filter(|line| mentions(line, name)).count();
-    let mut best: Option<(&str, usize)> = None;
-    for (path, text) in siblings {
-        let n = uses(text);
-        if n > 0 && best.is_none_or(|(p, m)| n > m || (n == m && *path < p)) {
-            best = Some((path, n));
-        }
-    }
-    best.map(|(path, _)| path)
-}
-
 /// The module-level `def`s and `class`es of `module`, with their 1-based line spans
 /// (decorators included, end exclusive).
 fn top_level(module: &PyModule) -> Vec<(String, std::ops::Range<usize>)> {
@@ -263,7 +249,7 @@ fn reach(site: &Site, changes: &[Hunk]) -> Option<Reach> {
             _ => true,
         })
         .collect();
-    let any = |lines: &dyn Fn(&Hunk) -> &[String]| relevant.iter().any(|h| lines(h).iter().any(|l| mentions(l, name)));
+    let any = |lines: &dyn Fn(&Hunk) -> &[String]| relevant.iter().any(|h| lines(h).iter().any(|l| naming::occurs_in_code(l, name)));
     if any(&|h| &h.added) {
         return Some(Reach::Uses);
     }
@@ -292,11 +278,7 @@ fn passes_keyword(h: &Hunk, site: &Site, name: &str) -> bool {
     let function = site.symbol.rsplit_once('.').map_or("", |(function, _)| function);
     let keyword = format!("{name}=");
     callee(function).is_some_and(|callee| {
-        h.added.iter().any(|l| mentions(l, callee)) && h.added.iter().any(|l| l.contains(&keyword) && mentions(l, name))
+        h.added.iter().any(|l| naming::occurs_in_code(l, callee)) && h.added.iter().any(|l| l.contains(&keyword) && naming::occurs_in_code(l, name))
     })
 }
 
-/// Whether `line` holds `name` as a whole word (code, not a comment).
-fn mentions(line: &str, name: &str) -> bool {
-    naming::occurs(line.split('#').next().unwrap_or_default(), name)
-}

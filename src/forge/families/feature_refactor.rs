@@ -1,19 +1,20 @@
 //! feature-refactor: one developer adds a feature (a function, a method or a branch with
 //! its tests) that uses a name of the project; the other refactors that name — renames
 //! it, or moves it to another module — everywhere it is used, tests included; or renames
-//! a local variable of the function a branch reads. Base lacks the
+//! a local variable or a parameter of the function a branch reads (a parameter with its
+//! keyword arguments at every call). Base lacks the
 //! feature; gold is the refactor applied to HEAD with the feature, so the feature's new
 //! lines must be carried over to the refactored name: code neither side had.
 
 use super::integrate::{applied, independent, listed, uses, Sides};
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::snapshot::{self, Snapshot};
-use crate::intent::{Kind, Site};
+use crate::intent::{naming, Kind, Site};
 
 pub struct FeatureRefactor;
 
 /// The refactor kinds a feature can collide with.
-const REFACTORS: [Kind; 3] = [Kind::Rename, Kind::Move, Kind::RenameLocal];
+const REFACTORS: [Kind; 4] = [Kind::Rename, Kind::Move, Kind::RenameLocal, Kind::RenameParam];
 
 impl FamilyBuilder for FeatureRefactor {
     fn side_rule(&self) -> SideRule {
@@ -21,7 +22,7 @@ impl FamilyBuilder for FeatureRefactor {
     }
 
     fn description(&self) -> &'static str {
-        "one developer adds a feature with its tests that uses a name, the other renames or moves that name everywhere (or renames a local the feature reads); gold is the refactor applied to the feature too."
+        "one developer adds a feature with its tests that uses a name, the other renames or moves that name everywhere (or renames a local or a parameter the feature reads); gold is the refactor applied to the feature too."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
@@ -35,7 +36,7 @@ impl FamilyBuilder for FeatureRefactor {
                 // branch reading a renamed local holds such lines itself); elsewhere the
                 // collision is a break outside the markers (mixed or semantic, capped at
                 // a quarter of a run): only some of those are tried.
-                let local = refactor.kind == Kind::RenameLocal;
+                let local = refactor.kind.renames_in_function();
                 if local || beside_a_use(workspace.tree, feature, refactor) || one_in_four(refactor, feature) {
                     out.push(recipe(input, vec![(*feature).clone()], refactor.clone()));
                 }
@@ -60,16 +61,7 @@ fn beside_a_use(tree: &Snapshot, feature: &Site, refactor: &Site) -> bool {
     let code = |line: &&&str| !line.trim().is_empty();
     let before = lines[..feature.lines.start.saturating_sub(1).min(lines.len())].iter().rev().find(code).copied();
     let after = lines[(feature.lines.end.saturating_sub(1)).min(lines.len())..].iter().find(code).copied();
-    [before, after].into_iter().flatten().any(|line| refactor.uses.iter().any(|name| mentions(line, name)))
-}
-
-/// Whether `line` holds `name` as a whole word.
-fn mentions(line: &str, name: &str) -> bool {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    line.match_indices(name).any(|(i, _)| {
-        !line[..i].chars().next_back().is_some_and(is_word)
-            && !line[i + name.len()..].chars().next().is_some_and(is_word)
-    })
+    [before, after].into_iter().flatten().any(|line| refactor.uses.iter().any(|name| naming::occurs(line, name)))
 }
 
 /// A deterministic quarter of the (feature, refactor) pairs.

@@ -6,7 +6,7 @@
 //! with its tests, a refactor) and passes its own suite; gold makes both changes.
 
 use crate::forge::proposal::{seeded_coin, Intent, Proposal};
-use crate::intent::{Kind, Site, Workspace};
+use crate::intent::{Site, Workspace};
 use crate::snapshot::{self, Snapshot};
 
 /// `tree` with every site applied in order (features taken out, refactors made);
@@ -52,9 +52,9 @@ pub(super) fn independent(a: &Site, b: &Site) -> bool {
 }
 
 /// Whether `feature`'s code uses a name `refactor` rewrites (and is not its subject): for
-/// a renamed local, whether it reads that local (`func.local` among its uses).
+/// a renamed local or parameter, whether it reads it (`func.local` among its uses).
 pub(super) fn uses(feature: &Site, refactor: &Site) -> bool {
-    if refactor.kind == Kind::RenameLocal {
+    if refactor.kind.renames_in_function() {
         return feature.uses.contains(&refactor.symbol);
     }
     feature.symbol != refactor.symbol && refactor.uses.iter().any(|name| feature.uses.contains(name))

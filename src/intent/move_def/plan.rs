@@ -153,6 +153,9 @@ struct Move<'a> {
     new_edges: Vec<(usize, usize)>,
     /// A's code still reads the unit's name (and imports it back).
     a_keeps_name: bool,
+    /// B's name for module A when the moved unit reads A's names through it (`a.name`):
+    /// B keeps that import even if its own `a.unit` chains were its only uses.
+    b_reads_a_as: Option<String>,
 }
 
 /// The changes moving statement `stmt` of file `a` to file `b` makes, or `None` when the
@@ -177,6 +180,7 @@ pub fn plan(index: &Index, a: usize, stmt: usize, b: usize) -> Option<Planned> {
         stub_changes: BTreeMap::new(),
         new_edges: Vec::new(),
         a_keeps_name: false,
+        b_reads_a_as: None,
     };
     let unit = unit(fa, stmt)?;
     let reads = scope::reads(std::iter::once(&fa.py.suite[stmt]));

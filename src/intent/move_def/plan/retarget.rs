@@ -66,6 +66,7 @@ impl Move<'_> {
             }
             if let Some(module) = &a_alias {
                 // B names A as a module already: `a.name` in the unit, as in B's own code.
+                self.b_reads_a_as = Some(module.clone());
                 for range in reads.globals.get(needed).into_iter().flatten() {
                     let qualified = format!("{module}.{needed}");
                     rewrites.extend(realigned(fa, range, &qualified));
@@ -226,7 +227,8 @@ impl Move<'_> {
         let a_module = self.a_module().to_string();
         for (n0, count) in rewritten {
             let total = file.chains.get(&a_module).map_or(0, |c| c.iter().filter(|c| c.n0 == n0).count());
-            if total != count || file.py.path.ends_with("__init__.py") || listed(file, n0) {
+            let still_read = f == self.b && self.b_reads_a_as.as_deref() == Some(n0);
+            if total != count || still_read || file.py.path.ends_with("__init__.py") || listed(file, n0) {
                 continue;
             }
             for (i, j) in file.import_bindings(n0) {

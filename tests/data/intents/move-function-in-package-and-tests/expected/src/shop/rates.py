@@ -10,6 +10,11 @@ def rate(name):
     return RATES[name]
 
 
+def bulk_rate(name, quantity):
+    """The rate ``name`` less the discount for ``quantity`` units."""
+    return discount(RATES[name], quantity)
+
+
 # Tiered discounts: the larger the order, the larger the cut.
 def discount(amount, quantity):
     """Return ``amount`` less the discount for ``quantity`` units."""
