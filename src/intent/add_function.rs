@@ -288,7 +288,9 @@ impl<'a> Sources<'a> {
         })
     }
 
-    /// The project's module-level names a unit (its code `within` a byte range) refers to.
+    /// The project's module-level names a unit (its code `within` a byte range) refers
+    /// to, and `.name` for each attribute it reads on `self` or `cls` (a method or an
+    /// attribute of its own class, which a `rename-method` may rename).
     pub(super) fn uses_of(
         &self,
         home: usize,
@@ -322,6 +324,9 @@ impl<'a> Sources<'a> {
                 How::Name if !locals.contains(u.name) && Some(u.name) != function => {
                     out.extend(names.get(u.name).cloned());
                 }
+                How::Attribute if u.value.is_some_and(is_own_instance) => {
+                    out.insert(format!(".{}", u.name));
+                }
                 How::Attribute => {
                     let through_project = u
                         .value
@@ -335,6 +340,11 @@ impl<'a> Sources<'a> {
         }
         out
     }
+}
+
+/// Whether `expr` is the name `self` or `cls`.
+fn is_own_instance(expr: &ast::Expr) -> bool {
+    matches!(expr, ast::Expr::Name(n) if matches!(n.id.as_str(), "self" | "cls"))
 }
 
 /// What `sites` knows of the test files.

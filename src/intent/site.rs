@@ -56,8 +56,9 @@ pub struct Site {
     pub symbol: String,
     /// The unit's 1-based line span in HEAD's file (decorators included), end exclusive.
     pub lines: Range<usize>,
-    /// Module-level names of the project the unit refers to (features: what it uses;
-    /// refactors: the names the change rewrites), for pairing intents into tasks.
+    /// Module-level names of the project the unit refers to (features: what it uses,
+    /// with `.name` for an attribute read on `self` or `cls`; refactors: the names the
+    /// change rewrites), for pairing intents into tasks.
     pub uses: BTreeSet<String>,
     /// Refactors: the new name, or the destination module's path for a move. Features:
     /// the one-line summary of the unit's docstring, when short, for the commit message;

@@ -1,9 +1,9 @@
 //! feature-refactor: one developer adds a feature (a function, a method or a branch with
 //! its tests) that uses a name of the project; the other refactors that name — renames
-//! it, or moves it to another module — everywhere it is used, tests included; or renames
-//! a local variable or a parameter of the function a branch reads (a parameter with its
-//! keyword arguments at every call). Base lacks the
-//! feature; gold is the refactor applied to HEAD with the feature, so the feature's new
+//! it, or moves it to another module — everywhere it is used, tests included; renames a
+//! method the feature calls on `self` (with its overrides); or renames a local variable
+//! or a parameter of the function a branch reads (a parameter with its keyword
+//! arguments at every call). Base lacks the feature; gold is the refactor applied to HEAD with the feature, so the feature's new
 //! lines must be carried over to the refactored name: code neither side had.
 
 use super::integrate::{applied, independent, listed, uses, Sides};
@@ -14,7 +14,7 @@ use crate::intent::{naming, Kind, Site};
 pub struct FeatureRefactor;
 
 /// The refactor kinds a feature can collide with.
-const REFACTORS: [Kind; 4] = [Kind::Rename, Kind::Move, Kind::RenameLocal, Kind::RenameParam];
+const REFACTORS: [Kind; 5] = [Kind::Rename, Kind::Move, Kind::RenameLocal, Kind::RenameParam, Kind::RenameMethod];
 
 impl FamilyBuilder for FeatureRefactor {
     fn side_rule(&self) -> SideRule {
@@ -22,7 +22,7 @@ impl FamilyBuilder for FeatureRefactor {
     }
 
     fn description(&self) -> &'static str {
-        "one developer adds a feature with its tests that uses a name, the other renames or moves that name everywhere (or renames a local or a parameter the feature reads); gold is the refactor applied to the feature too."
+        "one developer adds a feature with its tests that uses a name, the other renames or moves that name everywhere (or renames a method, local or parameter the feature reads); gold is the refactor applied to the feature too."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {

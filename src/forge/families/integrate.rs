@@ -6,7 +6,7 @@
 //! with its tests, a refactor) and passes its own suite; gold makes both changes.
 
 use crate::forge::proposal::{seeded_coin, Intent, Proposal};
-use crate::intent::{Site, Workspace};
+use crate::intent::{Kind, Site, Workspace};
 use crate::snapshot::{self, Snapshot};
 
 /// `tree` with every site applied in order (features taken out, refactors made);
@@ -52,12 +52,17 @@ pub(super) fn independent(a: &Site, b: &Site) -> bool {
 }
 
 /// Whether `feature`'s code uses a name `refactor` rewrites (and is not its subject): for
-/// a renamed local or parameter, whether it reads it (`func.local` among its uses).
+/// a renamed local or parameter, whether it reads it (`func.local` among its uses); for
+/// a renamed method, whether it reads it on `self` or `cls` (`.method`).
 pub(super) fn uses(feature: &Site, refactor: &Site) -> bool {
     if refactor.kind.renames_in_function() {
         return feature.uses.contains(&refactor.symbol);
     }
-    feature.symbol != refactor.symbol && refactor.uses.iter().any(|name| feature.uses.contains(name))
+    let reads = |name: &String| match refactor.kind {
+        Kind::RenameMethod => feature.uses.contains(&format!(".{name}")),
+        _ => feature.uses.contains(name),
+    };
+    feature.symbol != refactor.symbol && refactor.uses.iter().any(reads)
 }
 
 /// The four trees of an integration task and the intents of its two sides, before the
@@ -102,5 +107,37 @@ pub(super) fn listed(sites: &[Site]) -> String {
         None => String::new(),
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn site(kind: Kind, symbol: &str, uses: &[&str]) -> Site {
+        Site {
+            kind,
+            path: "pkg/mod.py".into(),
+            symbol: symbol.into(),
+            lines: 1..2,
+            uses: uses.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>(),
+            target: None,
+            tests: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_feature_uses_what_its_code_reads_in_the_refactors_own_terms() {
+        let branch = site(Kind::Branch, "Parser.parse#elif1", &["Parser.parse.text", "tokenize", "._advance"]);
+        // A renamed local or parameter: the feature reads `function.name`.
+        assert!(uses(&branch, &site(Kind::RenameParam, "Parser.parse.text", &["Parser.parse"])));
+        assert!(!uses(&branch, &site(Kind::RenameLocal, "Parser.parse.pos", &["Parser.parse"])));
+        // A module-level name it calls.
+        assert!(uses(&branch, &site(Kind::Rename, "tokenize", &["tokenize"])));
+        // A method: only when read on `self`/`cls`, not a module-level name of that spelling.
+        assert!(uses(&branch, &site(Kind::RenameMethod, "Parser._advance", &["_advance"])));
+        assert!(!uses(&branch, &site(Kind::Rename, "_advance", &["_advance"])));
+        assert!(!uses(&branch, &site(Kind::RenameMethod, "Lexer.tokenize", &["tokenize"])));
     }
 }
