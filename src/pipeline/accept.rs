@@ -12,6 +12,7 @@ use crate::bundle::task::ConflictKind;
 use crate::difficulty::quota::{QuotaState, Shortfall};
 use crate::difficulty::Level;
 use crate::forge::Family;
+use crate::substrate::history::{HistoryCounts, Skip};
 use crate::validate::Rejection;
 
 /// A judged candidate: kept (a task, not yet selected) or rejected with a reason.
@@ -171,15 +172,31 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
 }
 
 /// Refuses a run that kept no task, naming what the candidates were rejected for.
-pub(crate) fn ensure_tasks(tasks: usize, tried: usize, rejected: &BTreeMap<Rejection, usize>) -> Result<()> {
+pub(crate) fn ensure_tasks(
+    tasks: usize,
+    tried: usize,
+    rejected: &BTreeMap<Rejection, usize>,
+    history: &HistoryCounts,
+) -> Result<()> {
     if tasks > 0 {
         return Ok(());
     }
     let reasons: Vec<String> = rejected.iter().map(|(r, n)| format!("{} {n}", r.name())).collect();
+    let rejected = if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") };
+    if history.considered == 0 {
+        bail!(
+            "no candidate became a task ({tried} tried; rejected: {rejected}); try more --candidates-per-cell, other --families or a substrate with stricter tests"
+        );
+    }
+    let mut skipped: Vec<(&Skip, &usize)> = history.skipped.iter().filter(|(_, n)| **n > 0).collect();
+    skipped.sort_by_key(|(skip, n)| (std::cmp::Reverse(**n), **skip));
+    let skipped: Vec<String> = skipped.iter().map(|(skip, n)| format!("{skip} {n}")).collect();
     bail!(
-        "no candidate became a task ({} tried; rejected: {}); try more --candidates-per-cell, other --families or a substrate with stricter tests",
-        tried,
-        if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") }
+        "no candidate became a task ({} commits read: {} gold patches, {} replayable merges; skipped: {}; {tried} candidates tried; rejected: {rejected}); try a deeper --history, or a substrate.toml whose python_deps and test_command fit the older commits",
+        history.considered,
+        history.commits,
+        history.merges,
+        if skipped.is_empty() { "none".to_string() } else { skipped.join(", ") },
     );
 }
 

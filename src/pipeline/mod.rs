@@ -131,7 +131,12 @@ pub struct Generated {
 pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     let started = Instant::now();
     let generated = generate(options, &Exclusions::default())?;
-    ensure_tasks(generated.tasks.len(), generated.stats.candidates_tried, &generated.stats.rejected)?;
+    ensure_tasks(
+        generated.tasks.len(),
+        generated.stats.candidates_tried,
+        &generated.stats.rejected,
+        &generated.stats.history,
+    )?;
     let mut files = VersionFiles::new();
     let entries = version::add_tasks(&mut files, &generated.tasks)?;
     let meta = options.meta();

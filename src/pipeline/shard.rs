@@ -394,7 +394,7 @@ pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
     if let Some(max) = run.max_tasks {
         accepted.truncate(max);
     }
-    ensure_tasks(accepted.len(), selection.tried, &selection.rejected)?;
+    ensure_tasks(accepted.len(), selection.tried, &selection.rejected, &Default::default())?;
 
     let mut files = VersionFiles::new();
     let mut entries = Vec::with_capacity(accepted.len());

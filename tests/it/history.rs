@@ -291,6 +291,17 @@ fn merge_replay_through_gen_tasks_keeps_the_real_commits_and_publishes_as_real()
     assert!(!ok && stderr.contains("--history must be at least 1"), "{stderr}");
     assert!(!out.exists(), "a refused run wrote {}", out.display());
 
+    // The newest commit alone changes source without tests: no task, and the error
+    // says what the scan skipped and what to try instead.
+    let (ok, _, stderr) = gen("1");
+    assert!(!ok, "a run with no task succeeded");
+    for part in ["1 commits read: 0 gold patches, 0 replayable merges", "no-test-change 1", "a deeper --history"] {
+        assert!(stderr.contains(part), "`{part}` missing from: {stderr}");
+    }
+    let versions = std::fs::read_dir(&out).into_iter().flatten().flatten().flat_map(|d| std::fs::read_dir(d.path()));
+    let manifests = versions.flatten().flatten().filter(|v| v.path().join("manifest.json").exists()).count();
+    assert_eq!(manifests, 0, "a run with no task wrote a version under {}", out.display());
+
     let (ok, stdout, stderr) = gen("20");
     assert!(ok, "gen-tasks failed: {stderr}\n{stdout}");
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("--json prints JSON");
