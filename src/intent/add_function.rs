@@ -324,7 +324,7 @@ impl<'a> Sources<'a> {
                 How::Name if !locals.contains(u.name) && Some(u.name) != function => {
                     out.extend(names.get(u.name).cloned());
                 }
-                How::Attribute if u.value.is_some_and(is_own_instance) => {
+                How::Attribute if u.on_own_instance() => {
                     out.insert(format!(".{}", u.name));
                 }
                 How::Attribute => {
@@ -340,11 +340,6 @@ impl<'a> Sources<'a> {
         }
         out
     }
-}
-
-/// Whether `expr` is the name `self` or `cls`.
-fn is_own_instance(expr: &ast::Expr) -> bool {
-    matches!(expr, ast::Expr::Name(n) if matches!(n.id.as_str(), "self" | "cls"))
 }
 
 /// What `sites` knows of the test files.
@@ -582,18 +577,8 @@ fn still_named(module: &PyModule, unit: &Unit, dropped: Option<&BTreeSet<String>
 mod tests {
     use super::*;
 
-    fn summary_of(doc: &str) -> Option<String> {
-        let text = format!("def f():\n    \"\"\"{doc}\"\"\"\n    return 1\n");
-        summary(&PyModule::parse("m.py", &text).unwrap().suite[0])
-    }
-
     #[test]
-    fn messages_quote_short_finished_summaries() {
-        assert_eq!(summary_of("Return the area.").as_deref(), Some("return the area"));
-        assert_eq!(summary_of("Split ``x``\n    in two.\n\n    More.").as_deref(), Some("split ``x`` in two"));
-        assert_eq!(summary_of("HTTP date of *t*.").as_deref(), Some("HTTP date of *t*"));
-        assert_eq!(summary_of("Return ``a``, ``f(a)``, ..."), None);
-        assert_eq!(summary_of(&"Long ".repeat(20)), None);
+    fn a_message_names_the_unit() {
         assert_eq!(
             AddFunction.message(&Site {
                 kind: Kind::AddFunction,

@@ -137,6 +137,14 @@ pub struct Use<'a> {
     pub value: Option<&'a ast::Expr>,
 }
 
+impl Use<'_> {
+    /// Whether this is an attribute read on `self` or `cls` (one of the class's own).
+    pub fn on_own_instance(&self) -> bool {
+        self.how == How::Attribute
+            && matches!(self.value, Some(ast::Expr::Name(n)) if matches!(n.id.as_str(), "self" | "cls"))
+    }
+}
+
 /// Every identifier use in a block (nested statements included): names, attributes,
 /// parameters and identifier-like strings.
 pub fn uses(block: &[ast::Stmt]) -> Vec<Use<'_>> {

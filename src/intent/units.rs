@@ -242,3 +242,22 @@ impl<'t> Files<'t> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary_of(doc: &str) -> Option<String> {
+        let text = format!("def f():\n    \"\"\"{doc}\"\"\"\n    return 1\n");
+        summary(&PyModule::parse("m.py", &text).unwrap().suite[0])
+    }
+
+    #[test]
+    fn messages_quote_short_finished_summaries() {
+        assert_eq!(summary_of("Return the area.").as_deref(), Some("return the area"));
+        assert_eq!(summary_of("Split ``x``\n    in two.\n\n    More.").as_deref(), Some("split ``x`` in two"));
+        assert_eq!(summary_of("HTTP date of *t*.").as_deref(), Some("HTTP date of *t*"));
+        assert_eq!(summary_of("Return ``a``, ``f(a)``, ..."), None);
+        assert_eq!(summary_of(&"Long ".repeat(20)), None);
+    }
+}
