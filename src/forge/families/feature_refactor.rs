@@ -3,8 +3,9 @@
 //! it, or moves it to another module — everywhere it is used, tests included; renames a
 //! method the feature calls on `self` (with its overrides); or renames a local variable
 //! or a parameter of the function a branch reads (a parameter with its keyword
-//! arguments at every call). Base lacks the feature; gold is the refactor applied to HEAD with the feature, so the feature's new
-//! lines must be carried over to the refactored name: code neither side had.
+//! arguments at every call). Base lacks the feature; gold is the refactor applied to
+//! HEAD with the feature, so the feature's new lines must be carried over to the
+//! refactored name: code neither side had.
 
 use super::integrate::{applied, independent, listed, uses, Sides};
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, SideRule};
