@@ -64,8 +64,9 @@ pub fn generator() -> Generator {
 /// The ladder as it runs in this process: every rung of [`crate::resolve::ALL`] that is
 /// unavailable is missing (the `mergiraf` rung as chosen by
 /// [`crate::resolve::mergiraf::prepare`], or as found), with the versions of
-/// mergiraf, libgit2, `python` (the venvs' interpreter, as it reports itself) and pytest.
-pub fn ladder(python: &str) -> Ladder {
+/// mergiraf, libgit2, `python` (the first substrate's interpreter, as it reports itself)
+/// and its pytest (the tool's pin without one).
+pub fn ladder(python: Option<&crate::pytest::venv::PythonEnv>) -> Ladder {
     use crate::resolve::mergiraf::{Binary, FROM_PATH};
     use crate::resolve::Resolver;
     let missing: Vec<MissingRung> = crate::resolve::ALL
@@ -82,8 +83,10 @@ pub fn ladder(python: &str) -> Ladder {
     let tools = LadderTools {
         mergiraf: FROM_PATH.version(),
         libgit2: libgit2_version(),
-        python: python.to_string(),
-        pytest: crate::pytest::venv::pytest_version().to_string(),
+        python: python.map(|p| p.version.clone()).unwrap_or_default(),
+        pytest: python
+            .map_or(crate::pytest::venv::pytest_version(), |p| crate::pytest::venv::pinned_version(&p.pytest))
+            .to_string(),
     };
     Ladder { complete: missing.is_empty(), missing, tools }
 }

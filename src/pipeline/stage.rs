@@ -17,7 +17,7 @@ use crate::leftovers;
 use crate::mutate::{self, Mutation};
 use crate::pytest::select::SelectionMode;
 use crate::pytest::testrun::{OutcomeCache, TestRunner};
-use crate::pytest::venv::{ensure_venv, user_cache_dir};
+use crate::pytest::venv::{ensure_venv_from, user_cache_dir};
 use crate::python::PyModule;
 use crate::substrate::history::{self, HistoryCounts, HistoryScan};
 use crate::substrate::{self, Substrate, SubstrateSpec};
@@ -65,7 +65,7 @@ impl Staged {
     /// The ladder the candidates are levelled with (every venv comes from the same base
     /// interpreter, so the first substrate's names the Python of all).
     pub(super) fn ladder(&self) -> Ladder {
-        crate::bundle::version::ladder(self.prepared.first().map_or("", |p| p.checker.python().version.as_str()))
+        crate::bundle::version::ladder(self.prepared.first().map(|p| p.checker.python()))
     }
 }
 
@@ -182,7 +182,8 @@ fn prepare(
 ) -> Result<Prepared> {
     let started = Instant::now();
     let substrate = substrate::load(spec)?;
-    let python = ensure_venv(&user_cache_dir(), &substrate.config.python_deps)?;
+    let python =
+        ensure_venv_from(&user_cache_dir(), substrate.config.python.as_deref(), &substrate.config.python_deps)?;
     let runner = TestRunner::new(
         &substrate.config.test_command,
         &substrate.config.env,

@@ -57,10 +57,16 @@ def _shape(code):
     consts = []
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            consts.append(("function", const.co_qualname) if const.co_flags & _CO_OPTIMIZED else _shape(const))
+            consts.append(("function", _qualname(const)) if const.co_flags & _CO_OPTIMIZED else _shape(const))
         else:
             consts.append((type(const).__name__, repr(const)))
     return (code.co_code, code.co_names, code.co_varnames, tuple(consts))
+
+
+def _qualname(code):
+    """A code object's qualified name (Python 3.11 on), else its plain name: with the
+    first line number beside it, a function is still found by it."""
+    return getattr(code, "co_qualname", code.co_name)
 
 
 class Refused(Exception):
@@ -84,7 +90,7 @@ class _Functions:
         for obj in gc.get_objects():
             if type(obj) is types.FunctionType and obj.__code__.co_filename in self.own_files:
                 code = obj.__code__
-                self.live.setdefault((code.co_filename, code.co_qualname, code.co_firstlineno), []).append(obj)
+                self.live.setdefault((code.co_filename, _qualname(code), code.co_firstlineno), []).append(obj)
         self.head_code = {}
 
     def forget_modules(self):
@@ -117,14 +123,14 @@ class _Functions:
                 raise Refused("module-level code of %s changed" % path)
             seen = set()
             for old, new in zip(_outermost_functions(old_top), _outermost_functions(new_top)):
-                key = (old.co_qualname, old.co_firstlineno)
+                key = (_qualname(old), old.co_firstlineno)
                 if key in seen:
                     raise Refused("two functions %s at line %d in %s" % (key + (path,)))
                 seen.add(key)
                 if old != new:
-                    for function in self.live.get((filename, old.co_qualname, old.co_firstlineno), ()):
+                    for function in self.live.get((filename, _qualname(old), old.co_firstlineno), ()):
                         if new.co_freevars != function.__code__.co_freevars:
-                            raise Refused("free variables of %s changed" % old.co_qualname)
+                            raise Refused("free variables of %s changed" % _qualname(old))
                         replacements.append((function, new))
         for function, new in replacements:
             old = function.__code__
@@ -295,7 +301,8 @@ def main():
     _remember_statement_ranges(sorted(set(_python_files(os.getcwd(), sys.modules))))
     # Later collections skip what warm-up left on the heap, and children share its pages.
     gc.collect()
-    gc.freeze()
+    if hasattr(gc, "freeze"):  # Python 3.7 on
+        gc.freeze()
     _send(control, {"ready": int(status)})
     for line in requests:
         if not line.strip():
@@ -313,7 +320,15 @@ def main():
             pass  # the child already did it, or is gone
         _send(control, {"pid": pid})
         _, wait_status = os.waitpid(pid, 0)
-        _send(control, {"status": os.waitstatus_to_exitcode(wait_status)})
+        _send(control, {"status": _exit_code(wait_status)})
+
+
+def _exit_code(wait_status):
+    """An exit code, or minus the signal number (os.waitstatus_to_exitcode, which
+    Python has from 3.9 on)."""
+    if os.WIFSIGNALED(wait_status):
+        return -os.WTERMSIG(wait_status)
+    return os.WEXITSTATUS(wait_status)
 
 
 if __name__ == "__main__":

@@ -193,7 +193,7 @@ impl TestRunner {
             "test_command": test_command,
             "env": env,
             "python": python.version,
-            "pytest": super::venv::PYTEST_REQUIREMENT,
+            "pytest": python.pytest,
             "packages": python.packages,
             "sandbox": Profile::of(&limits),
         });

@@ -23,7 +23,7 @@ pub const PYTEST_REQUIREMENT: &str = "pytest==8.4.2";
 
 /// The version [`PYTEST_REQUIREMENT`] pins (`8.4.2`).
 pub fn pytest_version() -> &'static str {
-    PYTEST_REQUIREMENT.rsplit("==").next().unwrap_or(PYTEST_REQUIREMENT)
+    pinned_version(PYTEST_REQUIREMENT)
 }
 
 /// A ready interpreter.
@@ -37,6 +37,9 @@ pub struct PythonEnv {
     /// [`installed_packages`]): part of every outcome's cache key, so a dependency
     /// installed or upgraded in place never reuses an outcome of the old set.
     pub packages: String,
+    /// The pytest requirement the venv was built with: [`PYTEST_REQUIREMENT`], or the
+    /// substrate's own from `python_deps`.
+    pub pytest: String,
 }
 
 impl PythonEnv {
@@ -69,21 +72,34 @@ pub fn base_interpreter() -> String {
     std::env::var("MERGEFORGE_PYTHON").unwrap_or_else(|_| "python3".to_string())
 }
 
-/// Returns a venv with pytest and `deps`, building it under `cache_dir` if needed.
+/// Returns a venv of the [`base_interpreter`] with pytest and `deps`, building it under
+/// `cache_dir` if needed.
 pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
-    let base = base_interpreter();
-    let version = interpreter_version(Path::new(&base))
-        .with_context(|| format!("python interpreter `{base}` not usable: install python3 or set MERGEFORGE_PYTHON"))?;
-    let mut requirements = vec![PYTEST_REQUIREMENT.to_string()];
-    let mut sorted_deps = deps.to_vec();
-    sorted_deps.sort();
-    requirements.extend(sorted_deps);
+    ensure_venv_from(cache_dir, None, deps)
+}
+
+/// Returns a venv of `python` (an interpreter command such as `python3.8`; default the
+/// [`base_interpreter`]) with pytest and `deps`, building it under `cache_dir` if needed.
+/// A requirement in `deps` naming pytest (`pytest==7.0.1`) replaces the default pin
+/// [`PYTEST_REQUIREMENT`]: a project's older commits may need an older pytest.
+pub fn ensure_venv_from(cache_dir: &Path, python: Option<&str>, deps: &[String]) -> Result<PythonEnv> {
+    let base = python.map_or_else(base_interpreter, str::to_string);
+    let version = interpreter_version(Path::new(&base)).with_context(|| match python {
+        Some(_) => format!("python interpreter `{base}` (the substrate's `python`) not usable: install it or change `python` in substrate.toml"),
+        None => format!("python interpreter `{base}` not usable: install python3 or set MERGEFORGE_PYTHON"),
+    })?;
+    let requirements = requirements(deps);
     let key = sha256_hex(format!("{version}\n{}", requirements.join("\n")).as_bytes());
     let venvs = cache_dir.join("venvs");
     let target = venvs.join(&key[..16]);
-    let interpreter = target.join("bin").join("python");
+    let ready = |target: &Path| PythonEnv {
+        interpreter: target.join("bin").join("python"),
+        version: version.clone(),
+        packages: installed_packages(target),
+        pytest: requirements[0].clone(),
+    };
     if target.join(".ready").exists() {
-        return Ok(PythonEnv { interpreter, version, packages: installed_packages(&target) });
+        return Ok(ready(&target));
     }
     std::fs::create_dir_all(&venvs).with_context(|| format!("creating venv cache {}", venvs.display()))?;
     let staging = tempfile::Builder::new()
@@ -93,7 +109,7 @@ pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
     // Build at the final path's name inside staging, then move: venv scripts record paths,
     // but `bin/python -m ...` (the only way we call it) works after a rename.
     let building = staging.path().join("venv");
-    run_checked(Command::new(&base).args(["-m", "venv"]).arg(&building), "python3 -m venv")?;
+    run_checked(Command::new(&base).args(["-m", "venv"]).arg(&building), &format!("{base} -m venv"))?;
     let pip = building.join("bin").join("python");
     let mut install = Command::new(&pip);
     install.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).args(&requirements);
@@ -105,7 +121,30 @@ pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
         Err(_) if target.join(".ready").exists() => {}
         Err(err) => return Err(err).with_context(|| format!("moving venv to {}", target.display())),
     }
-    Ok(PythonEnv { interpreter, version, packages: installed_packages(&target) })
+    Ok(ready(&target))
+}
+
+/// What a venv with `deps` installs: pytest first (the one `deps` names, else
+/// [`PYTEST_REQUIREMENT`]), then the other requirements sorted.
+fn requirements(deps: &[String]) -> Vec<String> {
+    let (pytest, mut others): (Vec<String>, Vec<String>) =
+        deps.iter().cloned().partition(|d| distribution_name(d) == "pytest");
+    others.sort();
+    let pytest = pytest.into_iter().min().unwrap_or_else(|| PYTEST_REQUIREMENT.to_string());
+    std::iter::once(pytest).chain(others).collect()
+}
+
+/// The distribution a pip requirement names, lower-cased (`pytest` of `Pytest>=7,<8`).
+fn distribution_name(requirement: &str) -> String {
+    let end =
+        requirement.find(|c: char| !(c.is_ascii_alphanumeric() || "-_.".contains(c))).unwrap_or(requirement.len());
+    requirement[..end].to_ascii_lowercase().replace('_', "-")
+}
+
+/// The version a pytest requirement pins (`8.4.2` of `pytest==8.4.2`), else the
+/// requirement itself (`pytest<8`).
+pub fn pinned_version(requirement: &str) -> &str {
+    requirement.split_once("==").map_or(requirement, |(_, version)| version.trim())
 }
 
 /// A hash of the distributions installed in the venv at `venv`: the sorted names of its
@@ -164,4 +203,23 @@ pub fn user_cache_dir() -> PathBuf {
     }
     let home = std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into());
     PathBuf::from(home).join(".cache").join("mergeforge")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_substrate_pytest_replaces_the_pin_and_comes_first() {
+        assert_eq!(requirements(&strings(&["six", "attrs"])), strings(&[PYTEST_REQUIREMENT, "attrs", "six"]));
+        assert_eq!(requirements(&strings(&["six", "pytest==7.0.1"])), strings(&["pytest==7.0.1", "six"]));
+        assert_eq!(requirements(&strings(&["PyTest<8", "pytest-mock"])), strings(&["PyTest<8", "pytest-mock"]));
+        assert_eq!(pinned_version("pytest==7.0.1"), "7.0.1");
+        assert_eq!(pinned_version("pytest<8"), "pytest<8");
+        assert_eq!(pytest_version(), "8.4.2");
+    }
 }

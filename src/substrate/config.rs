@@ -29,9 +29,14 @@ pub struct SubstrateConfig {
     /// Path prefixes never mutated.
     #[serde(default = "default_exclude")]
     pub exclude: Vec<String>,
-    /// pip requirement strings installed into the substrate's venv.
+    /// pip requirement strings installed into the substrate's venv; one naming pytest
+    /// (`pytest==7.0.1`) replaces the pytest the tool pins.
     #[serde(default)]
     pub python_deps: Vec<String>,
+    /// The interpreter the venv is made from (`python3.8`); default `$MERGEFORGE_PYTHON`,
+    /// else `python3`. Older commits of a project may need an older Python.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub python: Option<String>,
     /// Wall-clock limit for one test run, in seconds.
     #[serde(default = "default_timeout")]
     pub timeout_s: u64,
@@ -72,6 +77,7 @@ impl Default for SubstrateConfig {
             source_dirs: default_source_dirs(),
             exclude: default_exclude(),
             python_deps: Vec::new(),
+            python: None,
             timeout_s: default_timeout(),
             history: None,
             license: None,

@@ -88,6 +88,22 @@ fn tests_failing_at_head_are_named() {
 }
 
 #[test]
+fn a_substrate_python_that_does_not_run_is_named() {
+    let work = tempfile::tempdir().unwrap();
+    let sub = work.path().join("old");
+    tiny_substrate(&sub, MODULE, TEST);
+    let config = std::fs::read_to_string(sub.join("substrate.toml")).unwrap();
+    std::fs::write(sub.join("substrate.toml"), format!("python = \"python2.4-nowhere\"\n{config}")).unwrap();
+    let (ok, stderr) = gen(&sub, &work.path().join("out"), &[]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("python interpreter `python2.4-nowhere` (the substrate's `python`) not usable: install it or change `python` in substrate.toml"),
+        "{stderr}"
+    );
+    no_version_written(&work.path().join("out"));
+}
+
+#[test]
 fn syntax_error_and_non_utf8_files_are_skipped_with_a_warning() {
     let work = tempfile::tempdir().unwrap();
     let sub = work.path().join("mixed");

@@ -26,11 +26,13 @@ MERGEFORGE_SELECT=<file>
 Files under test folders, test_*.py, *_test.py and conftest.py are not source files.
 """
 
+import dis
 import json
 import os
 import sys
 import threading
 import time
+import types
 
 import pytest
 
@@ -187,15 +189,23 @@ def pytest_collection_modifyitems(session, config, items):
 def _code_objects(code):
     yield code
     for const in code.co_consts:
-        if hasattr(const, "co_lines"):
+        if isinstance(const, types.CodeType):
             yield from _code_objects(const)
 
 
+def _lines(code):
+    """The line numbers of a code object's instructions (co_lines from Python 3.10 on;
+    before it, the line starts of co_lnotab, which name the same lines)."""
+    if hasattr(code, "co_lines"):
+        return [line for _, _, line in code.co_lines() if line is not None]
+    return [line for _, line in dis.findlinestarts(code)]
+
+
 def _last_line(code):
-    lines = [line for _, _, line in code.co_lines() if line is not None]
+    lines = _lines(code)
     lines.append(code.co_firstlineno)
     for const in code.co_consts:
-        if hasattr(const, "co_lines"):
+        if isinstance(const, types.CodeType):
             lines.append(_last_line(const))
     return max(lines)
 
@@ -213,7 +223,7 @@ def _file_map(path):
         if code.co_flags & _CO_OPTIMIZED:
             functions.append([code.co_firstlineno, _last_line(code), code.co_name])
         else:
-            module_lines.update(line for _, _, line in code.co_lines() if line is not None)
+            module_lines.update(_lines(code))
     return {"functions": sorted(functions), "module_lines": sorted(module_lines)}
 
 
