@@ -192,12 +192,17 @@ pub(crate) fn ensure_tasks(
     skipped.sort_by_key(|(skip, n)| (std::cmp::Reverse(**n), **skip));
     let skipped: Vec<String> = skipped.iter().map(|(skip, n)| format!("{skip} {n}")).collect();
     bail!(
-        "no candidate became a task ({} commits read: {} gold patches, {} replayable merges; skipped: {}; {tried} candidates tried; rejected: {rejected}); try a deeper --history, or a substrate.toml whose python_deps and test_command fit the older commits",
-        history.considered,
-        history.commits,
-        history.merges,
+        "no candidate became a task ({} read: {}, {}; skipped: {}; {tried} candidates tried; rejected: {rejected}); try a deeper --history, or a substrate.toml whose python, python_deps and test_command fit the older commits",
+        counted(history.considered, "commit", "commits"),
+        counted(history.commits, "gold patch", "gold patches"),
+        counted(history.merges, "replayable merge", "replayable merges"),
         if skipped.is_empty() { "none".to_string() } else { skipped.join(", ") },
     );
+}
+
+/// `1 gold patch`, `2 gold patches`.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Tasks new ones must not repeat: by id, or by near-duplicate fingerprint.

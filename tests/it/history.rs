@@ -295,7 +295,7 @@ fn merge_replay_through_gen_tasks_keeps_the_real_commits_and_publishes_as_real()
     // says what the scan skipped and what to try instead.
     let (ok, _, stderr) = gen("1");
     assert!(!ok, "a run with no task succeeded");
-    for part in ["1 commits read: 0 gold patches, 0 replayable merges", "no-test-change 1", "a deeper --history"] {
+    for part in ["1 commit read: 0 gold patches, 0 replayable merges", "no-test-change 1", "a deeper --history"] {
         assert!(stderr.contains(part), "`{part}` missing from: {stderr}");
     }
     let versions = std::fs::read_dir(&out).into_iter().flatten().flatten().flat_map(|d| std::fs::read_dir(d.path()));
