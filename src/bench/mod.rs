@@ -35,7 +35,6 @@ use crate::merge::{self, MergeResult};
 use crate::pipeline::{self, GenOptions, GenReport};
 use crate::pytest::confirm::ConfirmationStats;
 use crate::pytest::select::SelectionMode;
-use crate::pytest::venv::{ensure_venv_from, user_cache_dir};
 use crate::substrate;
 use crate::validate::Rejection;
 
@@ -182,7 +181,7 @@ fn warm_up(options: &GenOptions) -> Result<Vec<String>> {
     let mut names = Vec::new();
     for spec in &options.substrates {
         let loaded = substrate::load(spec)?;
-        ensure_venv_from(&user_cache_dir(), loaded.config.python.as_deref(), &loaded.config.python_deps)?;
+        loaded.config.python_env()?;
         names.push(loaded.name);
     }
     Ok(names)

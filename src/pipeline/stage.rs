@@ -17,7 +17,6 @@ use crate::leftovers;
 use crate::mutate::{self, Mutation};
 use crate::pytest::select::SelectionMode;
 use crate::pytest::testrun::{OutcomeCache, TestRunner};
-use crate::pytest::venv::{ensure_venv_from, user_cache_dir};
 use crate::python::PyModule;
 use crate::substrate::history::{self, HistoryCounts, HistoryScan};
 use crate::substrate::{self, Substrate, SubstrateSpec};
@@ -182,8 +181,7 @@ fn prepare(
 ) -> Result<Prepared> {
     let started = Instant::now();
     let substrate = substrate::load(spec)?;
-    let python =
-        ensure_venv_from(&user_cache_dir(), substrate.config.python.as_deref(), &substrate.config.python_deps)?;
+    let python = substrate.config.python_env()?;
     let runner = TestRunner::new(
         &substrate.config.test_command,
         &substrate.config.env,

@@ -87,6 +87,13 @@ impl Default for SubstrateConfig {
 }
 
 impl SubstrateConfig {
+    /// The venv the substrate's tests run in: made from its `python` with its
+    /// `python_deps` (in the user cache; built once).
+    pub fn python_env(&self) -> Result<crate::pytest::venv::PythonEnv> {
+        use crate::pytest::venv::{ensure_venv_from, user_cache_dir};
+        ensure_venv_from(&user_cache_dir(), self.python.as_deref(), &self.python_deps)
+    }
+
     /// Parses TOML text; `origin` names the file in errors.
     pub fn parse(text: &str, origin: &Path) -> Result<Self> {
         let config: SubstrateConfig =

@@ -20,7 +20,6 @@ use mergeforge::intent::{Kind, Site, Workspace};
 use mergeforge::pytest::cache::OutcomeCache;
 use mergeforge::pytest::select::CoverageMap;
 use mergeforge::pytest::testrun::TestRunner;
-use mergeforge::pytest::venv::{ensure_venv, user_cache_dir};
 use mergeforge::python::{self, PyModule};
 use mergeforge::snapshot::Snapshot;
 use mergeforge::substrate::{self, Substrate, SubstrateSpec};
@@ -59,7 +58,7 @@ impl Loaded {
     /// The substrate's runner, reading and writing `cache` when given.
     pub(crate) fn runner_with_cache(&self, cache: Option<OutcomeCache>) -> TestRunner {
         let config = &self.substrate.config;
-        let python = ensure_venv(&user_cache_dir(), &config.python_deps).expect("venv with pytest");
+        let python = config.python_env().expect("venv with pytest");
         TestRunner::new(&config.test_command, &config.env, Duration::from_secs(config.timeout_s), &python, cache)
     }
 }

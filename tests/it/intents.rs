@@ -17,7 +17,6 @@ use std::time::Duration;
 
 use mergeforge::intent::{Kind, Probe, Workspace};
 use mergeforge::pytest::testrun::TestRunner;
-use mergeforge::pytest::venv::{ensure_venv, user_cache_dir};
 use mergeforge::python::PyModule;
 use mergeforge::snapshot::{self, Snapshot};
 use mergeforge::substrate::SubstrateConfig;
@@ -60,7 +59,7 @@ fn modules_of(tree: &Snapshot) -> Vec<PyModule> {
 /// A test runner with the default test command (`python -m pytest`) in the tool's venv.
 fn runner() -> TestRunner {
     let config = SubstrateConfig::default();
-    let python = ensure_venv(&user_cache_dir(), &config.python_deps).expect("venv with pytest");
+    let python = config.python_env().expect("venv with pytest");
     TestRunner::new(&config.test_command, &config.env, Duration::from_secs(config.timeout_s), &python, None)
 }
 

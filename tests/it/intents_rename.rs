@@ -12,7 +12,6 @@ use std::time::Duration;
 
 use mergeforge::intent::{Kind, Site, Workspace};
 use mergeforge::pytest::testrun::TestRunner;
-use mergeforge::pytest::venv::{ensure_venv, user_cache_dir};
 use mergeforge::python::PyModule;
 use mergeforge::snapshot::{self, Snapshot};
 use mergeforge::substrate::{self, Substrate, SubstrateSpec};
@@ -42,7 +41,7 @@ fn modules(substrate: &Substrate) -> Vec<PyModule> {
 }
 
 fn runner(substrate: &Substrate) -> TestRunner {
-    let python = ensure_venv(&user_cache_dir(), &substrate.config.python_deps).expect("venv");
+    let python = substrate.config.python_env().expect("venv");
     let timeout = Duration::from_secs(substrate.config.timeout_s);
     TestRunner::new(&substrate.config.test_command, &substrate.config.env, timeout, &python, None)
 }
