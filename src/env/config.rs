@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::grader::KnownFailures;
 use super::reward::RewardWeights;
 use super::template::{ResetPath, Templates};
 use crate::pytest::venv::PythonEnv;
@@ -62,6 +63,8 @@ pub struct Settings {
     pub reads: Reads,
     /// Each task's prepared repository, which resets copy.
     pub templates: Templates,
+    /// Graded trees known to fail without a run (the grader check at generation only).
+    pub known_failures: Option<KnownFailures>,
 }
 
 impl Settings {
@@ -69,6 +72,6 @@ impl Settings {
     pub fn new(config: EnvConfig, python: PythonEnv) -> Settings {
         let reads = Reads::Only(python.prefixes());
         let templates = Templates::new(&config.work_dir);
-        Settings { config, python, reads, templates }
+        Settings { config, python, reads, templates, known_failures: None }
     }
 }

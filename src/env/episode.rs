@@ -378,6 +378,7 @@ impl Episode {
             env: self.command_env(),
             timeout: Duration::from_secs(task.timeout_s.max(1)),
             reads: self.settings.reads.clone(),
+            known_failures: self.settings.known_failures.clone(),
         }
     }
 

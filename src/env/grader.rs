@@ -91,6 +91,23 @@ pub struct TestCommand {
     pub timeout: Duration,
     /// What the run may read besides its sandbox: not the dataset, not an episode.
     pub reads: Reads,
+    /// Graded trees already known to fail, which are not run again (`None` when serving).
+    pub known_failures: Option<KnownFailures>,
+}
+
+/// Graded trees whose test run is already known to fail with this test command. At
+/// generation the grader check asks the validation's test runner ([`crate::pytest::testrun::TestRunner::known_to_fail`]):
+/// its cache holds the trees the ladder ran (the conflicted tree, each resolver's
+/// resolution, judged by gold's tests), which are the trees the baseline agents submit.
+/// A failure needs no test ids to grade (a failing run solves nothing, whatever passed);
+/// a pass is never taken from it, since the grader also requires gold's passing ids.
+#[derive(Clone)]
+pub struct KnownFailures(pub Arc<dyn Fn(&Snapshot) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for KnownFailures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KnownFailures(..)")
+    }
 }
 
 impl TestCommand {
@@ -191,9 +208,26 @@ pub struct Verdict {
     pub failed_ids: Vec<String>,
 }
 
+impl Verdict {
+    /// A run known to fail ([`KnownFailures`]), not made again: no counts, no ids.
+    fn known_failure() -> Verdict {
+        Verdict {
+            passed: false,
+            counts: None,
+            summary: "tests fail (this tree's run is known)".to_string(),
+            duration: Duration::ZERO,
+            passed_ids: Vec::new(),
+            failed_ids: Vec::new(),
+        }
+    }
+}
+
 /// Grades `tree` (the agent's, as scanned) against `gold`.
 pub fn grade(tree: &Snapshot, gold: &GoldTests, command: &TestCommand) -> Result<Verdict> {
     let graded = graded_tree(tree, gold);
+    if command.known_failures.as_ref().is_some_and(|known| (known.0)(&graded)) {
+        return Ok(Verdict::known_failure());
+    }
     let output = match &gold.run {
         Some((gold_tree, gold_output)) if *gold_tree == graded => gold_output.clone(),
         _ => command.run(&graded).context("running the graded tests")?,
@@ -283,5 +317,26 @@ mod tests {
         let gold =
             GoldTests { files: tree(&[("tests/test_calc.py", "gold test")]), passing: BTreeSet::new(), run: None };
         assert_eq!(graded_tree(&agent, &gold), tree(&[("calc.py", "agent"), ("tests/test_calc.py", "gold test")]));
+    }
+
+    #[test]
+    fn a_tree_known_to_fail_is_graded_without_a_run() {
+        // The command cannot run at all: grading a tree that is not known to fail errors.
+        let gold = GoldTests { files: tree(&[("tests/test_a.py", "gold")]), passing: BTreeSet::new(), run: None };
+        let agent = tree(&[("a.py", "x = 1")]);
+        let known = KnownFailures(Arc::new(|graded: &Snapshot| graded.contains_key("tests/test_a.py")));
+        let mut command = TestCommand {
+            argv: vec!["/nonexistent/mergeforge-test-python".to_string()],
+            env: BTreeMap::new(),
+            timeout: Duration::from_secs(5),
+            reads: Reads::default(),
+            known_failures: Some(known),
+        };
+        let verdict = grade(&agent, &gold, &command).expect("no run was needed");
+        assert!(!verdict.passed && verdict.counts.is_none() && verdict.failed_ids.is_empty(), "{verdict:?}");
+
+        // Known only by the graded tree: gold's tests restored over the agent's.
+        command.known_failures = Some(KnownFailures(Arc::new(|graded: &Snapshot| graded.contains_key("b.py"))));
+        assert!(grade(&agent, &gold, &command).is_err(), "a tree not known to fail runs");
     }
 }

@@ -19,9 +19,11 @@ use crate::bundle::solution::GraderCheck;
 use crate::bundle::task;
 use crate::env::config::{EnvConfig, Settings};
 use crate::env::dataset::TaskEntry;
-use crate::env::grader::GoldCache;
+use crate::env::grader::{GoldCache, KnownFailures};
 use crate::pytest::cache::write_atomically;
+use crate::pytest::testrun::TestRunner;
 use crate::pytest::venv::PythonEnv;
+use crate::snapshot::Snapshot;
 use crate::validate::Rejection;
 
 /// Bump when what the check does changes, so cached checks are made again.
@@ -35,9 +37,13 @@ pub(crate) struct Checker {
 }
 
 impl Checker {
-    pub(crate) fn new(python: PythonEnv, cache_dir: &Path) -> Checker {
-        let config = EnvConfig::default();
-        Checker { settings: Arc::new(Settings::new(config, python)), cache_dir: cache_dir.join("grader-checks") }
+    /// A checker whose episodes grade with `python`; a graded tree `runner` has already
+    /// seen fail (the ladder's trees: the baseline agents submit them) is not run again.
+    pub(crate) fn new(python: PythonEnv, cache_dir: &Path, runner: Option<Arc<TestRunner>>) -> Checker {
+        let mut settings = Settings::new(EnvConfig::default(), python);
+        settings.known_failures =
+            runner.map(|runner| KnownFailures(Arc::new(move |tree: &Snapshot| runner.known_to_fail(tree))));
+        Checker { settings: Arc::new(settings), cache_dir: cache_dir.join("grader-checks") }
     }
 
     /// The substrate's venv, which the checks' tests run with.
@@ -126,7 +132,7 @@ mod tests {
         let (files, recorded) = unchecked_sample_task("calculator-17faa6f83c");
 
         let cache = tempfile::tempdir().unwrap();
-        let kept = check(&Checker::new(python.clone(), cache.path()), files.clone()).unwrap();
+        let kept = check(&Checker::new(python.clone(), cache.path(), None), files.clone()).unwrap();
         assert_eq!(kept.expect("kept").solution.grader, Some(recorded), "the same scores as at generation");
 
         // Gold that empties the conflicted module cannot pass: the gold agent's episode
@@ -134,7 +140,7 @@ mod tests {
         let mut broken = files;
         broken.solution.files[0].gold = String::new();
         let cache = tempfile::tempdir().unwrap();
-        let verdict = check(&Checker::new(python, cache.path()), broken).unwrap();
+        let verdict = check(&Checker::new(python, cache.path(), None), broken).unwrap();
         assert!(matches!(verdict, Err(Rejection::GraderCheck)));
     }
 }

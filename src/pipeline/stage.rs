@@ -4,6 +4,7 @@
 //! and every (substrate, family) cell's candidates forged in seeded order.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -24,7 +25,8 @@ use crate::substrate::{self, Substrate, SubstrateSpec};
 /// A substrate ready for forging.
 pub(super) struct Prepared {
     pub(super) substrate: Substrate,
-    pub(super) runner: TestRunner,
+    /// Shared with the checker, which asks it which trees are known to fail.
+    pub(super) runner: Arc<TestRunner>,
     pub(super) modules: Vec<PyModule>,
     pub(super) mutations: Vec<Vec<Mutation>>,
     /// Plays kept candidates through the environment's episodes, with the substrate's
@@ -105,7 +107,7 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
     let forging = Instant::now();
     let mut cells = Vec::new();
     for (index, p) in prepared.iter().enumerate() {
-        let probe: Option<&dyn Probe> = Some(&p.runner);
+        let probe: Option<&dyn Probe> = Some(p.runner.as_ref());
         let coverage = p.runner.coverage();
         let table = Family::site_table(&options.families, &p.substrate, &p.modules, coverage, probe);
         let input = ForgeInput {
@@ -208,9 +210,9 @@ fn prepare(
     if !flipped.is_empty() {
         bail!("tests flip between two runs at HEAD ({}); fix or deselect them in substrate.toml", flipped.join(", "));
     }
-    let runner = with_selection(runner, &substrate, options);
+    let runner = Arc::new(with_selection(runner, &substrate, options));
     let (modules, mutations) = mutable_modules(&substrate)?;
-    let checker = Checker::new(python, &options.cache_dir);
+    let checker = Checker::new(python, &options.cache_dir, Some(runner.clone()));
     timings.prepare += started.elapsed();
     let scanning = Instant::now();
     let history = read_history(&substrate, options)?;

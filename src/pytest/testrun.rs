@@ -347,6 +347,18 @@ impl TestRunner {
         Ok(flipped)
     }
 
+    /// Whether this runner's cache holds a failing verdict of `tree` (not a time-out, which
+    /// a longer limit might overturn), the run it would make of it now: full or selected.
+    /// Nothing runs. How the grader check at generation skips the trees the ladder ran.
+    pub fn known_to_fail(&self, tree: &Snapshot) -> bool {
+        let Some(cache) = &self.cache else { return false };
+        let key = match self.selection(tree) {
+            Selection::Tests(ids) => self.selected_key(tree, &ids),
+            Selection::Full(_) => self.suite_key(tree),
+        };
+        cache.get(&key).is_some_and(|outcome| !outcome.passed && !outcome.timed_out)
+    }
+
     /// The cache key of a full run of `tree` (however it is served: every way gives the
     /// same outcome).
     fn suite_key(&self, tree: &Snapshot) -> String {
