@@ -20,9 +20,11 @@ use crate::bundle::task;
 use crate::env::config::{EnvConfig, Settings};
 use crate::env::dataset::TaskEntry;
 use crate::env::grader::{GoldCache, KnownFailures};
+use crate::forge::SideRule;
 use crate::pytest::cache::write_atomically;
 use crate::pytest::testrun::TestRunner;
 use crate::pytest::venv::PythonEnv;
+use crate::resolve::{self, Rung};
 use crate::snapshot::Snapshot;
 use crate::validate::Rejection;
 
@@ -73,10 +75,29 @@ pub(super) fn check(checker: &Checker, files: TaskFiles) -> Result<Result<TaskFi
             made
         }
     };
+    if let Some(agent) = side_agent_solving(&files, &cached.check) {
+        eprintln!(
+            "note: task {}: the {agent} agent solves it, though taking one side for every hunk must not; dropped (grader-check)",
+            files.task.id
+        );
+        return Ok(Err(Rejection::GraderCheck));
+    }
     Ok(match cached.failure {
         Some(_) => Err(Rejection::GraderCheck),
         None => Ok(files.with_grader(cached.check)?),
     })
+}
+
+/// The agent of an easy-rung resolver (one side taken for every hunk) that solved a task
+/// of a family whose sides must both be needed ([`SideRule::BothPass`]): the ladder found
+/// no side solving it, so the two disagree (a flaky test, or a tree the ladder did not
+/// run), and the task is not sound.
+fn side_agent_solving(files: &TaskFiles, check: &GraderCheck) -> Option<&'static str> {
+    if files.task.family.side_rule() != SideRule::BothPass {
+        return None;
+    }
+    let sides = resolve::ALL.iter().filter(|r| r.rung() == Rung::Easy).filter_map(|r| r.agent());
+    sides.into_iter().find(|name| check.agents.iter().any(|a| a.solved && a.agent == *name))
 }
 
 fn read_cached(path: &Path) -> Option<CachedCheck> {
@@ -142,5 +163,20 @@ mod tests {
         let cache = tempfile::tempdir().unwrap();
         let verdict = check(&Checker::new(python, cache.path(), None), broken).unwrap();
         assert!(matches!(verdict, Err(Rejection::GraderCheck)));
+    }
+
+    #[test]
+    fn a_side_agent_solving_an_integration_task_fails_the_check() {
+        let (files, recorded) = unchecked_sample_task("calculator-3d31c0646f");
+        assert_eq!(files.task.family.side_rule(), SideRule::BothPass);
+        assert_eq!(side_agent_solving(&files, &recorded), None, "the sample task as checked");
+        let mut solved = recorded.clone();
+        solved.agents.iter_mut().filter(|a| a.agent == "theirs").for_each(|a| a.solved = true);
+        assert_eq!(side_agent_solving(&files, &solved), Some("theirs"));
+        // A repair task's sides may solve it (divergent-edit: exactly one side passes).
+        let (repair, check) = unchecked_sample_task("calculator-17faa6f83c");
+        assert_ne!(repair.task.family.side_rule(), SideRule::BothPass);
+        assert!(check.agents.iter().any(|a| a.solved && (a.agent == "ours" || a.agent == "theirs")));
+        assert_eq!(side_agent_solving(&repair, &check), None);
     }
 }
