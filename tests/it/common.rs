@@ -29,6 +29,10 @@ pub fn venv_python() -> PathBuf {
     static PYTHON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     PYTHON
         .get_or_init(|| {
+            // A version made with another interpreter is checked with that substrate's venv.
+            if let Some(python) = std::env::var_os("MERGEFORGE_VERIFY_PYTHON") {
+                return PathBuf::from(python);
+            }
             mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &[])
                 .expect("venv with pytest")
                 .interpreter
