@@ -96,8 +96,8 @@ fn side_agent_solving(files: &TaskFiles, check: &GraderCheck) -> Option<&'static
     if files.task.family.side_rule() != SideRule::BothPass {
         return None;
     }
-    let sides = resolve::ALL.iter().filter(|r| r.rung() == Rung::Easy).filter_map(|r| r.agent());
-    sides.into_iter().find(|name| check.agents.iter().any(|a| a.solved && a.agent == *name))
+    let mut sides = resolve::ALL.iter().filter(|r| r.rung() == Rung::Easy).filter_map(|r| r.agent());
+    sides.find(|name| check.agents.iter().any(|a| a.solved && a.agent == *name))
 }
 
 fn read_cached(path: &Path) -> Option<CachedCheck> {

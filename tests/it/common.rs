@@ -242,6 +242,23 @@ pub fn read_json(path: &Path) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Checks every task of `ids` in `version` with [`verify_task_with_git`], two at a time
+/// (one thread per half), and returns those that failed, each failure's message printed
+/// by the panic hook as it happened.
+pub fn verify_tasks_with_git(version: &Path, ids: &[String]) -> Vec<String> {
+    let verifies = |id: &str| {
+        let task = version.join("tasks").join(id);
+        std::panic::catch_unwind(|| verify_task_with_git(&task)).is_ok()
+    };
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = ids
+            .chunks(ids.len().div_ceil(2).max(1))
+            .map(|chunk| scope.spawn(move || chunk.iter().filter(|id| !verifies(id)).cloned().collect::<Vec<_>>()))
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+    })
+}
+
 /// Checks one task with plain git and pytest: the merge conflicts in exactly the listed
 /// paths, the conflicted tree fails, gold passes, ours and theirs behave as recorded.
 pub fn verify_task_with_git(task_dir: &Path) {

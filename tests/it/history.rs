@@ -15,7 +15,8 @@ use mergeforge::substrate::commit_files;
 use mergeforge::substrate::history::{scan_merges, verify, MergeVerdicts, Skip};
 
 use crate::common::{
-    git, git_output, python_with, read_json, read_tree, root, run_mergeforge, verify_task_with_git, write_file as write,
+    git, git_output, python_with, read_json, read_tree, root, run_mergeforge, verify_task_with_git,
+    verify_tasks_with_git, write_file as write,
 };
 
 const OPS: &str = "def add(a, b):\n    return a + b\n\n\ndef scale(x):\n    return x * 2\n";
@@ -458,18 +459,10 @@ fn a_generated_version_verifies_with_plain_git_and_pytest() {
     let manifest = read_json(&version.join("manifest.json"));
     let ids: Vec<String> =
         manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap().to_string()).collect();
-    let verifies = |id: &str| {
-        let task = version.join("tasks").join(id);
-        std::panic::catch_unwind(|| verify_task_with_git(&task)).is_ok()
-    };
-    let failed: Vec<String> = std::thread::scope(|scope| {
-        let workers: Vec<_> = ids
-            .chunks(ids.len().div_ceil(2).max(1))
-            .map(|chunk| scope.spawn(move || chunk.iter().filter(|id| !verifies(id)).cloned().collect::<Vec<_>>()))
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
-    });
-    let failed_again: Vec<&String> = failed.iter().filter(|id| !verifies(id)).collect();
+    let failed = verify_tasks_with_git(&version, &ids);
+    let alone =
+        |id: &&String| std::panic::catch_unwind(|| verify_task_with_git(&version.join("tasks").join(id))).is_err();
+    let failed_again: Vec<&String> = failed.iter().filter(alone).collect();
     println!(
         "{} tasks: {} verified with plain git and pytest; {} failed two at a time and verified alone {:?}; {} failed alone {:?}",
         ids.len(),
