@@ -47,7 +47,9 @@ impl Transform for RenameParam {
     }
 
     fn sites(&self, workspace: &Workspace) -> Vec<Site> {
-        function_sites(Kind::RenameParam, workspace.modules, |at| renames(at.function), plan)
+        // A site whose keyword calls cannot be told apart from a namesake's never applies.
+        let sites = function_sites(Kind::RenameParam, workspace.modules, |at| renames(at.function), plan);
+        sites.into_iter().filter(|site| self.apply(workspace, workspace.tree, site).is_some()).collect()
     }
 
     fn apply(&self, _workspace: &Workspace, tree: &Snapshot, site: &Site) -> Option<Snapshot> {

@@ -6,8 +6,8 @@
 //! adds one (HEAD's real code and tests), gold has both. A double task pairs two such
 //! places in different files, one feature of each going to each side. A task with a
 //! rename gives the first side a second intent: it also renames a name the other
-//! side's feature uses (a module-level name, or a local of the function both branches
-//! sit in), so the feature must be written against the new name — two features side by
+//! side's feature uses (a module-level name, or a local or parameter of the function
+//! both branches sit in, a parameter with its keyword arguments at every call), so the feature must be written against the new name — two features side by
 //! side that no concatenation of the sides combines.
 
 use super::integrate::{applied, independent, listed, neighbours, uses, Sides};
@@ -28,7 +28,8 @@ impl FamilyBuilder for FeatureFeature {
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let workspace = input.workspace();
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
-        let renames: Vec<&Site> = input.sites(Kind::Rename).iter().chain(input.sites(Kind::RenameLocal)).collect();
+        let renames: Vec<&Site> =
+            [Kind::Rename, Kind::RenameLocal, Kind::RenameParam].iter().flat_map(|kind| input.sites(*kind)).collect();
         let pairs: Vec<(Site, Site)> = features
             .iter()
             .flat_map(|a| features.iter().map(move |b| (*a, *b)))
@@ -62,11 +63,11 @@ impl FamilyBuilder for FeatureFeature {
     }
 }
 
-/// Whether `rename` rewrites a name `other`'s code reads: a local of its function (`own`
-/// may read it too: the first side renames it there as well), or a module-level name
-/// `own` does not use and is not.
+/// Whether `rename` rewrites a name `other`'s code reads: a local or a parameter of its
+/// function (`own` may read it too: the first side renames it there as well), or a
+/// module-level name `own` does not use and is not.
 fn reaches_only(rename: &Site, own: &Site, other: &Site) -> bool {
-    if rename.kind == Kind::RenameLocal {
+    if rename.kind.renames_in_function() {
         return uses(other, rename);
     }
     rename.symbol != own.symbol && rename.uses.iter().any(|n| other.uses.contains(n) && !own.uses.contains(n))
@@ -107,5 +108,37 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
             }
             .propose(seed)
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn site(kind: Kind, symbol: &str, uses: &[&str]) -> Site {
+        Site {
+            kind,
+            path: "pkg/mod.py".into(),
+            symbol: symbol.into(),
+            lines: 1..2,
+            uses: uses.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>(),
+            target: None,
+            tests: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_rename_joins_the_side_whose_neighbour_reads_the_renamed_name() {
+        let guard = site(Kind::Branch, "parse#guard1", &["parse.text", "tokenize"]);
+        let elif = site(Kind::Branch, "parse#elif1", &["parse.text", "parse.pos"]);
+        // A parameter or a local of the function both branches sit in: the other reads it.
+        assert!(reaches_only(&site(Kind::RenameParam, "parse.text", &["parse"]), &guard, &elif));
+        assert!(reaches_only(&site(Kind::RenameLocal, "parse.pos", &["parse"]), &guard, &elif));
+        assert!(!reaches_only(&site(Kind::RenameLocal, "parse.pos", &["parse"]), &elif, &guard));
+        // A module-level name only when the side's own feature does not use it.
+        let tokenize = site(Kind::Rename, "tokenize", &["tokenize"]);
+        assert!(reaches_only(&tokenize, &elif, &guard));
+        assert!(!reaches_only(&tokenize, &guard, &site(Kind::Branch, "lex#else1", &["tokenize"])));
     }
 }

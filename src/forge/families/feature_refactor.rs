@@ -6,11 +6,16 @@
 //! arguments at every call). Base lacks the feature; gold is the refactor applied to
 //! HEAD with the feature, so the feature's new lines must be carried over to the
 //! refactored name: code neither side had.
+//!
+//! A crossed task joins two such pairs in different files: each developer adds one
+//! feature and makes the refactor the other's feature collides with ("Add `x`" and
+//! "Rename `y`" on one branch), so the resolution carries a refactor into new code in
+//! both files.
 
 use super::integrate::{applied, independent, listed, uses, Sides};
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::snapshot::{self, Snapshot};
-use crate::intent::{naming, Kind, Site};
+use crate::intent::{naming, Change, Kind, Site};
 
 pub struct FeatureRefactor;
 
@@ -23,13 +28,14 @@ impl FamilyBuilder for FeatureRefactor {
     }
 
     fn description(&self) -> &'static str {
-        "one developer adds a feature with its tests that uses a name, the other renames or moves that name everywhere (or renames a method, local or parameter the feature reads); gold is the refactor applied to the feature too."
+        "one developer adds a feature with its tests that uses a name, the other renames or moves that name everywhere (or renames a method, local or parameter the feature reads), or each does one of each, crossed; gold is the refactor applied to the feature too."
     }
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let workspace = input.workspace();
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
         let mut out = Vec::new();
+        let mut singles: Vec<(&Site, &Site)> = Vec::new();
         for refactor in REFACTORS.iter().flat_map(|kind| input.sites(*kind)) {
             let users: Vec<&Site> = features.iter().copied().filter(|f| uses(f, refactor)).collect();
             for feature in &users {
@@ -39,7 +45,8 @@ impl FamilyBuilder for FeatureRefactor {
                 // a quarter of a run): only some of those are tried.
                 let local = refactor.kind.renames_in_function();
                 if local || beside_a_use(workspace.tree, feature, refactor) || one_in_four(refactor, feature) {
-                    out.push(recipe(input, vec![(*feature).clone()], refactor.clone()));
+                    out.push(recipe(input, vec![(*feature).clone()], vec![refactor.clone()]));
+                    singles.push((feature, refactor));
                 }
             }
             // Two features using the name, on one side: the refactor reaches both.
@@ -47,11 +54,37 @@ impl FamilyBuilder for FeatureRefactor {
                 users[i + 1..].iter().find(|b| independent(a, b)).map(|b| ((*a).clone(), (*b).clone()))
             });
             if let Some((a, b)) = pair {
-                out.push(recipe(input, vec![a, b], refactor.clone()));
+                out.push(recipe(input, vec![a, b], vec![refactor.clone()]));
             }
         }
+        out.extend(crossed(&singles).into_iter().map(|(first, second)| recipe(input, first, second)));
         out
     }
+}
+
+/// How many later pairs each pair is crossed with.
+const CROSSINGS: usize = 2;
+
+/// The crossed tasks: each pair `(feature, refactor)` with the next [`CROSSINGS`] pairs
+/// (in the order found) whose feature lives in another file, the first side adding the
+/// first feature and making the second refactor, the other side the reverse. (A later
+/// pair is never crossed back with an earlier one: that task would be the same with
+/// sides swapped.)
+fn crossed(singles: &[(&Site, &Site)]) -> Vec<(Vec<Site>, Vec<Site>)> {
+    let apart = |(f, r): (&Site, &Site), (g, q): (&Site, &Site)| {
+        f.path != g.path && independent(f, g) && r.symbol != q.symbol && !uses(f, q) && !uses(g, r)
+    };
+    singles
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| {
+            singles[i + 1..]
+                .iter()
+                .filter(|b| apart(*a, **b))
+                .take(CROSSINGS)
+                .map(|b| (vec![a.0.clone(), b.1.clone()], vec![b.0.clone(), a.1.clone()]))
+        })
+        .collect()
 }
 
 /// Whether the nearest code line before or after `feature` in HEAD mentions a name
@@ -70,34 +103,100 @@ fn one_in_four(refactor: &Site, feature: &Site) -> bool {
     seeded_rank(0, &format!("{}|{}", feature.key(), refactor.key())).starts_with(['0', '1', '2', '3'])
 }
 
-/// A task whose first side adds `features`, the second makes `refactor`.
-fn recipe<'a>(input: &ForgeInput<'a>, features: Vec<Site>, refactor: Site) -> Recipe<'a> {
-    let keys: Vec<String> = features.iter().map(Site::key).collect();
-    let key = format!("feature-refactor|{}|{}", keys.join("|"), refactor.key());
+/// A task whose first side makes `first` and the second `second` (each some features
+/// and refactors): base lacks every feature, a side is HEAD without the other side's
+/// features and with its own refactors, gold is HEAD with every refactor.
+fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Recipe<'a> {
+    let keys = |sites: &[Site]| sites.iter().map(Site::key).collect::<Vec<_>>().join("|");
+    let key = match second.as_slice() {
+        // A feature against a refactor keeps the key it always had (the order of candidates).
+        [refactor] if !is_feature(refactor) => format!("feature-refactor|{}|{}", keys(&first), refactor.key()),
+        _ => format!("feature-refactor|{}|/|{}", keys(&first), keys(&second)),
+    };
     let workspace = input.workspace();
     let seed = input.seed;
     Recipe {
         key: key.clone(),
         build: Box::new(move || {
             let head = workspace.tree;
-            let base = applied(&workspace, head, &features.iter().collect::<Vec<_>>())?;
-            let refactored = refactor.apply(&workspace, &base)?;
-            let gold = refactor.apply(&workspace, head)?;
+            let (features, refactors): (Vec<&Site>, Vec<&Site>) = first.iter().chain(&second).partition(|s| is_feature(s));
+            let side = |own: &[Site], other: &[Site]| {
+                let taken: Vec<&Site> = other.iter().filter(|s| is_feature(s)).collect();
+                let made: Vec<&Site> = own.iter().filter(|s| !is_feature(s)).collect();
+                applied(&workspace, &applied(&workspace, head, &taken)?, &made)
+            };
             Sides {
-                summary: format!(
-                    "one side adds {} using `{}`; the other makes `{}` ({}); gold writes the new code against the refactor",
-                    listed(&features),
-                    refactor.symbol,
-                    refactor.message(),
-                    refactor.kind
-                ),
+                summary: summary(&first, &second),
                 key: key.clone(),
-                base,
-                first: (head.clone(), features.clone()),
-                second: (refactored, vec![refactor.clone()]),
-                gold,
+                base: applied(&workspace, head, &features)?,
+                first: (side(&first, &second)?, first.clone()),
+                second: (side(&second, &first)?, second.clone()),
+                gold: applied(&workspace, head, &refactors)?,
             }
             .propose(seed)
         }),
+    }
+}
+
+/// One line for the maintainers: what each side makes and how gold combines them.
+fn summary(first: &[Site], second: &[Site]) -> String {
+    match second {
+        [refactor] if !is_feature(refactor) => format!(
+            "one side adds {} using `{}`; the other makes `{}` ({}); gold writes the new code against the refactor",
+            listed(first),
+            refactor.symbol,
+            refactor.message(),
+            refactor.kind
+        ),
+        _ => format!(
+            "one side makes {}, the other {}; each side's feature uses a name the other side's refactor rewrites, so gold writes both features against the refactors",
+            listed(first),
+            listed(second)
+        ),
+    }
+}
+
+fn is_feature(site: &Site) -> bool {
+    site.kind.transform().change() == Change::Feature
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn site(kind: Kind, path: &str, symbol: &str, uses: &[&str]) -> Site {
+        Site {
+            kind,
+            path: path.into(),
+            symbol: symbol.into(),
+            lines: 1..2,
+            uses: uses.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>(),
+            target: None,
+            tests: vec![format!("tests/test_{}.py::test_it", symbol.replace(['.', '#'], "_"))],
+        }
+    }
+
+    #[test]
+    fn crossed_tasks_give_each_side_a_feature_and_the_refactor_the_other_collides_with() {
+        let guard = site(Kind::Branch, "pkg/a.py", "parse#guard1", &["parse.text"]);
+        let rename_text = site(Kind::RenameParam, "pkg/a.py", "parse.text", &["parse"]);
+        let elif = site(Kind::Branch, "pkg/b.py", "render#elif1", &["render.width"]);
+        let rename_width = site(Kind::RenameLocal, "pkg/b.py", "render.width", &["render"]);
+        let other_guard = site(Kind::Branch, "pkg/a.py", "parse#guard2", &["parse.text"]);
+        let singles = [(&guard, &rename_text), (&elif, &rename_width), (&other_guard, &rename_text)];
+        let crossed = crossed(&singles);
+        // The first pair crosses with the second (another file), the second with the
+        // third; the third has no later pair, and no pair crosses back.
+        assert_eq!(
+            crossed,
+            vec![
+                (vec![guard.clone(), rename_width.clone()], vec![elif.clone(), rename_text.clone()]),
+                (vec![elif.clone(), rename_text.clone()], vec![other_guard.clone(), rename_width.clone()]),
+            ]
+        );
+        // Two pairs in one file, or with one refactor, never cross.
+        assert!(super::crossed(&[(&guard, &rename_text), (&other_guard, &rename_text)]).is_empty());
+        assert!(super::crossed(&[(&guard, &rename_text), (&elif, &rename_text)]).is_empty());
     }
 }
