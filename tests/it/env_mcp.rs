@@ -13,7 +13,7 @@ use crate::env_server::{Server, SAMPLE};
 use serde_json::{json, Value};
 
 /// A task with two conflicted source files.
-const TWO_FILES: &str = "ledger-a2de82e07e";
+const TWO_FILES: &str = "ledger-8f96ad7348";
 const DIVERGE: &str = "calculator-17faa6f83c";
 
 /// A reply of `POST /mcp`: status, the session header, the body (JSON, or `Null` when empty).
