@@ -77,7 +77,12 @@ impl Kind {
 
     /// The feature kinds, in catalogue order.
     pub fn features() -> Vec<Kind> {
-        Kind::ALL.into_iter().filter(|k| k.transform().change() == Change::Feature).collect()
+        Kind::ALL.into_iter().filter(|k| k.is_feature()).collect()
+    }
+
+    /// Whether the kind is a feature (taken out, then added back by a side), not a refactor.
+    pub fn is_feature(self) -> bool {
+        self.transform().change() == Change::Feature
     }
 }
 

@@ -7,12 +7,13 @@
 //! places in different files, one feature of each going to each side. A task with a
 //! rename gives the first side a second intent: it also renames a name the other
 //! side's feature uses (a module-level name, or a local or parameter of the function
-//! both branches sit in, a parameter with its keyword arguments at every call), so the feature must be written against the new name — two features side by
-//! side that no concatenation of the sides combines.
+//! both branches sit in, a parameter with its keyword arguments at every call), so the
+//! feature must be written against the new name — two features side by side that no
+//! concatenation of the sides combines.
 
 use super::integrate::{applied, independent, listed, neighbours, uses, Sides};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
-use crate::intent::{Change, Kind, Site};
+use crate::intent::{Kind, Site};
 
 pub struct FeatureFeature;
 
@@ -84,9 +85,7 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
         key: key.clone(),
         build: Box::new(move || {
             let head = workspace.tree;
-            let is_feature = |s: &&Site| s.kind.transform().change() == Change::Feature;
-            let first_features: Vec<&Site> = first.iter().filter(is_feature).collect();
-            let refactors: Vec<&Site> = first.iter().filter(|s| !is_feature(s)).collect();
+            let (first_features, refactors): (Vec<&Site>, Vec<&Site>) = first.iter().partition(|s| s.kind.is_feature());
             let all: Vec<&Site> = first_features.iter().copied().chain(&second).collect();
             let base = applied(&workspace, head, &all)?;
             let without_second = applied(&workspace, head, &second.iter().collect::<Vec<_>>())?;
@@ -113,19 +112,11 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
 
 #[cfg(test)]
 mod tests {
+    use super::super::integrate::site_in;
     use super::*;
-    use std::collections::BTreeSet;
 
     fn site(kind: Kind, symbol: &str, uses: &[&str]) -> Site {
-        Site {
-            kind,
-            path: "pkg/mod.py".into(),
-            symbol: symbol.into(),
-            lines: 1..2,
-            uses: uses.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>(),
-            target: None,
-            tests: Vec::new(),
-        }
+        site_in(kind, "pkg/mod.py", symbol, uses)
     }
 
     #[test]

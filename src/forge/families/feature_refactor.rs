@@ -15,7 +15,7 @@
 use super::integrate::{applied, independent, listed, uses, Sides};
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::snapshot::{self, Snapshot};
-use crate::intent::{naming, Change, Kind, Site};
+use crate::intent::{naming, Kind, Site};
 
 pub struct FeatureRefactor;
 
@@ -110,7 +110,7 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
     let keys = |sites: &[Site]| sites.iter().map(Site::key).collect::<Vec<_>>().join("|");
     let key = match second.as_slice() {
         // A feature against a refactor keeps the key it always had (the order of candidates).
-        [refactor] if !is_feature(refactor) => format!("feature-refactor|{}|{}", keys(&first), refactor.key()),
+        [refactor] if !refactor.kind.is_feature() => format!("feature-refactor|{}|{}", keys(&first), refactor.key()),
         _ => format!("feature-refactor|{}|/|{}", keys(&first), keys(&second)),
     };
     let workspace = input.workspace();
@@ -119,10 +119,11 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
         key: key.clone(),
         build: Box::new(move || {
             let head = workspace.tree;
-            let (features, refactors): (Vec<&Site>, Vec<&Site>) = first.iter().chain(&second).partition(|s| is_feature(s));
+            let (features, refactors): (Vec<&Site>, Vec<&Site>) =
+                first.iter().chain(&second).partition(|s| s.kind.is_feature());
             let side = |own: &[Site], other: &[Site]| {
-                let taken: Vec<&Site> = other.iter().filter(|s| is_feature(s)).collect();
-                let made: Vec<&Site> = own.iter().filter(|s| !is_feature(s)).collect();
+                let taken: Vec<&Site> = other.iter().filter(|s| s.kind.is_feature()).collect();
+                let made: Vec<&Site> = own.iter().filter(|s| !s.kind.is_feature()).collect();
                 applied(&workspace, &applied(&workspace, head, &taken)?, &made)
             };
             Sides {
@@ -141,7 +142,7 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
 /// One line for the maintainers: what each side makes and how gold combines them.
 fn summary(first: &[Site], second: &[Site]) -> String {
     match second {
-        [refactor] if !is_feature(refactor) => format!(
+        [refactor] if !refactor.kind.is_feature() => format!(
             "one side adds {} using `{}`; the other makes `{}` ({}); gold writes the new code against the refactor",
             listed(first),
             refactor.symbol,
@@ -156,26 +157,10 @@ fn summary(first: &[Site], second: &[Site]) -> String {
     }
 }
 
-fn is_feature(site: &Site) -> bool {
-    site.kind.transform().change() == Change::Feature
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::integrate::site_in as site;
     use super::*;
-    use std::collections::BTreeSet;
-
-    fn site(kind: Kind, path: &str, symbol: &str, uses: &[&str]) -> Site {
-        Site {
-            kind,
-            path: path.into(),
-            symbol: symbol.into(),
-            lines: 1..2,
-            uses: uses.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>(),
-            target: None,
-            tests: vec![format!("tests/test_{}.py::test_it", symbol.replace(['.', '#'], "_"))],
-        }
-    }
 
     #[test]
     fn crossed_tasks_give_each_side_a_feature_and_the_refactor_the_other_collides_with() {

@@ -110,21 +110,26 @@ pub(super) fn listed(sites: &[Site]) -> String {
     }
 }
 
+/// A site of `kind` in `path` for the families' tests: `symbol` using `uses`, no tests.
+#[cfg(test)]
+pub(super) fn site_in(kind: Kind, path: &str, symbol: &str, uses: &[&str]) -> Site {
+    Site {
+        kind,
+        path: path.into(),
+        symbol: symbol.into(),
+        lines: 1..2,
+        uses: uses.iter().map(|s| s.to_string()).collect(),
+        target: None,
+        tests: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeSet;
 
     fn site(kind: Kind, symbol: &str, uses: &[&str]) -> Site {
-        Site {
-            kind,
-            path: "pkg/mod.py".into(),
-            symbol: symbol.into(),
-            lines: 1..2,
-            uses: uses.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>(),
-            target: None,
-            tests: Vec::new(),
-        }
+        site_in(kind, "pkg/mod.py", symbol, uses)
     }
 
     #[test]
