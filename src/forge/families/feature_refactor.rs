@@ -63,7 +63,7 @@ impl FamilyBuilder for FeatureRefactor {
 }
 
 /// How many later pairs each pair is crossed with.
-const CROSSINGS: usize = 2;
+const CROSSINGS: usize = 4;
 
 /// The crossed tasks: each pair `(feature, refactor)` with the next [`CROSSINGS`] pairs
 /// (in the order found) whose feature lives in another file, the first side adding the
