@@ -112,12 +112,8 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
 
 #[cfg(test)]
 mod tests {
-    use super::super::integrate::site_in;
+    use super::super::integrate::site;
     use super::*;
-
-    fn site(kind: Kind, symbol: &str, uses: &[&str]) -> Site {
-        site_in(kind, "pkg/mod.py", symbol, uses)
-    }
 
     #[test]
     fn a_rename_joins_the_side_whose_neighbour_reads_the_renamed_name() {

@@ -124,13 +124,15 @@ pub(super) fn site_in(kind: Kind, path: &str, symbol: &str, uses: &[&str]) -> Si
     }
 }
 
+/// [`site_in`] in `pkg/mod.py`, the one module of most of the families' test cases.
+#[cfg(test)]
+pub(super) fn site(kind: Kind, symbol: &str, uses: &[&str]) -> Site {
+    site_in(kind, "pkg/mod.py", symbol, uses)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn site(kind: Kind, symbol: &str, uses: &[&str]) -> Site {
-        site_in(kind, "pkg/mod.py", symbol, uses)
-    }
 
     #[test]
     fn a_feature_uses_what_its_code_reads_in_the_refactors_own_terms() {
