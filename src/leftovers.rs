@@ -16,6 +16,7 @@ pub fn owner_tag() -> String {
 }
 
 /// This machine's host name, made safe for file names.
+#[allow(unsafe_code)] // gethostname(2): no std API names the host
 fn host() -> String {
     let mut buf = [0u8; 256];
     // SAFETY: the buffer is valid for `len` bytes; gethostname writes at most that.
@@ -31,6 +32,7 @@ fn host() -> String {
 }
 
 /// Whether process `pid` is alive on this host.
+#[allow(unsafe_code)] // kill(2) with signal 0: whether a pid lives
 pub(crate) fn alive(pid: u32) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
     if pid <= 0 {

@@ -1,7 +1,7 @@
 //! mergeforge manufactures verified merge-conflict tasks from Python repositories whose
 //! tests pass.
 //!
-//! The data flows one way (see `DESIGN.md` in the shared design notes):
+//! The data flows one way (`docs/architecture.md` walks through it):
 //!
 //! ```text
 //! substrate → mutate → forge → merge → validate → difficulty → bundle
@@ -10,15 +10,13 @@
 //! * [`substrate`] loads a repository and its `substrate.toml`, and proves its tests pass.
 //! * [`python`] parses Python sources (rustpython-parser), walks their AST and checks that
 //!   an edited module still parses; `mutate`, `forge`, `resolve` and `env` build on it.
-//! * [`intent`] holds the intents: the changes a developer means (features, refactors),
-//!   each one kind in a catalogue.
 //! * [`mutate`] finds AST nodes with rustpython-parser and edits them as text splices.
 //! * [`intent`] holds the intents: the changes a developer means (features with their
 //!   tests, refactors), each found on HEAD and applied to any tree.
 //! * [`forge`] turns mutations into the four commits of a task (base, ours, theirs, gold).
 //! * [`merge`] merges ours and theirs in memory with git2 and reads the conflict markers.
-//! * [`resolve`] holds the baseline resolvers (ours, theirs, union, rule, tokens,
-//!   structured, mergiraf), the ladder that levels tasks.
+//! * [`resolve`] holds the baseline resolvers, the ladder that levels tasks (one
+//!   catalogue; `docs/reference/ladder.md` lists its rungs).
 //! * [`validate`] runs the tests on every tree a task needs and checks the family's rules.
 //! * [`difficulty`] levels a validated task and scores it.
 //! * [`bundle`] writes the versioned, content-addressed dataset.
@@ -48,6 +46,9 @@ pub mod publish;
 pub mod pytest;
 pub mod python;
 pub mod resolve;
+// The jail forks, enters namespaces, joins cgroups and sets rlimits between fork and
+// exec: libc calls with no safe std equivalent. No other module may use `unsafe`.
+#[allow(unsafe_code)]
 pub mod sandbox;
 pub mod snapshot;
 pub mod substrate;

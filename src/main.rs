@@ -3,10 +3,8 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = mergeforge::cli::Cli::parse();
+    let cli = mergeforge::cli::parse();
     match mergeforge::cli::run(cli) {
         Ok(code) => code,
         Err(err) => {

@@ -69,7 +69,7 @@ pub fn is_test_file(path: &str) -> bool {
 }
 
 /// `tree` judged by `gold`'s tests: gold's test files restored over it, and test files
-/// gold does not have removed (DESIGN.md's one judgement: a tree solves a task when gold's
+/// gold does not have removed (the one judgement: a tree solves a task when gold's
 /// test files, restored over it, pass).
 pub fn with_tests_of(tree: &Snapshot, gold: &Snapshot) -> Snapshot {
     let mut out: Snapshot =

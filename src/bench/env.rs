@@ -276,6 +276,7 @@ impl Server {
     }
 
     /// SIGTERM, then a kill after 10 s.
+    #[allow(unsafe_code)] // kill(2): std's Child::kill only sends SIGKILL
     fn stop(&mut self) {
         // SAFETY: signalling our own child process.
         unsafe {

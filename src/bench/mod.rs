@@ -403,6 +403,7 @@ fn peak_memory() -> PeakMemory {
     PeakMemory { self_kib: kib(libc::RUSAGE_SELF), children_kib: kib(libc::RUSAGE_CHILDREN) }
 }
 
+#[allow(unsafe_code)] // getrusage(2): the peak memory of children
 fn rusage(who: libc::c_int) -> libc::rusage {
     // SAFETY: getrusage(2) fills the struct it is given; a zeroed rusage is a valid value.
     unsafe {

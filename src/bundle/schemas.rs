@@ -1,10 +1,8 @@
 //! The JSON Schemas of the format's files, generated from the record types
 //! (`schemars`): `schemas/{task,solution,manifest}.schema.json` are this module's
-//! output (`mergeforge schemas --out schemas`), and a test keeps them equal.
+//! output (written by `mergeforge regenerate`), and a test keeps them equal.
 
-use std::path::Path;
-
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::Value;
 
 use super::{manifest::Manifest, solution::Solution, task::Task};
@@ -51,26 +49,4 @@ fn describe_map_entries(value: &mut Value) {
 /// The bytes of `<name>.schema.json`: pretty JSON with a trailing newline.
 pub fn bytes(schema: &Value) -> Result<Vec<u8>> {
     super::task::to_json_bytes(schema)
-}
-
-/// Writes every schema into `dir`; returns the paths written.
-pub fn write_all(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut written = Vec::new();
-    for (name, schema) in all() {
-        let path = dir.join(format!("{name}.schema.json"));
-        write_replacing(&path, &bytes(&schema)?).with_context(|| format!("writing {}", path.display()))?;
-        written.push(path);
-    }
-    Ok(written)
-}
-
-/// Writes `bytes` through a temporary file in the same folder and a rename, so a schema
-/// file is either the old one or the new one, never half written.
-fn write_replacing(path: &Path, bytes: &[u8]) -> Result<()> {
-    let folder = path.parent().context("schema path has no folder")?;
-    let mut temp = tempfile::Builder::new().prefix(".schema-").tempfile_in(folder)?;
-    std::io::Write::write_all(&mut temp, bytes)?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }

@@ -1,5 +1,5 @@
 //! `task.json`: what a trainer or an agent-facing consumer may see of one task (schema
-//! `schemas/task.schema.json`, generated from these types by `mergeforge schemas`).
+//! `schemas/task.schema.json`, generated from these types by `mergeforge regenerate`).
 
 use std::collections::BTreeMap;
 

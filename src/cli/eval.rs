@@ -17,9 +17,9 @@ use crate::env::{EnvConfig, Environment};
 /// Score a baseline agent on a dataset by playing full episodes through the
 /// environment (the same code `serve` runs: materialise, act, test, reward).
 ///
-/// Agents: noop (finishes at once), ours, theirs, union, tokens (resolve every hunk that
-/// way, one file per step), gold (submits the gold merge; must reach the maximum reward
-/// on every task). Prints per task: steps, reward / max, markers remaining, syntax,
+/// Agents (--agent): noop (finishes at once), one agent per baseline resolver that plays
+/// one (resolves every hunk that way, one file per step), gold (submits the gold merge;
+/// must reach the maximum reward on every task). Prints per task: steps, reward / max, markers remaining, syntax,
 /// tests passed/total; then totals by level (reward share next to solve share), and the environment's latency: reset p50/p95 and the per-step
 /// overhead excluding the time spent running tests and commands.
 #[derive(Debug, Args)]
@@ -29,7 +29,7 @@ pub struct EvalArgs {
     #[arg(long, value_name = "DIR", default_value = "generated/mergeforge-embedded/1.0.0")]
     pub dataset: PathBuf,
 
-    /// The agent: noop, ours, theirs, union, tokens or gold.
+    /// The agent to play (its possible values come from the resolver catalogue).
     #[arg(long, value_name = "NAME")]
     pub agent: String,
 
@@ -51,6 +51,13 @@ pub struct EvalArgs {
 
     #[command(flatten)]
     pub episode: EpisodeArgs,
+}
+
+/// `--agent`'s possible values: every agent `eval` plays, each with what it does.
+pub(super) fn agent_values() -> super::values::NamedValue {
+    super::values::NamedValue::new("agent", || {
+        agents::names().into_iter().map(|n| (n, agents::description(n))).collect()
+    })
 }
 
 pub fn run(args: EvalArgs) -> Result<ExitCode> {

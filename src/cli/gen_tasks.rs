@@ -23,12 +23,13 @@ use crate::substrate::SubstrateSpec;
 /// Generate a dataset version of test-verified merge-conflict tasks.
 ///
 /// Each substrate's tests are run once at HEAD (a substrate whose tests fail is skipped
-/// with the failing test names). Families then propose candidates from AST mutations;
-/// each candidate is merged with git2 and kept only if the conflicted tree fails its
-/// tests, the gold merge passes, and ours/theirs fail or pass as the family requires.
-/// Kept tasks are levelled by the first baseline resolver that solves them (easy: ours
-/// or theirs; medium: union, rule, tokens, structured or mergiraf; hard: none) and written to
-/// OUT/DATASET/VERSION with a manifest written last. Writing a version that already
+/// with the failing test names). Families then propose candidates (from the changes a
+/// developer means at HEAD, from AST mutations, or from the project's history); each
+/// candidate is merged with git2 and kept only if the conflicted tree fails its tests,
+/// the gold merge passes, and ours/theirs fail or pass as the family requires. Kept
+/// tasks are levelled by the first rung of the difficulty ladder that solves them (the
+/// rungs are listed at the end of this help) and written to OUT/DATASET/VERSION with a
+/// manifest written last. Writing a version that already
 /// exists succeeds only if the new bytes are identical (the run reproduced it).
 ///
 /// By default each (substrate, family) keeps its first --per-cell tasks. With --quota,
@@ -167,6 +168,16 @@ pub struct GenTasksArgs {
     pub no_mergiraf: bool,
 }
 
+/// `--test-cmd`'s argv, split by the shell's quoting rules (`python -m pytest -k "a or b"`
+/// is five words), never on bare whitespace.
+fn test_argv(command: &str) -> anyhow::Result<Vec<String>> {
+    match shlex::split(command) {
+        Some(argv) if !argv.is_empty() => Ok(argv),
+        Some(_) => anyhow::bail!("--test-cmd is empty; give the command that runs the tests"),
+        None => anyhow::bail!("--test-cmd `{command}` has an unclosed quote or a trailing backslash"),
+    }
+}
+
 pub fn run(args: GenTasksArgs) -> Result<ExitCode> {
     let shard = args.shard.as_deref().map(ShardSpec::parse).transpose()?;
     let options = options_from(&args)?;
@@ -225,7 +236,7 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         (None, None) if only_history => usize::MAX,
         (None, None) => DEFAULT_CANDIDATES_PER_CELL,
     };
-    let test_command = args.test_cmd.as_ref().map(|c| c.split_whitespace().map(str::to_string).collect::<Vec<_>>());
+    let test_command = args.test_cmd.as_deref().map(test_argv).transpose()?;
     let embedded = args.substrates.is_empty() && args.substrate_configs.is_empty();
     let substrates = if embedded { pipeline::embedded_substrates()? } else { substrate_specs(args, &test_command)? };
     let dataset =
@@ -535,4 +546,18 @@ fn print_shard_summary(report: &ShardReport) {
         "time {:.1}s; merge every shard with `mergeforge merge-shards OUT SHARD_DIR...`",
         report.elapsed.as_secs_f64()
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_argv;
+
+    #[test]
+    fn a_test_command_is_split_by_the_shells_rules() {
+        let argv = test_argv(r#"python -m pytest -k "parse and not slow" 'tests/a b.py'"#).unwrap();
+        assert_eq!(argv, ["python", "-m", "pytest", "-k", "parse and not slow", "tests/a b.py"]);
+        let unclosed = test_argv("python -m pytest -k 'parse").unwrap_err().to_string();
+        assert!(unclosed.contains("unclosed quote"), "{unclosed}");
+        assert!(test_argv("  ").unwrap_err().to_string().contains("--test-cmd is empty"));
+    }
 }

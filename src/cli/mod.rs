@@ -9,7 +9,8 @@ mod gen_tasks;
 mod merge_shards;
 mod publish;
 mod recorded;
-mod schemas;
+mod reference;
+mod regenerate;
 mod serve;
 mod values;
 
@@ -23,7 +24,7 @@ pub use eval::EvalArgs;
 pub use gen_tasks::GenTasksArgs;
 pub use merge_shards::MergeShardsArgs;
 pub use publish::PublishArgs;
-pub use schemas::SchemasArgs;
+pub use regenerate::{generated_files, RegenerateArgs};
 pub use serve::{EpisodeArgs, ServeArgs};
 
 /// mergeforge manufactures verified merge-conflict tasks for training and evaluating
@@ -44,7 +45,7 @@ pub enum Command {
     Publish(PublishArgs),
     /// Serve a dataset as an OpenEnv-compatible environment (HTTP + WebSocket).
     Serve(ServeArgs),
-    /// Score a baseline agent (ours, theirs, union, tokens, gold) by playing episodes.
+    /// Score a baseline agent by playing episodes (`--agent` lists them).
     Eval(EvalArgs),
     // About and long help come from `CurriculumArgs`'s doc comment.
     Curriculum(CurriculumArgs),
@@ -52,8 +53,26 @@ pub enum Command {
     MergeShards(MergeShardsArgs),
     // About and long help come from `BenchArgs`'s doc comment.
     Bench(BenchArgs),
-    // About and long help come from `SchemasArgs`'s doc comment.
-    Schemas(SchemasArgs),
+    // About and long help come from `RegenerateArgs`'s doc comment.
+    Regenerate(RegenerateArgs),
+}
+
+/// The command line's definition, with what the catalogues add at run time:
+/// `gen-tasks --help` lists the ladder's rungs and `eval --agent` takes the agents of
+/// the resolver catalogue as its possible values.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command()
+        .mut_subcommand("gen-tasks", |c| c.after_long_help(reference::ladder_help()))
+        .mut_subcommand("eval", |c| c.mut_arg("agent", |a| a.value_parser(eval::agent_values())))
+}
+
+/// Parses the process's arguments against [`command`] (exits with clap's message on a
+/// bad command line, as `Parser::parse` does).
+pub fn parse() -> Cli {
+    use clap::FromArgMatches;
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 /// Runs a parsed command line; errors are returned for `main` to print.
@@ -66,6 +85,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Curriculum(args) => curriculum::run(args),
         Command::MergeShards(args) => merge_shards::run(args),
         Command::Bench(args) => bench::run(args),
-        Command::Schemas(args) => schemas::run(args),
+        Command::Regenerate(args) => regenerate::run(args),
     }
 }

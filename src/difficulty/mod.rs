@@ -5,11 +5,12 @@
 //!
 //! | level | solved by |
 //! |---|---|
-//! | easy | taking ours or taking theirs |
-//! | medium | a combination: union (either order), `rule`, `tokens`, `structured` or `mergiraf` |
+//! | easy | a resolver taking one side for every hunk (rung [`Rung::Easy`]) |
+//! | medium | a resolver combining the sides (rung [`Rung::Medium`]) |
 //! | hard | none of them |
 //!
-//! Each resolver's rung is an item of its catalogue entry ([`crate::resolve::Resolver::rung`]).
+//! Each resolver's rung is an item of its catalogue entry ([`crate::resolve::Resolver::rung`]);
+//! `docs/reference/ladder.md` lists the rungs.
 //!
 //! A curriculum refresh may re-level a task by how often agents solve it; the ladder's
 //! level is then kept as `structural_level` (for a generated task both are equal).

@@ -139,18 +139,6 @@ impl Action {
         }
         Ok(())
     }
-
-    /// The action's kind, for logs and reports.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Action::Resolve { .. } => "resolve",
-            Action::ReadFile { .. } => "read_file",
-            Action::EditFile { .. } => "edit_file",
-            Action::Run { .. } => "run",
-            Action::RunTests => "run_tests",
-            Action::Finish => "finish",
-        }
-    }
 }
 
 /// serde's message, with its word for the tag (`variant`) replaced by ours (`tool`).

@@ -32,6 +32,15 @@ pub fn names() -> Vec<&'static str> {
     [NOOP].into_iter().chain(resolve::ALL.iter().filter_map(|r| r.agent())).chain([GOLD]).collect()
 }
 
+/// What the named agent does, in one sentence (`eval --help`).
+pub fn description(name: &str) -> &'static str {
+    match name {
+        NOOP => "Finishes at once: what doing nothing earns.",
+        GOLD => "Submits the gold merge: proves the maximum reward is attainable.",
+        _ => resolve::ALL.iter().find(|r| r.agent() == Some(name)).map_or("", |r| r.description()),
+    }
+}
+
 pub trait Agent: Send {
     /// The next action after `observation`, or `None` when done.
     fn act(&mut self, observation: &Observation) -> Option<Action>;

@@ -1,4 +1,4 @@
-//! The grader: DESIGN.md's one judgement of *solves*, run so that the agent cannot touch
+//! The grader: the one judgement of *solves*, run so that the agent cannot touch
 //! it. Every graded test run takes a copy of the agent's tree, restores gold's
 //! [`steers_the_run`] files over it (test modules, `conftest.py` files, pytest's
 //! configuration, anything that would shadow the test runner: gold's copy, or none where

@@ -28,6 +28,18 @@ pub enum SideRule {
     Recorded,
 }
 
+impl SideRule {
+    /// What the rule requires of `ours` and `theirs` taken alone, in a few words.
+    pub fn requirement(self) -> &'static str {
+        match self {
+            SideRule::BothFail => "each must fail",
+            SideRule::ExactlyOnePasses => "exactly one must pass",
+            SideRule::BothPass => "each must pass its own suite",
+            SideRule::Recorded => "recorded, not required",
+        }
+    }
+}
+
 /// The groups of families.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "kebab-case")]

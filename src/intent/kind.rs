@@ -1,56 +1,65 @@
-//! The intent kinds, by name: the [`Kind`] enum (serde and strum names are the
-//! kebab-case variant). Its catalogue entries (`Kind::transform`, an exhaustive match
-//! made by `catalogue!` in `intent/mod.rs`) live with the kinds' files, so a variant
-//! without an entry does not compile.
+//! The intent kinds, by name: the one list of kinds ([`kinds!`]), and the [`Kind`] enum
+//! made from it (serde and strum names are the kebab-case variant). The catalogue in
+//! `intent/mod.rs` reads the same list to declare each kind's module and make
+//! `Kind::transform`, an exhaustive match, so a kind is added by one line here and its
+//! file. The list lives here, apart from the catalogue, so that kinds, which name
+//! `Kind`, never import the file that declares their modules.
 
-/// The intent kinds, in catalogue order.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    serde::Serialize,
-    serde::Deserialize,
-    strum::IntoStaticStr,
-    strum::EnumString,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-#[strum(serialize_all = "kebab-case")]
-pub enum Kind {
-    AddFunction,
-    Rename,
-    RenameLocal,
-    RenameParam,
-    RenameMethod,
-    Move,
-    Branch,
+/// `Variant => module::Type`, one line an intent kind, in catalogue order (the order
+/// sites are found and families pair them in). Hands the list to the macro `$then`.
+macro_rules! kinds {
+    ($then:ident) => {
+        $then! {
+            AddFunction => add_function::AddFunction,
+            Rename => rename::Rename,
+            Move => move_def::MoveDef,
+            RenameLocal => rename_local::RenameLocal,
+            RenameParam => rename_param::RenameParam,
+            RenameMethod => rename_method::RenameMethod,
+            Branch => branch::Branch,
+        }
+    };
+}
+pub(super) use kinds;
+
+/// Makes [`Kind`] and `Kind::ALL` from the list.
+macro_rules! kind_enum {
+    ($($variant:ident => $module:ident :: $kind:ident,)*) => {
+        /// The intent kinds, in catalogue order.
+        #[derive(
+            Debug,
+            Clone,
+            Copy,
+            PartialEq,
+            Eq,
+            PartialOrd,
+            Ord,
+            Hash,
+            serde::Serialize,
+            serde::Deserialize,
+            strum::IntoStaticStr,
+            strum::EnumString,
+            schemars::JsonSchema,
+        )]
+        #[serde(rename_all = "kebab-case")]
+        #[strum(serialize_all = "kebab-case")]
+        pub enum Kind {
+            $($variant,)*
+        }
+
+        impl Kind {
+            /// Every kind, in catalogue order.
+            pub const ALL: [Kind; [$(stringify!($variant)),*].len()] = [$(Kind::$variant),*];
+        }
+    };
 }
 
-impl Kind {
-    pub const ALL: [Kind; 7] = [
-        Kind::AddFunction,
-        Kind::Rename,
-        Kind::RenameLocal,
-        Kind::RenameParam,
-        Kind::RenameMethod,
-        Kind::Move,
-        Kind::Branch,
-    ];
+kinds!(kind_enum);
 
+impl Kind {
     /// The kebab-case name (`add-function`).
     pub fn name(self) -> &'static str {
         self.into()
-    }
-
-    /// Whether the kind renames a name bound in one function (a local or a parameter):
-    /// its site's symbol is `function.name`, and a feature uses it when it reads that name.
-    pub fn renames_in_function(self) -> bool {
-        matches!(self, Kind::RenameLocal | Kind::RenameParam)
     }
 
     /// Looks a kind up by name.

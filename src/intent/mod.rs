@@ -21,8 +21,8 @@
 //!
 //! Files: [`kind`] (the [`Kind`] enum), [`site`] (the interface: [`Transform`], [`Site`],
 //! [`Workspace`], [`Change`]), one file per kind, and what kinds share ([`naming`],
-//! `refs`, `strip`, `suite`, `prune`). Adding a kind: its file, its variant in `kind.rs`
-//! and its line in `catalogue!` below.
+//! `refs`, `strip`, `suite`, `prune`). Adding a kind: its file and its line in the list
+//! of `kind.rs`.
 
 mod kind;
 pub(crate) mod naming;
@@ -32,12 +32,12 @@ pub use kind::Kind;
 pub(crate) use move_def::{folder, main_user, movable};
 pub(crate) use rename::lines_of;
 pub(crate) use rename_param::callee;
-pub use site::{Change, Probe, Site, Transform, Workspace};
+pub use site::{Change, Probe, Rewrites, Site, Transform, Workspace};
 
 use crate::snapshot::Snapshot;
 
-/// `Variant => module::Type`, one line an intent kind, in catalogue order (the variants
-/// of [`Kind`]: a missing line does not compile).
+/// Declares each kind's module and makes `Kind::transform` from the list of kinds
+/// (`kind::kinds!`).
 macro_rules! catalogue {
     ($($variant:ident => $module:ident :: $kind:ident,)*) => {
         $(mod $module;)*
@@ -59,15 +59,7 @@ pub(crate) mod strip;
 pub(crate) mod suite;
 mod units;
 
-catalogue! {
-    AddFunction => add_function::AddFunction,
-    Rename => rename::Rename,
-    RenameLocal => rename_local::RenameLocal,
-    RenameParam => rename_param::RenameParam,
-    RenameMethod => rename_method::RenameMethod,
-    Move => move_def::MoveDef,
-    Branch => branch::Branch,
-}
+kind::kinds!(catalogue);
 
 impl Kind {
     /// Every site of this kind at HEAD.
@@ -83,6 +75,31 @@ impl Kind {
     /// Whether the kind is a feature (taken out, then added back by a side), not a refactor.
     pub fn is_feature(self) -> bool {
         self.transform().change() == Change::Feature
+    }
+
+    /// What the kind rewrites, when it is a refactor.
+    pub fn rewrites(self) -> Option<Rewrites> {
+        match self.transform().change() {
+            Change::Feature => None,
+            Change::Refactor(rewrites) => Some(rewrites),
+        }
+    }
+
+    /// The refactor kinds, in catalogue order.
+    pub fn refactors() -> Vec<Kind> {
+        Kind::ALL.into_iter().filter(|k| k.rewrites().is_some()).collect()
+    }
+
+    /// The refactor kinds that rename something (every refactor but a move), in
+    /// catalogue order.
+    pub fn renames() -> Vec<Kind> {
+        Kind::ALL.into_iter().filter(|k| k.rewrites().is_some_and(|r| r != Rewrites::Location)).collect()
+    }
+
+    /// Whether the kind renames a name bound in one function (a local or a parameter):
+    /// its site's symbol is `function.name`, and a feature uses it when it reads that name.
+    pub fn renames_in_function(self) -> bool {
+        matches!(self.rewrites(), Some(Rewrites::Local | Rewrites::Parameter))
     }
 }
 

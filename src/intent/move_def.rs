@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use super::kind::Kind;
 use super::naming;
-use super::site::{Change, Site, Transform, Workspace};
+use super::site::{Change, Rewrites, Site, Transform, Workspace};
 use crate::python::parses;
 use crate::snapshot::Snapshot;
 use index::Index;
@@ -32,11 +32,11 @@ pub struct MoveDef;
 
 impl Transform for MoveDef {
     fn change(&self) -> Change {
-        Change::Refactor
+        Change::Refactor(Rewrites::Location)
     }
 
     fn description(&self) -> &'static str {
-        "move a module-level function or class to another module of its package, updating every import and use"
+        "moves a module-level function or class to another module of its package, updating every import and use"
     }
 
     fn sites(&self, workspace: &Workspace) -> Vec<Site> {

@@ -30,7 +30,7 @@ use rustpython_ast as ast;
 
 use super::naming::{self, is_word_at, occurrences, occurs, Mentions};
 use super::kind::Kind;
-use super::site::{Change, Site, Transform, Workspace};
+use super::site::{Change, Rewrites, Site, Transform, Workspace};
 use crate::python::walk::{is_docstring, owned_exprs, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
@@ -39,7 +39,7 @@ pub struct Rename;
 
 impl Transform for Rename {
     fn change(&self) -> Change {
-        Change::Refactor
+        Change::Refactor(Rewrites::ModuleName)
     }
 
     fn description(&self) -> &'static str {

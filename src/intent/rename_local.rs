@@ -28,7 +28,7 @@ use rustpython_ast as ast;
 
 use super::naming::{self, occurrences, occurs, Mentions};
 use super::kind::Kind;
-use super::site::{Change, Site, Transform, Workspace};
+use super::site::{Change, Rewrites, Site, Transform, Workspace};
 use crate::python::walk::{child_blocks, expr_children, is_docstring, owned_exprs, parameters, pattern_names, stmt_exprs};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
@@ -37,7 +37,7 @@ pub struct RenameLocal;
 
 impl Transform for RenameLocal {
     fn change(&self) -> Change {
-        Change::Refactor
+        Change::Refactor(Rewrites::Local)
     }
 
     fn description(&self) -> &'static str {

@@ -34,7 +34,7 @@ use rustpython_ast as ast;
 use super::kind::Kind;
 use super::naming::{self, occurrences, occurs};
 use super::rename::{checked_edits, lines_of, plain_string_start, renamed_tree, spliced, string_value, File, Files};
-use super::site::{Change, Site, Transform, Workspace};
+use super::site::{Change, Rewrites, Site, Transform, Workspace};
 use crate::python::walk::{owned_exprs, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::Snapshot;
@@ -43,7 +43,7 @@ pub struct RenameMethod;
 
 impl Transform for RenameMethod {
     fn change(&self) -> Change {
-        Change::Refactor
+        Change::Refactor(Rewrites::Method)
     }
 
     fn description(&self) -> &'static str {

@@ -30,7 +30,7 @@ use rustpython_ast as ast;
 use super::kind::Kind;
 use super::naming::{self, occurs};
 use super::rename_local::{at_site, function_sites, spliced, Function, InFunction, FRAME_READERS};
-use super::site::{Change, Site, Transform, Workspace};
+use super::site::{Change, Rewrites, Site, Transform, Workspace};
 use crate::python::walk::{expr_children, owned_exprs, parameters, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
@@ -39,7 +39,7 @@ pub struct RenameParam;
 
 impl Transform for RenameParam {
     fn change(&self) -> Change {
-        Change::Refactor
+        Change::Refactor(Rewrites::Parameter)
     }
 
     fn description(&self) -> &'static str {

@@ -11,14 +11,39 @@ use crate::python::PyModule;
 use crate::snapshot::Snapshot;
 
 /// What a [`Site`]'s change is to a developer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, strum::IntoStaticStr)]
-#[serde(rename_all = "kebab-case")]
-#[strum(serialize_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
     /// A unit of behaviour with its tests; applying it takes the unit out.
     Feature,
-    /// A semantics-preserving edit of source and tests.
-    Refactor,
+    /// A semantics-preserving edit of source and tests, rewriting what it says.
+    Refactor(Rewrites),
+}
+
+impl Change {
+    /// `feature` or `refactor`.
+    pub fn group(self) -> &'static str {
+        match self {
+            Change::Feature => "feature",
+            Change::Refactor(_) => "refactor",
+        }
+    }
+}
+
+/// What a refactor rewrites: families pick the refactors a feature can collide with by
+/// it, never by naming kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rewrites {
+    /// A module-level name (function, class, constant) everywhere it is used.
+    ModuleName,
+    /// A local variable of one function (the site's symbol is `function.name`).
+    Local,
+    /// A parameter of one function, with its keyword arguments at calls (the site's
+    /// symbol is `function.name`).
+    Parameter,
+    /// A method name: the method, its overrides and every attribute access of the name.
+    Method,
+    /// Where a unit lives: a move to another module, with every import and use.
+    Location,
 }
 
 /// What intents see of a substrate at HEAD.

@@ -8,8 +8,9 @@ use serde::Serialize;
 use crate::python::PyModule;
 
 /// What an operator does to behaviour, which decides the families that may use it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum OperatorKind {
     /// Replaces a value, operator or expression in place (divergent-edit, compose-edits).
     Alter,
@@ -52,6 +53,9 @@ impl Mutation {
 pub trait Operator: Sync + Send {
     /// Kebab-case name recorded in task features (e.g. `flip-compare`).
     fn name(&self) -> &'static str;
+    /// What the operator does, in one phrase (the catalogue table in `docs/reference/`).
+    fn description(&self) -> &'static str;
+    /// Which families may use its mutations.
     fn kind(&self) -> OperatorKind;
     /// Every mutation this operator can make in `module`, in source order.
     fn mutations(&'static self, module: &PyModule) -> Vec<Mutation>;

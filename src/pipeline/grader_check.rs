@@ -1,4 +1,4 @@
-//! The grader check of a kept candidate (DESIGN.md: graders are checked per task): its
+//! The grader check of a kept candidate (graders are checked per task): its
 //! bundle is written to a scratch folder and every baseline agent plays it through the
 //! environment's own episode code ([`crate::env::check`]), with the environment's
 //! default settings and the substrate's interpreter. A task that fails the check is
@@ -28,7 +28,8 @@ use crate::resolve::{self, Rung};
 use crate::snapshot::Snapshot;
 use crate::validate::Rejection;
 
-/// Bump when what the check does changes, so cached checks are made again.
+/// Bump when what the check does changes, so cached checks are made again (a change of
+/// the eval agents needs no bump: [`plays_every_agent`]).
 const CHECK_VERSION: &str = "1";
 
 /// What the episodes of a substrate's checks need: the environment's default settings
@@ -65,7 +66,9 @@ struct CachedCheck {
 pub(super) fn check(checker: &Checker, files: TaskFiles) -> Result<Result<TaskFiles, Rejection>> {
     let key = cache_key(&files, &checker.settings.python)?;
     let path = checker.cache_dir.join(&key[..2]).join(format!("{key}.json"));
-    let cached = match read_cached(&path) {
+    // A check cached before the eval agents changed (a resolver added to the catalogue)
+    // lacks an agent's episode: it is played again.
+    let cached = match read_cached(&path).filter(plays_every_agent) {
         Some(cached) => cached,
         None => {
             let made = play(checker, &files)?;
@@ -98,6 +101,11 @@ fn side_agent_solving(files: &TaskFiles, check: &GraderCheck) -> Option<&'static
     }
     let mut sides = resolve::ALL.iter().filter(|r| r.rung() == Rung::Easy).filter_map(|r| r.agent());
     sides.find(|name| check.agents.iter().any(|a| a.solved && a.agent == *name))
+}
+
+/// Whether `cached` holds an episode of every eval agent, in their order.
+fn plays_every_agent(cached: &CachedCheck) -> bool {
+    cached.check.agents.iter().map(|a| a.agent.as_str()).eq(crate::env::agents::names())
 }
 
 fn read_cached(path: &Path) -> Option<CachedCheck> {

@@ -19,6 +19,7 @@ use std::fmt::Write;
 use crate::bundle::Manifest;
 use crate::difficulty::Level;
 use crate::forge::{Family, Group, SideRule};
+use crate::resolve::{self, Resolver, Rung};
 
 use super::configs::{configs, data_glob, TaskConfig, DEFAULT_CONFIG, SOLUTIONS_CONFIG};
 use super::features::{fields_table, record_features, render_fields};
@@ -275,33 +276,48 @@ fn generation(out: &mut String, m: &Manifest) {
         out,
         "- verification: for every task the tests were run in a sandbox on the conflicted tree (must fail), \
 on `gold` (must pass), on `ours` and `theirs` by the family's rule ({}), and on the results of the baseline \
-resolvers (take ours, take theirs, union of both sides in either order, a rule-based resolver, a token-level diff3, \
-a Python-aware structured merge, and mergiraf when it was available); all outcomes are in the solution record.",
-        side_rules()
+resolvers ({}); all outcomes are in the solution record.",
+        side_rules(),
+        resolver_names(|_| true)
     );
-    out.push_str(
-        "- levels: **easy** if taking ours or theirs for every hunk passes, **medium** if a combining resolver \
-(union, rule, tokens, structured or mergiraf) passes, **hard** otherwise (`structural_level`; a curriculum refresh may \
-re-level `level` by agents' solve rates); `score` in [0, 1] adds hunks, conflicted lines and files, edits \
-outside the conflicts, how weak the test signal is, the mutation operators and the family.\n\n",
+    let _ = writeln!(
+        out,
+        "- levels: **easy** if a resolver taking one side passes ({}), **medium** if a combining resolver \
+passes ({}), **hard** otherwise (`structural_level`; a curriculum refresh may re-level `level` by agents' solve \
+rates); `score` in [0, 1] adds to the level's base the gold lines on no side, edits outside the conflicts, extra \
+hunks and files, conflicted lines, and how weak the test signal is (how a task was made is not scored).\n",
+        resolver_names(|r| r.rung() == Rung::Easy),
+        resolver_names(|r| r.rung() == Rung::Medium)
     );
+}
+
+/// The record keys of the ladder's resolvers that `keep` selects, in ladder order, as
+/// the record names them (`ours`, `union`, ...).
+fn resolver_names(keep: impl Fn(&dyn Resolver) -> bool) -> String {
+    let keys = resolve::record_keys();
+    let names: Vec<String> = keys
+        .iter()
+        .filter(|(_, members)| members.iter().any(|r| keep(*r)))
+        .map(|(key, _)| format!("`{key}`"))
+        .collect();
+    names.join(", ")
 }
 
 /// What each side rule requires of `ours` and `theirs`, with its families:
 /// `each must fail: `a`, `b`; exactly one must pass: `c`; ...`.
 fn side_rules() -> String {
-    let rules = [
-        (SideRule::BothFail, "each must fail"),
-        (SideRule::ExactlyOnePasses, "exactly one must pass"),
-        (SideRule::BothPass, "each must pass its own suite"),
-        (SideRule::Recorded, "recorded, not required"),
-    ];
+    let mut rules: Vec<SideRule> = Vec::new();
+    for rule in Family::ALL.map(Family::side_rule) {
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+    }
     rules
         .iter()
-        .filter_map(|(rule, what)| {
+        .map(|rule| {
             let families: Vec<&str> =
                 Family::ALL.into_iter().filter(|f| f.side_rule() == *rule).map(Family::name).collect();
-            (!families.is_empty()).then(|| format!("{what}: {}", code_list(&families)))
+            format!("{}: {}", rule.requirement(), code_list(&families))
         })
         .collect::<Vec<_>>()
         .join("; ")

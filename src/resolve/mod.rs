@@ -1,32 +1,16 @@
 //! Baseline resolvers: mechanical ways to resolve a conflicted file, used to level tasks.
 //!
 //! Each resolver is one small type behind [`Resolver`], in its own file, listed once in
-//! [`ALL`] in ladder order:
-//!
-//! | name | rung | record key | what it does |
-//! |---|---|---|---|
-//! | `ours`, `theirs` | easy | `ours`, `theirs` | take one side for every hunk |
-//! | `union-ours-first`, `union-theirs-first` | medium | `union` (shared) | keep both sides of every hunk, in one order |
-//! | `tokens` | medium | `tokens` | diff3 on every hunk's Python tokens, one token a line (see [`tokens`]) |
-//! | `rule` | medium | `rule` | the classic rule-based resolver, hunk by hunk (see [`rule`]) |
-//! | `structured` | medium | `structured` | a Python-aware merge of both sides' statement changes (see [`structured`]) |
-//! | `mergiraf` | medium | `mergiraf` | the `mergiraf` program, from PATH or installed into the cache (see [`mergiraf`]) |
-//!
-//! The rung, record key, eval agent name and availability are items of each entry
-//! ([`Resolver`]); the ladder, the record, the demo page and the eval agents read them.
+//! [`catalogue!`]'s invocation below, which declares its module and makes [`ALL`], in
+//! ladder order. Its name, description, rung, record key, eval agent and
+//! availability are items of the entry; the ladder, the record, the demo page, the eval
+//! agents, `gen-tasks --help` and `docs/reference/ladder.md` read them.
 //!
 //! A resolver turns a conflicted file's text (diff3 markers, as the merge stage writes
 //! them) into a resolved text. A hunk it cannot resolve keeps its markers, so its result
 //! is always a tree the tests can judge. Resolvers never see tests or families.
 
-pub mod mergiraf;
-pub mod ours;
 pub mod resolver;
-pub mod rule;
-pub mod structured;
-pub mod theirs;
-pub mod tokens;
-pub mod union;
 
 pub use mergiraf::Mergiraf;
 pub use ours::TakeOurs;
@@ -41,9 +25,26 @@ pub use resolver::{
     FileResolution, Hunk, RawSegment, RecordKey, Resolver, ResolverFailure, Rung, Versions,
 };
 
-/// Every baseline resolver, in ladder order.
-pub static ALL: &[&dyn Resolver] =
-    &[&TakeOurs, &TakeTheirs, &UnionOursFirst, &UnionTheirsFirst, &Tokens, &Rule, &Structured, &mergiraf::FROM_PATH];
+/// `module => [entries]`, one line a resolver's file, in ladder order: declares the
+/// module and lists its entries (a value implementing [`Resolver`]) in [`ALL`].
+macro_rules! catalogue {
+    ($($module:ident => [$($entry:ident),+],)*) => {
+        $(pub mod $module;)*
+
+        /// Every baseline resolver, in ladder order.
+        pub static ALL: &[&dyn Resolver] = &[$($(&$module::$entry),+),*];
+    };
+}
+
+catalogue! {
+    ours => [TakeOurs],
+    theirs => [TakeTheirs],
+    union => [UnionOursFirst, UnionTheirsFirst],
+    tokens => [Tokens],
+    rule => [Rule],
+    structured => [Structured],
+    mergiraf => [FROM_PATH],
+}
 
 /// The record keys of [`ALL`] in ladder order, each with its resolvers (one for an own
 /// key, the members of a shared one).

@@ -13,7 +13,7 @@ impl Resolver for UnionOursFirst {
         "union-ours-first"
     }
     fn description(&self) -> &'static str {
-        "Tests with ours' lines before theirs' in every hunk."
+        "Every conflict hunk resolved by keeping both sides, ours' lines before theirs'."
     }
     fn rung(&self) -> Rung {
         Rung::Medium
@@ -37,7 +37,7 @@ impl Resolver for UnionTheirsFirst {
         "union-theirs-first"
     }
     fn description(&self) -> &'static str {
-        "Tests with theirs' lines before ours' in every hunk."
+        "Every conflict hunk resolved by keeping both sides, theirs' lines before ours'."
     }
     fn rung(&self) -> Rung {
         Rung::Medium

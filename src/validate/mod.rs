@@ -427,34 +427,49 @@ fn check_sides(rule: SideRule, ours: &Outcome, theirs: &Outcome) -> Option<Rejec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resolve::RecordKey;
 
     fn outcome(passed: bool, ms: u64) -> Outcome {
         Outcome { passed, failed_tests: Vec::new(), duration_ms: ms, timed_out: false, last_line: String::new() }
     }
 
-    /// The record keeps the shape it had before the ladder came from the catalogue:
-    /// same keys, same order, `union` with both orders, mergiraf unavailable.
+    /// The record holds one entry per record key of the catalogue, in ladder order: an
+    /// own key is its outcome, a shared key says whether any member passed and holds
+    /// each member's outcome, an unavailable resolver is `{"available": false}`; no
+    /// duration (a measurement, kept in the outcome cache) is recorded.
     #[test]
     fn baselines_are_recorded_by_key_in_ladder_order() {
-        let baselines = Baselines::from_fn(|resolver| match resolver.name() {
-            "mergiraf" => MaybeOutcome::unavailable(),
-            name => MaybeOutcome::Ran(outcome(name == "union-theirs-first", 0)),
+        let unavailable = |r: &dyn Resolver| r.record_key() == RecordKey::Own("mergiraf");
+        let passes = |r: &dyn Resolver| r.record_key() == RecordKey::Shared { key: "union", member: "theirs_first" };
+        let baselines = Baselines::from_fn(|resolver| match unavailable(resolver) {
+            true => MaybeOutcome::unavailable(),
+            false => MaybeOutcome::Ran(outcome(passes(resolver), 1234)),
         });
-        let json = serde_json::to_string(&baselines).unwrap();
-        // Durations are measurements, kept in the outcome cache, never in a record.
-        let ran = |passed: bool, _: u64| format!(r#"{{"passed":{passed},"failed_tests":[]}}"#);
-        let expected = format!(
-            r#"{{"ours":{},"theirs":{},"union":{{"passed":true,"ours_first":{},"theirs_first":{}}},"tokens":{},"rule":{},"structured":{},"mergiraf":{{"available":false}}}}"#,
-            ran(false, 1),
-            ran(false, 2),
-            ran(false, 3),
-            ran(true, 4),
-            ran(false, 5),
-            ran(false, 6),
-            ran(false, 7)
-        );
-        assert_eq!(json, expected);
-        let back: Baselines = serde_json::from_str(&json).unwrap();
+        let text = serde_json::to_string(&baselines).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let record = json.as_object().unwrap();
+        let keys: Vec<&str> = resolve::record_keys().into_iter().map(|(key, _)| key).collect();
+        assert_eq!(record.len(), keys.len(), "{text}");
+        let at: Vec<Option<usize>> = keys.iter().map(|key| text.find(&format!("\"{key}\":"))).collect();
+        assert!(at.iter().all(Option::is_some) && at.is_sorted(), "keys in ladder order: {text}");
+        for (key, members) in resolve::record_keys() {
+            let entry = &record[key];
+            for resolver in members {
+                let expected = match unavailable(resolver) {
+                    true => serde_json::json!({"available": false}),
+                    false => serde_json::json!({"passed": passes(resolver), "failed_tests": []}),
+                };
+                match resolver.record_key() {
+                    RecordKey::Own(_) => assert_eq!(entry, &expected, "{key}"),
+                    RecordKey::Shared { member, .. } => {
+                        assert_eq!(entry[member], expected, "{key}.{member}");
+                        assert_eq!(entry["passed"], serde_json::json!(key == "union"), "{key}");
+                    }
+                }
+            }
+        }
+        assert!(!text.contains("1234") && !text.contains("duration"), "{text}");
+        let back: Baselines = serde_json::from_value(json).unwrap();
         assert_eq!(back, baselines);
         assert_eq!(back.solving_rung(), Some(Rung::Medium));
         assert!(!back.a_side_passes() && back.a_combination_passes() && back.key_passes("union"));

@@ -58,11 +58,10 @@ fn reward_weights_come_from_toml() {
 
 #[test]
 fn bad_flags_get_one_clear_line() {
+    let unknown_agent =
+        format!("unknown agent `oracle`: expected one of {}", mergeforge::env::agents::names().join(", "));
     for (args, expected) in [
-        (
-            vec!["eval", "--agent", "oracle"],
-            "unknown agent `oracle`: expected one of noop, ours, theirs, union, tokens, gold",
-        ),
+        (vec!["eval", "--agent", "oracle"], unknown_agent.as_str()),
         (vec!["eval", "--agent", "gold", "--level", "trivial"], "unknown level `trivial`"),
         (vec!["eval", "--agent", "gold", "--task", "nope"], "no task matches"),
         (vec!["eval", "--agent", "gold", "--dataset", "generated"], "no manifest.json"),

@@ -1,14 +1,10 @@
 //! Dataset format v2: what an agent may see and what it may not, byte-identical
-//! versions from empty caches, the committed schema files equal the generated ones,
+//! versions from empty caches, the committed generated files (schemas, catalogue tables) equal the generated ones,
 //! and v1 versions refused with one line.
 
 use std::path::Path;
 
 use crate::common::*;
-
-/// Family words an id must not contain.
-const FAMILY_WORDS: [&str; 8] =
-    ["strip", "restore", "diverge", "divergent", "compose", "sigcall", "signature", "callsite"];
 
 /// Every task folder of the committed sample.
 fn sample_task_dirs() -> Vec<std::path::PathBuf> {
@@ -30,9 +26,12 @@ fn the_sample_leaks_no_answer() {
     assert!(!dirs.is_empty());
     for dir in dirs {
         let id = dir.file_name().unwrap().to_string_lossy().into_owned();
-        for word in FAMILY_WORDS {
-            assert!(!id.contains(word), "{id}: the id names a family ({word})");
-        }
+        let substrate = read_json(&dir.join("task.json"))["substrate"]["name"].as_str().unwrap().to_string();
+        let hash = id.strip_prefix(&format!("{substrate}-")).unwrap_or_default();
+        assert!(
+            hash.len() == 10 && hash.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
+            "{id}: an id is `<substrate>-<10 hex digits>`, naming nothing of how the task was made"
+        );
         let bundle = std::fs::read(dir.join("repo.bundle")).unwrap();
         let header_end = bundle.windows(2).position(|w| w == b"\n\n").unwrap();
         let header = String::from_utf8_lossy(&bundle[..header_end]);
@@ -51,16 +50,18 @@ fn the_sample_leaks_no_answer() {
 }
 
 #[test]
-fn the_committed_schemas_are_the_generated_ones() {
-    for (name, schema) in mergeforge::bundle::schemas::all() {
-        let path = root().join("schemas").join(format!("{name}.schema.json"));
-        let committed = std::fs::read(&path).unwrap_or_default();
-        assert!(
-            committed == mergeforge::bundle::schemas::bytes(&schema).unwrap(),
-            "{} differs from the generated schema; run `mergeforge schemas --out schemas`",
-            path.display()
-        );
+fn the_committed_generated_files_are_the_generated_ones() {
+    let files = mergeforge::cli::generated_files().unwrap();
+    assert!(
+        files.iter().any(|(path, _)| path.starts_with("schemas"))
+            && files.iter().any(|(path, _)| path.starts_with("docs"))
+    );
+    for (path, bytes) in files {
+        let committed = std::fs::read(root().join(&path)).unwrap_or_default();
+        assert!(committed == bytes, "{} differs from the generated file; run `mergeforge regenerate`", path.display());
     }
+    let output = run_mergeforge(&["regenerate", "--check", "--root", root().to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
 }
 
 #[test]

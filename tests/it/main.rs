@@ -1,6 +1,9 @@
 //! The integration tests, one binary: a module per user-visible command or stage, each
 //! against real git repositories, real Python and real clients (see each module's header).
 
+// Tests signal the servers and process groups they start (kill(2) has no std form).
+#![allow(unsafe_code)]
+
 mod add_function;
 mod bad_input;
 mod bench;

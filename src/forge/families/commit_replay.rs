@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Group, Intent, Proposal, Recipe, SideRule};
 use rustpython_ast as ast;
 
-use crate::intent::{callee, folder, lines_of, main_user, movable, naming, Kind, Site, Workspace};
+use crate::intent::{callee, folder, lines_of, main_user, movable, naming, Kind, Rewrites, Site, Workspace};
 use crate::python::PyModule;
 use crate::snapshot::{self, is_test_file, Snapshot};
 use crate::substrate::history::{hunks, GoldPatch, HistoryScan, Hunk, RealKind, RealOrigin};
@@ -176,8 +176,7 @@ fn hunk_words(changes: &[Hunk]) -> BTreeSet<&str> {
 /// applied, whether it can be made.
 fn candidate_sites(workspace: &Workspace, paths: &[&str], changes: &[Hunk]) -> Vec<Site> {
     let words = hunk_words(changes);
-    let mut sites: Vec<Site> =
-        [Kind::Rename, Kind::RenameLocal, Kind::RenameParam, Kind::RenameMethod].iter().flat_map(|k| k.sites(workspace)).collect();
+    let mut sites: Vec<Site> = Kind::renames().into_iter().flat_map(|k| k.sites(workspace)).collect();
     for module in workspace.modules.iter().filter(|m| movable(&m.path)) {
         let siblings: Vec<(&str, &str)> = paths
             .iter()
@@ -243,9 +242,9 @@ fn reach(site: &Site, changes: &[Hunk]) -> Option<Reach> {
     let name = site.symbol.rsplit('.').next().unwrap_or(&site.symbol);
     let relevant: Vec<&Hunk> = changes
         .iter()
-        .filter(|h| match site.kind {
-            Kind::RenameLocal => within(h, site),
-            Kind::RenameParam => within(h, site) || passes_keyword(h, site, name),
+        .filter(|h| match site.kind.rewrites() {
+            Some(Rewrites::Local) => within(h, site),
+            Some(Rewrites::Parameter) => within(h, site) || passes_keyword(h, site, name),
             _ => true,
         })
         .collect();
@@ -258,7 +257,7 @@ fn reach(site: &Site, changes: &[Hunk]) -> Option<Reach> {
     }
     // Editing the body of a definition that moves is an edit of the lines that move.
     let inside = |h: &&Hunk| h.path == site.path && h.old.start < site.lines.end && site.lines.start < h.old.end.max(h.old.start + 1);
-    (site.kind == Kind::Move && relevant.iter().any(inside)).then_some(Reach::Edits)
+    (site.kind.rewrites() == Some(Rewrites::Location) && relevant.iter().any(inside)).then_some(Reach::Edits)
 }
 
 /// Whether hunk `h` lies inside `site`'s lines: it replaces lines of the unit, or

@@ -13,7 +13,7 @@
 
 use super::integrate::{applied, independent, listed, neighbours, uses, Sides};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
-use crate::intent::{Kind, Site};
+use crate::intent::{Kind, Rewrites, Site};
 
 pub struct FeatureFeature;
 
@@ -29,8 +29,11 @@ impl FamilyBuilder for FeatureFeature {
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let workspace = input.workspace();
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
-        let renames: Vec<&Site> =
-            [Kind::Rename, Kind::RenameLocal, Kind::RenameParam].iter().flat_map(|kind| input.sites(*kind)).collect();
+        let renames: Vec<&Site> = Kind::renames()
+            .into_iter()
+            .filter(|kind| kind.rewrites() != Some(Rewrites::Method))
+            .flat_map(|kind| input.sites(kind))
+            .collect();
         let pairs: Vec<(Site, Site)> = features
             .iter()
             .flat_map(|a| features.iter().map(move |b| (*a, *b)))

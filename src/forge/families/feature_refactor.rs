@@ -19,9 +19,6 @@ use crate::intent::{naming, Kind, Site};
 
 pub struct FeatureRefactor;
 
-/// The refactor kinds a feature can collide with.
-const REFACTORS: [Kind; 5] = [Kind::Rename, Kind::Move, Kind::RenameLocal, Kind::RenameParam, Kind::RenameMethod];
-
 impl FamilyBuilder for FeatureRefactor {
     fn side_rule(&self) -> SideRule {
         SideRule::BothPass
@@ -36,7 +33,7 @@ impl FamilyBuilder for FeatureRefactor {
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
         let mut out = Vec::new();
         let mut singles: Vec<(&Site, &Site)> = Vec::new();
-        for refactor in REFACTORS.iter().flat_map(|kind| input.sites(*kind)) {
+        for refactor in Kind::refactors().into_iter().flat_map(|kind| input.sites(kind)) {
             let users: Vec<&Site> = features.iter().copied().filter(|f| uses(f, refactor)).collect();
             for feature in &users {
                 // A feature beside a line the refactor rewrites collides in the text (a

@@ -6,7 +6,7 @@
 //! with its tests, a refactor) and passes its own suite; gold makes both changes.
 
 use crate::forge::proposal::{seeded_coin, Intent, Proposal};
-use crate::intent::{Kind, Site, Workspace};
+use crate::intent::{Rewrites, Site, Workspace};
 use crate::snapshot::{self, Snapshot};
 
 /// `tree` with every site applied in order (features taken out, refactors made);
@@ -58,8 +58,8 @@ pub(super) fn uses(feature: &Site, refactor: &Site) -> bool {
     if refactor.kind.renames_in_function() {
         return feature.uses.contains(&refactor.symbol);
     }
-    let reads = |name: &String| match refactor.kind {
-        Kind::RenameMethod => feature.uses.contains(&format!(".{name}")),
+    let reads = |name: &String| match refactor.kind.rewrites() {
+        Some(Rewrites::Method) => feature.uses.contains(&format!(".{name}")),
         _ => feature.uses.contains(name),
     };
     feature.symbol != refactor.symbol && refactor.uses.iter().any(reads)
@@ -112,7 +112,7 @@ pub(super) fn listed(sites: &[Site]) -> String {
 
 /// A site of `kind` in `path` for the families' tests: `symbol` using `uses`, no tests.
 #[cfg(test)]
-pub(super) fn site_in(kind: Kind, path: &str, symbol: &str, uses: &[&str]) -> Site {
+pub(super) fn site_in(kind: crate::intent::Kind, path: &str, symbol: &str, uses: &[&str]) -> Site {
     Site {
         kind,
         path: path.into(),
@@ -126,13 +126,14 @@ pub(super) fn site_in(kind: Kind, path: &str, symbol: &str, uses: &[&str]) -> Si
 
 /// [`site_in`] in `pkg/mod.py`, the one module of most of the families' test cases.
 #[cfg(test)]
-pub(super) fn site(kind: Kind, symbol: &str, uses: &[&str]) -> Site {
+pub(super) fn site(kind: crate::intent::Kind, symbol: &str, uses: &[&str]) -> Site {
     site_in(kind, "pkg/mod.py", symbol, uses)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::intent::Kind;
 
     #[test]
     fn a_feature_uses_what_its_code_reads_in_the_refactors_own_terms() {

@@ -32,6 +32,10 @@ impl Operator for BinOpSwap {
     fn name(&self) -> &'static str {
         "binop-swap"
     }
+
+    fn description(&self) -> &'static str {
+        "replaces an arithmetic or bitwise operator by another of its family (`+` ↔ `-`, `*` ↔ `/` ↔ `//`, `%` → `//`, `**` → `*`, `&` ↔ `|`, `<<` ↔ `>>`)"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }

@@ -14,6 +14,10 @@ impl Operator for BoolOpSwap {
     fn name(&self) -> &'static str {
         "bool-op"
     }
+
+    fn description(&self) -> &'static str {
+        "exchanges `and` and `or` between two values of a boolean operation"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }

@@ -57,6 +57,10 @@ impl Operator for ChangeDefault {
     fn name(&self) -> &'static str {
         "change-default"
     }
+
+    fn description(&self) -> &'static str {
+        "changes a parameter's default value in a `def`: an integer by one, `True` ↔ `False`, a non-empty string to the empty one"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }

@@ -13,6 +13,10 @@ impl Operator for ConstInt {
     fn name(&self) -> &'static str {
         "const-int"
     }
+
+    fn description(&self) -> &'static str {
+        "changes an integer literal by one (`n` → `n + 1`, `n` → `n - 1`)"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }

@@ -30,6 +30,10 @@ impl Operator for FlipCompare {
     fn name(&self) -> &'static str {
         "flip-compare"
     }
+
+    fn description(&self) -> &'static str {
+        "replaces a comparison operator by a near miss (`<` ↔ `<=`, `>` ↔ `>=`, `==` ↔ `!=`, `in` ↔ `not in`, `is` ↔ `is not`)"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }

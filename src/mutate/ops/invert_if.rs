@@ -16,6 +16,10 @@ impl Operator for InvertIf {
     fn name(&self) -> &'static str {
         "invert-if"
     }
+
+    fn description(&self) -> &'static str {
+        "`if c: A else: B` → `if not (c): B else: A` for an `if` (or `elif`) with a plain `else` block"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }

@@ -28,6 +28,10 @@ impl Operator for NegateCondition {
     fn name(&self) -> &'static str {
         "negate-condition"
     }
+
+    fn description(&self) -> &'static str {
+        "negates the test of an `if`, `elif`, `while` or conditional expression, or drops the negation of a test that is already `not x`"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }

@@ -14,6 +14,10 @@ impl Operator for RemoveIf {
     fn name(&self) -> &'static str {
         "remove-if"
     }
+
+    fn description(&self) -> &'static str {
+        "deletes an `if` statement without `else` inside a function body, whole lines"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Remove
     }

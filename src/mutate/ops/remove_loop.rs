@@ -13,6 +13,10 @@ impl Operator for RemoveLoop {
     fn name(&self) -> &'static str {
         "remove-loop"
     }
+
+    fn description(&self) -> &'static str {
+        "deletes a `for`, `async for` or `while` loop (with its `else`) inside a function body, whole lines"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Remove
     }

@@ -24,6 +24,10 @@ impl Operator for RemoveStatement {
     fn name(&self) -> &'static str {
         "remove-statement"
     }
+
+    fn description(&self) -> &'static str {
+        "deletes one simple statement inside a function body (an assignment, augmented assignment, expression call or `raise`)"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Remove
     }

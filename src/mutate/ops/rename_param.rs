@@ -190,6 +190,10 @@ impl Operator for RenameParam {
     fn name(&self) -> &'static str {
         "rename-param"
     }
+
+    fn description(&self) -> &'static str {
+        "renames a function parameter used in the body to `<name>_value`, with every use of the name inside the function"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }

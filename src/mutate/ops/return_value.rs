@@ -15,6 +15,10 @@ impl Operator for ReturnValue {
     fn name(&self) -> &'static str {
         "return-value"
     }
+
+    fn description(&self) -> &'static str {
+        "replaces the value of a `return` by `None`, or flips a returned `True`/`False`"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }

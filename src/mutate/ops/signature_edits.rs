@@ -15,6 +15,10 @@ impl Operator for RemoveParameter {
     fn name(&self) -> &'static str {
         "remove-parameter"
     }
+
+    fn description(&self) -> &'static str {
+        "drops a defaulted parameter from a definition (made by the signature-callsite family, never enumerated)"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
@@ -26,6 +30,10 @@ impl Operator for RemoveParameter {
 impl Operator for RemoveArgument {
     fn name(&self) -> &'static str {
         "remove-argument"
+    }
+
+    fn description(&self) -> &'static str {
+        "drops that parameter's argument from a call (made by the signature-callsite family, never enumerated)"
     }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure

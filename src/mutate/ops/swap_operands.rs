@@ -137,6 +137,10 @@ impl Operator for SwapOperands {
     fn name(&self) -> &'static str {
         "swap-operands"
     }
+
+    fn description(&self) -> &'static str {
+        "exchanges the operands of a non-commutative operator or of a single ordering comparison (`a - b` → `b - a`, `a < b` → `b < a`)"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Alter
     }

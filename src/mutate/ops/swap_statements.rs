@@ -44,6 +44,10 @@ impl Operator for SwapStatements {
     fn name(&self) -> &'static str {
         "swap-statements"
     }
+
+    fn description(&self) -> &'static str {
+        "exchanges two adjacent simple statements of the same block, each alone on a single line"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }

@@ -44,6 +44,10 @@ impl Operator for UnwrapBlock {
     fn name(&self) -> &'static str {
         "unwrap-block"
     }
+
+    fn description(&self) -> &'static str {
+        "replaces a `with` block, or a `try`/`except` without `else`/`finally`, by its body dedented by one level"
+    }
     fn kind(&self) -> OperatorKind {
         OperatorKind::Restructure
     }
