@@ -7,6 +7,7 @@ mod bench;
 mod branch;
 mod commit_replay;
 mod common;
+mod cputime;
 mod curriculum;
 mod env_confine;
 mod env_duplication;
