@@ -12,8 +12,6 @@
 //! wall-clock decision would have timed it out.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use mergeforge::pytest::forkserver::{ForkServerPool, RunHooks, ServerSpec};
@@ -22,7 +20,7 @@ use mergeforge::sandbox::cputime::wall_backstop;
 use mergeforge::sandbox::{run_in_fresh_tree, Limits, RunOutput, RunRequest};
 use mergeforge::snapshot::Snapshot;
 
-use crate::common::{edited, root, snapshot_of};
+use crate::common::{edited, root, snapshot_of, CpuLoad};
 
 /// The time limit of every run: a CPU budget of a few seconds, so that the test costs
 /// seconds, with its wall backstop at three times that.
@@ -30,39 +28,6 @@ const LIMIT: Duration = Duration::from_secs(3);
 
 /// pytest's arguments after `python -m pytest`.
 const PYTEST_ARGS: [&str; 4] = ["-q", "-p", "no:cacheprovider", "tests/"];
-
-/// Busy threads, one per core, until dropped.
-struct Load {
-    stop: Arc<AtomicBool>,
-    threads: Vec<std::thread::JoinHandle<()>>,
-}
-
-impl Load {
-    fn start() -> Load {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let stop = Arc::new(AtomicBool::new(false));
-        let threads = (0..cores)
-            .map(|_| {
-                let stop = stop.clone();
-                std::thread::spawn(move || {
-                    while !stop.load(Ordering::Relaxed) {
-                        std::hint::spin_loop();
-                    }
-                })
-            })
-            .collect();
-        Load { stop, threads }
-    }
-}
-
-impl Drop for Load {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
-        }
-    }
-}
 
 /// How a case's run ended, as `expected.txt` says it.
 fn verdict(output: &RunOutput) -> &'static str {
@@ -126,7 +91,7 @@ fn cpu_time_decides_time_outs_under_load() {
     let mut cases: Vec<_> = std::fs::read_dir(data.join("cases")).unwrap().map(|e| e.unwrap().path()).collect();
     cases.sort();
     assert!(cases.len() >= 3, "time-limit cases missing");
-    let load = Load::start();
+    let load = CpuLoad::start();
     for case in &cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let expected = std::fs::read_to_string(case.join("expected.txt")).unwrap();

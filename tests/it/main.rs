@@ -37,6 +37,7 @@ mod resolvers;
 mod sample;
 mod sandbox;
 mod schemas;
+mod second_tier;
 mod selection;
 mod shards;
 mod verdicts;
