@@ -11,9 +11,10 @@
 //! its cgroup's usage over the run where the server has a cgroup (the server itself
 //! only waits meanwhile), else its process group's in `/proc` while it runs and, at its
 //! end, the usage the server reaps it with; wall time, less the time it waited for a
-//! CPU, only as a backstop. Past the
-//! limit its process group and every other process in the cgroup but the server are
-//! killed. The server's warm-up is no verdict: only the wall backstop bounds it. A tree
+//! CPU, is only a backstop. Past the limit its process group and every other process in
+//! the cgroup but the server are killed. The server's warm-up is no verdict (a server
+//! that does not start sends its runs to new processes): the wall backstop of the
+//! limit, on the plain wall clock, bounds it. A tree
 //! the server cannot serve exactly (an added or deleted file, a change outside function
 //! bodies) is refused and the caller runs it in a fresh process. A server whose tree a
 //! test changed is retired; one that misbehaves in any way is killed.
@@ -150,8 +151,9 @@ impl ForkServerPool {
         Duration::from_nanos(self.start_nanos.load(Ordering::Relaxed))
     }
 
-    /// Runs `tree` on a server with time limit `timeout`; `None` when no server can run it exactly
-    /// (refused, or the server failed), for the caller to run it in a fresh process.
+    /// Runs `tree` on a server with time limit `timeout`; `None` when no server can run
+    /// it exactly (refused, or the server failed), for the caller to run it in a fresh
+    /// process.
     pub fn run(&self, tree: &Snapshot, hooks: &RunHooks, timeout: Duration) -> Option<RunOutput> {
         if self.broken.load(Ordering::Relaxed) {
             return None;

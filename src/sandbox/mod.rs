@@ -40,8 +40,8 @@ pub use confine::Reads;
 #[derive(Debug, Clone)]
 pub struct Limits {
     /// The CPU time all the command's processes together may use before it is killed
-    /// and reported timed out; wall time stops it at [`cputime::WALL_BACKSTOP_FACTOR`]
-    /// times this ([`cputime`]).
+    /// and reported timed out; wall time (less the time it waited for a CPU) stops it at
+    /// [`cputime::WALL_BACKSTOP_FACTOR`] times this ([`cputime`]).
     pub time_limit: Duration,
     pub address_space_bytes: u64,
     pub cpu_seconds: u64,
