@@ -59,7 +59,9 @@ fn check(name: &str, way: &str, expected: &str, output: &RunOutput) {
         Some("by its CPU time") => assert!(output.cpu >= LIMIT, "{context}: killed before its CPU budget was spent"),
         Some("by the wall backstop") => {
             assert!(output.cpu < LIMIT, "{context}: used its CPU budget");
-            let window = backstop..backstop + Duration::from_secs(5);
+            // Its clock leaves out the time the run waited for a CPU (start-up, under
+            // load): it ends some seconds after the backstop on the wall, not an hour.
+            let window = backstop..backstop * 2;
             assert!(window.contains(&output.duration), "{context}: not killed at the wall backstop");
         }
         Some(other) => panic!("{name}: expected.txt: unknown second line {other:?}"),
