@@ -1,5 +1,5 @@
 //! The committed sample does not depend on the machine's load: the calculator's tasks,
-//! generated from an empty outcome cache while busy threads keep every core loaded,
+//! generated from an empty outcome cache while a busy thread per core keeps it loaded,
 //! are the committed ones byte for byte. Time-outs are decided by CPU time
 //! (`mergeforge::sandbox::cputime`), so a candidate near its time limit gets the
 //! verdict it got on the machine that made the sample.
@@ -38,7 +38,7 @@ fn the_calculator_tasks_reproduce_from_an_empty_cache_under_load() {
         cache.to_str().unwrap(),
         "--no-progress",
     ]);
-    let load = CpuLoad::start();
+    let load = CpuLoad::start(1);
     let started = Instant::now();
     let output = run_mergeforge(&args);
     eprintln!("gen-tasks for {SUBSTRATE} from an empty cache under load: {:?}", started.elapsed());
