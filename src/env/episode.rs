@@ -331,7 +331,11 @@ impl Episode {
             .map_err(|e| EnvError::execution(format!("run: {e:#}")))?;
         *commands += run.duration;
         let status = match (run.timed_out, run.exit_code) {
-            (true, _) => format!("timed out after {} s (killed)", limits.wall_timeout.as_secs()),
+            (true, _) => format!(
+                "timed out: over {} s of CPU time or {} s of wall time (killed)",
+                limits.time_limit.as_secs(),
+                crate::sandbox::cputime::wall_backstop(limits.time_limit).as_secs()
+            ),
             (false, Some(code)) => format!("exit {code}"),
             (false, None) => "killed by a signal".to_string(),
         };

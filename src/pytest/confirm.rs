@@ -10,7 +10,8 @@
 //! - a selected run that **passes** is confirmed by a full run (on a fork-server child
 //!   when one can run the tree exactly), whose outcome is the verdict;
 //! - a selected run stopped by its **scaled time limit** is confirmed by a full run with
-//!   the substrate's full `timeout_s`: it counts as timed out only if that run does;
+//!   the substrate's full `timeout_s`: it counts as timed out only if that run does
+//!   (both limits are CPU time: [`crate::sandbox::cputime`]);
 //! - a selected run that fails on an **order-dependent** test (one that fails when its
 //!   file runs alone at HEAD, [`OrderDependence`]) is confirmed by a full run; other
 //!   selected failures stand;

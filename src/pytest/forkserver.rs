@@ -6,8 +6,15 @@
 //! pytest and collects the whole suite once, then forks one child per run
 //! (`mergeforge_forkserver.py` says how). For a run this module writes the changed files
 //! into the server's tree, lets the child swap the new function code in, waits for it
-//! with the run's wall-clock timeout (killing its process group and every other process
-//! in the cgroup but the server), reads its capped output, and puts HEAD back. A tree
+//! within the run's time limit, reads its capped output, and puts HEAD back. As for any
+//! sandboxed command the limit is the child's CPU time ([`crate::sandbox::cputime`]):
+//! its cgroup's usage over the run where the server has a cgroup (the server itself
+//! only waits meanwhile), else its process group's in `/proc` while it runs and, at its
+//! end, the usage the server reaps it with; wall time, less the time it waited for a
+//! CPU, is only a backstop. Past the limit its process group and every other process in
+//! the cgroup but the server are killed. The server's warm-up is no verdict (a server
+//! that does not start sends its runs to new processes): the wall backstop of the
+//! limit, on the plain wall clock, bounds it. A tree
 //! the server cannot serve exactly (an added or deleted file, a change outside function
 //! bodies) is refused and the caller runs it in a fresh process. A server whose tree a
 //! test changed is retired; one that misbehaves in any way is killed.
@@ -29,7 +36,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use super::{append_python_path, last_line};
-use crate::sandbox::confine::PidsCgroup;
+use crate::sandbox::confine::CommandCgroups;
+use crate::sandbox::cputime::{self, CpuMeter};
 use crate::sandbox::{kill_group, materialised_sandbox, read_capped, sandboxed_command, Limits, RunOutput, Sandboxed};
 use crate::snapshot::Snapshot;
 
@@ -40,6 +48,8 @@ const SERVER_FILE: &str = "mergeforge_forkserver.py";
 const REFUSED: i32 = 86;
 /// How long a server may take to answer anything but the end of a run.
 const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How often a running child's CPU time is read.
+const CPU_READ_EVERY: Duration = Duration::from_millis(50);
 /// Servers kept alive at once in this process, over all pools (each holds a warm
 /// interpreter, tens of MiB): a run over many substrates closes idle servers beyond it.
 const MAX_LIVE_SERVERS: usize = 16;
@@ -55,7 +65,8 @@ pub struct ServerSpec {
     /// run adds its own, [`RunHooks::args`]).
     pub pytest_args: Vec<String>,
     pub env: BTreeMap<String, String>,
-    /// Limits of the server and of each child; `wall_timeout` bounds the warm-up.
+    /// Limits of the server and of each child; the wall backstop of `time_limit` bounds
+    /// the warm-up.
     pub limits: Limits,
     /// Python modules to put on the server's `PYTHONPATH`: (module name, source).
     pub modules: Vec<(String, &'static str)>,
@@ -140,8 +151,9 @@ impl ForkServerPool {
         Duration::from_nanos(self.start_nanos.load(Ordering::Relaxed))
     }
 
-    /// Runs `tree` on a server with `timeout`; `None` when no server can run it exactly
-    /// (refused, or the server failed), for the caller to run it in a fresh process.
+    /// Runs `tree` on a server with time limit `timeout`; `None` when no server can run
+    /// it exactly (refused, or the server failed), for the caller to run it in a fresh
+    /// process.
     pub fn run(&self, tree: &Snapshot, hooks: &RunHooks, timeout: Duration) -> Option<RunOutput> {
         if self.broken.load(Ordering::Relaxed) {
             return None;
@@ -189,7 +201,7 @@ struct ForkServer {
     process: Child,
     control: ChildStdin,
     replies: Receiver<Reply>,
-    cgroup: Option<PidsCgroup>,
+    cgroup: Option<CommandCgroups>,
     sandbox: tempfile::TempDir,
     work: PathBuf,
     runs: u64,
@@ -197,12 +209,24 @@ struct ForkServer {
     retired: bool,
 }
 
+/// How a child's run ended.
+struct ChildEnd {
+    /// Its exit code, or minus the signal that ended it.
+    status: i64,
+    timed_out: bool,
+    /// Wall time, and CPU time of the child and its descendants.
+    duration: Duration,
+    cpu: Duration,
+}
+
 /// A message from the server.
 #[derive(Debug)]
 enum Reply {
     Ready(i64),
     Pid(i64),
-    Status(i64),
+    /// The child's exit code (or minus its signal) and the CPU time it and the
+    /// descendants it reaped used.
+    Status(i64, Duration),
 }
 
 impl ForkServer {
@@ -240,7 +264,7 @@ impl ForkServer {
         });
         LIVE_SERVERS.fetch_add(1, Ordering::Relaxed);
         let server = ForkServer { process, control, replies, cgroup, sandbox, work, runs: 0, retired: false };
-        match server.receive(spec.limits.wall_timeout)? {
+        match server.receive(cputime::wall_backstop(spec.limits.time_limit))? {
             Reply::Ready(0) => {}
             Reply::Ready(status) => {
                 let log = std::fs::read_to_string(root.join("warm-up.log")).unwrap_or_default();
@@ -280,7 +304,7 @@ impl ForkServer {
         let outcome = self.run_child(&request, timeout);
         let tree_intact = restore_and_check(&self.work, head, &changed)?;
         self.retired |= !tree_intact;
-        let (status, timed_out, duration) = outcome?;
+        let ChildEnd { status, timed_out, duration, cpu } = outcome?;
         let file = std::fs::File::open(&output_path).ok();
         let (output, truncated) = read_capped(file, spec.limits.output_cap_bytes);
         let accepted = (hooks.accept)(&run_dir);
@@ -294,41 +318,60 @@ impl ForkServer {
             output,
             truncated,
             duration,
+            cpu,
         }))
     }
 
-    /// Sends a request and waits for the child's end (or kills it at the timeout):
-    /// (status, timed out, wall time).
-    fn run_child(&mut self, request: &serde_json::Value, timeout: Duration) -> Result<(i64, bool, Duration)> {
+    /// Sends a request and waits for the child's end, killing it past its time limit
+    /// `timeout` ([`cputime::past_limit`]).
+    fn run_child(&mut self, request: &serde_json::Value, timeout: Duration) -> Result<ChildEnd> {
+        let cgroup = self.cgroup.as_ref().and_then(|c| c.cpu_cgroup());
+        let since = cgroup.and_then(cputime::cgroup_usage).unwrap_or_default();
         let started = Instant::now();
         writeln!(self.control, "{request}").context("sending a run to the fork server")?;
         self.control.flush()?;
         let Reply::Pid(pid) = self.receive(REPLY_TIMEOUT)? else { bail!("the fork server did not report its child") };
         let pid = i32::try_from(pid).context("child pid")?;
-        let server_pid = i32::try_from(self.process.id()).ok();
-        let remaining = timeout.saturating_sub(started.elapsed());
-        let (status, timed_out) = match self.replies.recv_timeout(remaining) {
-            Ok(Reply::Status(status)) => (status, false),
-            Ok(other) => bail!("unexpected fork server reply {other:?}"),
-            Err(RecvTimeoutError::Disconnected) => bail!("the fork server exited"),
-            Err(RecvTimeoutError::Timeout) => {
-                self.kill_child(pid, server_pid);
-                match self.receive(REPLY_TIMEOUT)? {
-                    Reply::Status(status) => (status, true),
-                    other => bail!("unexpected fork server reply {other:?}"),
-                }
-            }
-        };
+        let meter = CpuMeter::new(cgroup, since, pid);
+        let (status, reaped_cpu, killed) = self.wait_child(pid, &meter, timeout, started)?;
+        let cpu = meter.total_cpu(reaped_cpu);
         let duration = started.elapsed();
         // Whatever the test left behind goes too, even processes in a new session.
-        self.kill_child(pid, server_pid);
-        Ok((status, timed_out, duration))
+        self.kill_child(pid);
+        Ok(ChildEnd { status, timed_out: killed || cpu >= timeout, duration, cpu })
     }
 
-    fn kill_child(&self, pid: i32, server_pid: Option<i32>) {
+    /// Waits for the server's report of child `pid`'s end, reading its CPU time as it
+    /// runs and killing it past `timeout`: (status, CPU time reaped, killed).
+    fn wait_child(
+        &self,
+        pid: i32,
+        meter: &CpuMeter,
+        timeout: Duration,
+        started: Instant,
+    ) -> Result<(i64, Duration, bool)> {
+        loop {
+            match self.replies.recv_timeout(CPU_READ_EVERY) {
+                Ok(Reply::Status(status, cpu)) => return Ok((status, cpu, false)),
+                Ok(other) => bail!("unexpected fork server reply {other:?}"),
+                Err(RecvTimeoutError::Disconnected) => bail!("the fork server exited"),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if cputime::past_limit(timeout, meter.used(), started.elapsed()) {
+                self.kill_child(pid);
+                return match self.receive(REPLY_TIMEOUT)? {
+                    Reply::Status(status, cpu) => Ok((status, cpu, true)),
+                    other => bail!("unexpected fork server reply {other:?}"),
+                };
+            }
+        }
+    }
+
+    /// Kills child `pid`'s process group and every process in the cgroup but the server.
+    fn kill_child(&self, pid: i32) {
         kill_group(pid);
         if let Some(cgroup) = &self.cgroup {
-            cgroup.kill_all_except(server_pid);
+            cgroup.kill_all_except(i32::try_from(self.process.id()).ok());
         }
     }
 
@@ -359,10 +402,11 @@ impl Drop for ForkServer {
 fn parse_reply(line: &str) -> Option<Reply> {
     let value: serde_json::Value = serde_json::from_str(line).ok()?;
     let field = |name: &str| value.get(name).and_then(serde_json::Value::as_i64);
+    let cpu = || Duration::from_micros(field("cpu_us").unwrap_or(0).max(0) as u64);
     field("ready")
         .map(Reply::Ready)
         .or_else(|| field("pid").map(Reply::Pid))
-        .or_else(|| field("status").map(Reply::Status))
+        .or_else(|| field("status").map(|status| Reply::Status(status, cpu())))
 }
 
 /// The paths whose content differs between `head` and `tree`; `None` if a file was

@@ -16,8 +16,10 @@ caller has already written the changed files there). Before that, in "swap" mode
 swaps in the new code of the changed files' functions; in "fresh" mode it forgets every
 module of the work tree (the project, its tests, conftest files), so pytest imports them
 all again from the changed tree, as a new process would (this serves trees that do not
-even parse). The server replies `{"pid": N}` when the child starts and `{"status": S}`
-when it ends (an exit code, or minus the signal number).
+even parse). The server replies `{"pid": N}` when the child starts and `{"status": S,
+"cpu_us": C}` when it ends: an exit code, or minus the signal number, and the CPU time
+in microseconds the child and the descendants it reaped used (its time limit is CPU
+time; the caller reads it while the child runs and kills it past the limit).
 
 Swapping is exact only when a file's module-level and class-body code is unchanged: then
 re-importing the file would rebuild the same objects around the new function bodies. The
@@ -319,8 +321,9 @@ def main():
         except OSError:
             pass  # the child already did it, or is gone
         _send(control, {"pid": pid})
-        _, wait_status = os.waitpid(pid, 0)
-        _send(control, {"status": _exit_code(wait_status)})
+        _, wait_status, usage = os.wait4(pid, 0)
+        cpu_us = int(round((usage.ru_utime + usage.ru_stime) * 1e6))
+        _send(control, {"status": _exit_code(wait_status), "cpu_us": cpu_us})
 
 
 def _exit_code(wait_status):

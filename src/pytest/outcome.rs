@@ -95,6 +95,7 @@ mod tests {
             exit_code: Some(exit_code),
             output: output.to_string(),
             duration: std::time::Duration::ZERO,
+            cpu: std::time::Duration::ZERO,
             timed_out: false,
             truncated: false,
         }

@@ -7,6 +7,10 @@
 //! test) before returning a verdict; [`TestRunner::run_full`] always runs the whole
 //! suite, and [`TestRunner::flips`] runs it again to catch flaky tests.
 //!
+//! A run's time limit (the substrate's `timeout_s`, or a selected run's scaled one) is
+//! CPU time, with wall time as a backstop ([`crate::sandbox::cputime`]), however the
+//! run is served: a time-out does not depend on the machine's load.
+//!
 //! A cache key covers everything that decides an outcome besides the tree: the command
 //! as configured, its variables, the interpreter's version, the venv's installed
 //! packages, the sandbox's [`Profile`] (limits, confinement) and, for a selected run,
@@ -365,7 +369,7 @@ impl TestRunner {
     fn execute_suite(&self, tree: &Snapshot, serving: Serving) -> Result<RunOutput> {
         if let Some(servers) = self.pool() {
             for hooks in serving.hooks() {
-                if let Some(output) = servers.run(tree, &hooks, self.limits.wall_timeout) {
+                if let Some(output) = servers.run(tree, &hooks, self.limits.time_limit) {
                     self.counters.served.fetch_add(1, Ordering::Relaxed);
                     return Ok(output);
                 }
@@ -407,10 +411,10 @@ impl TestRunner {
     /// verdict, with both runs' durations.
     fn judge_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<(Outcome, Vec<Confirmation>)> {
         let selector = self.selector.as_ref().context("a selected run without a coverage map")?;
-        let scaled = selector.index.timeout_for(ids, self.limits.wall_timeout);
+        let scaled = selector.index.timeout_for(ids, self.limits.time_limit);
         let outcome = self.executed(self.execute_selected(tree, ids, scaled)?);
         let needed = if outcome.timed_out {
-            (scaled < self.limits.wall_timeout).then_some(Confirmation::ScaledTimeout)
+            (scaled < self.limits.time_limit).then_some(Confirmation::ScaledTimeout)
         } else if outcome.passed {
             Some(Confirmation::SelectedPass)
         } else if selector.order.needs_full_run(&outcome.failed_tests) {
@@ -456,7 +460,7 @@ impl TestRunner {
                 return Ok(output);
             }
         }
-        let limits = Limits { wall_timeout: timeout, ..self.limits.clone() };
+        let limits = Limits { time_limit: timeout, ..self.limits.clone() };
         let narrowed = self.run_with_plugin(tree, PluginMode::Select { ids, narrow: true }, &limits)?;
         if !narrowed.mismatch {
             return Ok(narrowed.output);

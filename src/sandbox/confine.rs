@@ -3,7 +3,10 @@
 //!
 //! * a **pids cgroup** (cgroups v1 or v2, when writable: root) caps the number of
 //!   processes — RLIMIT_NPROC is not enforced for root — and lets the parent kill every
-//!   process the command left behind, even ones that left its process group;
+//!   process the command left behind, even ones that left its process group; a cgroup
+//!   v2 (the same one on a host with v2 only, one in the v2 hierarchy beside a v1 pids
+//!   cgroup) counts the CPU time of all its processes, which decides its time-out
+//!   ([`super::cputime`]);
 //! * a **Landlock** ruleset lets the command write only inside its sandbox directory
 //!   (and `/dev`, for `/dev/null`), and read and execute anywhere or, for an
 //!   environment episode's commands ([`Reads::Only`]), only in its sandbox, the system's
@@ -28,11 +31,16 @@ use landlock::{
     RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, ABI,
 };
 
-/// A pids cgroup holding one sandboxed command and everything it starts.
-pub struct PidsCgroup {
-    dir: PathBuf,
-    /// `<dir>/cgroup.procs` as a C string, written by the child before exec.
-    procs: CString,
+/// The cgroups holding one sandboxed command and everything it starts, one folder per
+/// hierarchy: the pids cgroup (cgroups v1 or v2), and where that is a v1 one, a cgroup
+/// of the host's v2 hierarchy for the command's CPU time (`cpu.stat`, which every v2
+/// cgroup has, and `cpu.pressure`: [`super::cputime`]). On a host with cgroups v2 only,
+/// one folder is both.
+pub struct CommandCgroups {
+    /// Each folder and its `cgroup.procs` as a C string, written by the child before exec.
+    folders: Vec<(PathBuf, CString)>,
+    /// The one of them that is a cgroup v2 (with a `cpu.stat`), if any.
+    cpu: Option<PathBuf>,
 }
 
 /// Where mergeforge's pids cgroups live, if this process may create them.
@@ -43,84 +51,138 @@ fn cgroup_root() -> Option<&'static Path> {
             PathBuf::from("/sys/fs/cgroup/pids"),
             PathBuf::from("/sys/fs/cgroup"), // cgroups v2: pids.max lives in every child
         ];
-        for base in candidates {
-            let root = base.join("mergeforge");
-            if std::fs::create_dir_all(&root).is_ok() && probe(&root) {
-                return Some(root);
-            }
+        let root = writable_root(&candidates, |dir| dir.join("pids.max").exists());
+        if root.is_none() {
+            eprintln!(
+                "warning: no writable pids cgroup (needs root): sandboxed commands are not limited in process count"
+            );
         }
-        eprintln!("warning: no writable pids cgroup (needs root): sandboxed commands are not limited in process count");
-        None
+        root
     })
     .as_deref()
 }
 
-fn probe(root: &Path) -> bool {
-    let dir = root.join(format!("probe-{}", std::process::id()));
-    let ok = std::fs::create_dir(&dir).is_ok() && dir.join("pids.max").exists();
-    let _ = std::fs::remove_dir(&dir);
-    ok
+/// Where mergeforge's cgroups for CPU time live when the pids cgroups are v1 ones: the
+/// v2 hierarchy of a hybrid host (or of a host with v2 only, whose pids cgroups already
+/// have a `cpu.stat`), if this process may create cgroups there.
+fn cpu_cgroup_root() -> Option<&'static Path> {
+    static ROOT: OnceLock<Option<PathBuf>> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let candidates = [PathBuf::from("/sys/fs/cgroup/unified"), PathBuf::from("/sys/fs/cgroup")];
+        writable_root(&candidates, |dir| super::cputime::cgroup_usage(dir).is_some())
+    })
+    .as_deref()
 }
 
-impl PidsCgroup {
-    /// A fresh cgroup allowing at most `max` processes, or `None` where unavailable.
-    pub fn create(max: u64) -> Option<PidsCgroup> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let root = cgroup_root()?;
-        let name = format!("run-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
-        let dir = root.join(name);
-        std::fs::create_dir(&dir).ok()?;
-        if std::fs::write(dir.join("pids.max"), max.to_string()).is_err() {
-            let _ = std::fs::remove_dir(&dir);
-            return None;
+/// The `mergeforge` folder of the first of `candidates` (cgroup hierarchies that exist)
+/// where this process can create a cgroup that `usable` accepts.
+fn writable_root(candidates: &[PathBuf], usable: impl Fn(&Path) -> bool) -> Option<PathBuf> {
+    let hierarchies = candidates.iter().filter(|base| base.join("cgroup.procs").exists());
+    hierarchies.map(|base| base.join("mergeforge")).find(|root| {
+        let dir = root.join(format!("probe-{}", std::process::id()));
+        let ok = std::fs::create_dir_all(root).is_ok() && std::fs::create_dir(&dir).is_ok() && usable(&dir);
+        let _ = std::fs::remove_dir(&dir);
+        ok
+    })
+}
+
+/// A new cgroup named for this process in `root`.
+fn new_cgroup(root: &Path) -> Option<(PathBuf, CString)> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let name = format!("run-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+    let dir = root.join(name);
+    std::fs::create_dir(&dir).ok()?;
+    let procs = CString::new(dir.join("cgroup.procs").as_os_str().as_bytes()).ok()?;
+    Some((dir, procs))
+}
+
+impl CommandCgroups {
+    /// Fresh cgroups allowing at most `max` processes and counting CPU time, as far as
+    /// this host gives them; `None` where it gives neither.
+    pub fn create(max: u64) -> Option<CommandCgroups> {
+        let mut cgroups = CommandCgroups { folders: Vec::new(), cpu: None };
+        if let Some((dir, procs)) = cgroup_root().and_then(new_cgroup) {
+            match std::fs::write(dir.join("pids.max"), max.to_string()) {
+                Ok(()) => cgroups.folders.push((dir, procs)),
+                Err(_) => {
+                    let _ = std::fs::remove_dir(&dir);
+                }
+            }
         }
-        let procs = CString::new(dir.join("cgroup.procs").as_os_str().as_bytes()).ok()?;
-        Some(PidsCgroup { dir, procs })
+        let v2 = cgroups.folders.iter().map(|(dir, _)| dir).find(|dir| super::cputime::cgroup_usage(dir).is_some());
+        cgroups.cpu = match v2 {
+            Some(dir) => Some(dir.clone()),
+            None => cpu_cgroup_root().and_then(new_cgroup).map(|(dir, procs)| {
+                cgroups.folders.push((dir.clone(), procs));
+                dir
+            }),
+        };
+        (!cgroups.folders.is_empty()).then_some(cgroups)
     }
 
-    /// The procs file the child writes its pid into.
-    pub fn procs_path(&self) -> &CString {
-        &self.procs
+    /// The procs files the child writes its pid into, one per hierarchy.
+    pub fn procs_paths(&self) -> Vec<CString> {
+        self.folders.iter().map(|(_, procs)| procs.clone()).collect()
     }
 
-    /// Kills every process still in the cgroup (repeatedly, until it is empty).
+    /// The cgroup v2 counting the command's CPU time, if this host gives one.
+    pub fn cpu_cgroup(&self) -> Option<&Path> {
+        self.cpu.as_deref()
+    }
+
+    /// Kills every process still in the cgroups (repeatedly, until they are empty).
     pub fn kill_all(&self) {
         self.kill_all_except(None);
     }
 
-    /// Kills every process in the cgroup but `keep` (repeatedly, until none is left):
+    /// Kills every process in the cgroups but `keep` (repeatedly, until none is left):
     /// what a fork server's child left behind, the server itself spared.
     pub fn kill_all_except(&self, keep: Option<i32>) {
-        for _ in 0..50 {
-            let Ok(text) = std::fs::read_to_string(self.dir.join("cgroup.procs")) else { return };
-            let pids: Vec<i32> =
-                text.lines().filter_map(|l| l.trim().parse().ok()).filter(|pid| Some(*pid) != keep).collect();
-            if pids.is_empty() {
-                return;
-            }
-            for pid in pids {
-                // SAFETY: signalling a pid that belongs to this sandbox's cgroup.
-                unsafe {
-                    libc::kill(pid, libc::SIGKILL);
-                }
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
+        for (dir, _) in &self.folders {
+            kill_all_in(dir, keep);
         }
     }
 }
 
-impl Drop for PidsCgroup {
-    fn drop(&mut self) {
-        self.kill_all();
-        let _ = std::fs::remove_dir(&self.dir);
+/// Kills every process in the cgroup `dir` but `keep`, until none is left.
+fn kill_all_in(dir: &Path, keep: Option<i32>) {
+    for _ in 0..50 {
+        let Ok(text) = std::fs::read_to_string(dir.join("cgroup.procs")) else { return };
+        let pids: Vec<i32> =
+            text.lines().filter_map(|l| l.trim().parse().ok()).filter(|pid| Some(*pid) != keep).collect();
+        if pids.is_empty() {
+            return;
+        }
+        for pid in pids {
+            // SAFETY: signalling a pid that belongs to this sandbox's cgroup.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
 
-/// Removes the pids cgroups of runs whose mergeforge process is gone (a killed run),
-/// after killing whatever is still in them (a fork server, a test it started); returns
-/// how many were removed. Cgroups are named `run-<pid>-<n>` and live on this host only.
+impl Drop for CommandCgroups {
+    fn drop(&mut self) {
+        self.kill_all();
+        for (dir, _) in &self.folders {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+/// Removes the cgroups of runs whose mergeforge process is gone (a killed run), after
+/// killing whatever is still in them (a fork server, a test it started); returns how
+/// many were removed. Cgroups are named `run-<pid>-<n>` and live on this host only.
 pub fn sweep_dead_cgroups() -> usize {
-    let Some(root) = cgroup_root() else { return 0 };
+    let roots = [cgroup_root(), cpu_cgroup_root()];
+    let mut roots: Vec<&Path> = roots.into_iter().flatten().collect();
+    roots.dedup();
+    roots.into_iter().map(sweep_dead_cgroups_in).sum()
+}
+
+fn sweep_dead_cgroups_in(root: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(root) else { return 0 };
     let mut removed = 0;
     for entry in entries.flatten() {
@@ -134,7 +196,7 @@ pub fn sweep_dead_cgroups() -> usize {
             continue;
         }
         // Dropping it kills what is left in it and removes it.
-        drop(PidsCgroup { dir: entry.path(), procs: CString::default() });
+        drop(CommandCgroups { folders: vec![(entry.path(), CString::default())], cpu: None });
         removed += usize::from(!entry.path().exists());
     }
     removed
@@ -420,7 +482,7 @@ pub fn confinement_profile(reads: &Reads) -> Option<Vec<String>> {
     })
 }
 
-/// Whether this host gives sandboxed commands a pids cgroup (see [`PidsCgroup`]).
+/// Whether this host gives sandboxed commands a pids cgroup (see [`CommandCgroups`]).
 pub fn pids_cgroup_available() -> bool {
     cgroup_root().is_some()
 }

@@ -2,8 +2,10 @@
 //!
 //! The sandbox owns: a private working directory per run, a scrubbed environment
 //! (an allow-list plus the caller's extra variables, `HOME` and `TMPDIR` inside the
-//! sandbox), resource limits (address space, CPU time, file size, open files), a
-//! wall-clock timeout that kills the whole process group, a new network namespace with
+//! sandbox), resource limits (address space, CPU time, file size, open files), a time
+//! limit decided by the CPU time of all the command's processes, with wall time only as a
+//! backstop for one that sleeps or blocks ([`cputime`]: the verdict does not depend on
+//! the machine's load), which kills the whole process group, a new network namespace with
 //! only its loopback up ([`netns`]) and a mount namespace with a private `/dev/shm`
 //! ([`mounts`]) when the kernel allows them (root), Landlock confinement ([`confine`]:
 //! what it may write and, for an environment episode's commands, [`Reads::Only`], what
@@ -16,6 +18,7 @@
 //! fork servers, the venv) is [`crate::pytest`], which this module never imports.
 
 pub mod confine;
+pub mod cputime;
 pub mod mounts;
 pub mod netns;
 pub mod pidns;
@@ -36,7 +39,10 @@ pub use confine::Reads;
 /// Resource limits for one run, and what it may read.
 #[derive(Debug, Clone)]
 pub struct Limits {
-    pub wall_timeout: Duration,
+    /// The CPU time all the command's processes together may use before it is killed
+    /// and reported timed out; wall time (less the time it waited for a CPU) stops it at
+    /// [`cputime::WALL_BACKSTOP_FACTOR`] times this ([`cputime`]).
+    pub time_limit: Duration,
     pub address_space_bytes: u64,
     pub cpu_seconds: u64,
     pub file_size_bytes: u64,
@@ -49,12 +55,13 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Limits for a test run with the given wall-clock timeout, reading anywhere.
-    pub fn for_tests(wall_timeout: Duration) -> Self {
+    /// Limits for a test run with the given time limit, reading anywhere. RLIMIT_CPU
+    /// (per process) is twice the limit: the kernel's last resort above the budget.
+    pub fn for_tests(time_limit: Duration) -> Self {
         Limits {
-            wall_timeout,
+            time_limit,
             address_space_bytes: 4 << 30,
-            cpu_seconds: wall_timeout.as_secs().saturating_mul(2).max(10),
+            cpu_seconds: time_limit.as_secs().saturating_mul(2).max(10),
             file_size_bytes: 256 << 20,
             open_files: 1024,
             max_processes: 256,
@@ -94,7 +101,11 @@ type RlimitResource = libc::c_int;
 pub struct Profile {
     /// Every rlimit, by name.
     pub rlimits: BTreeMap<&'static str, u64>,
-    pub wall_timeout_ms: u128,
+    /// The time limit. It is serialised under the name it had when a wall clock
+    /// measured it: the limit is the same number, what it bounds is now the command's CPU
+    /// time ([`cputime`]), so outcomes cached under it keep their keys.
+    #[serde(rename = "wall_timeout_ms")]
+    pub time_limit_ms: u128,
     pub output_cap_bytes: usize,
     /// The variables every command gets (`HOME`, `TMPDIR` and `XDG_CACHE_HOME` aside:
     /// they are folders of each run's own sandbox).
@@ -116,7 +127,7 @@ impl Profile {
     pub fn of(limits: &Limits) -> Profile {
         Profile {
             rlimits: limits.rlimits().iter().map(|(_, name, value)| (*name, *value)).collect(),
-            wall_timeout_ms: limits.wall_timeout.as_millis(),
+            time_limit_ms: limits.time_limit.as_millis(),
             output_cap_bytes: limits.output_cap_bytes,
             env: fixed_env().into_iter().collect(),
             network_namespace: network_namespace_available(),
@@ -131,13 +142,17 @@ impl Profile {
 /// What happened to one sandboxed command.
 #[derive(Debug, Clone)]
 pub struct RunOutput {
-    /// Exit code, `None` when killed by a signal or the timeout.
+    /// Exit code, `None` when killed by a signal or the time limit.
     pub exit_code: Option<i32>,
+    /// The command went past its time limit ([`cputime`]): killed there, or ended
+    /// having used its whole CPU budget.
     pub timed_out: bool,
     /// Combined stdout and stderr, truncated to the output cap.
     pub output: String,
     pub truncated: bool,
     pub duration: Duration,
+    /// CPU time all its processes used, as its time limit counts it ([`cputime`]).
+    pub cpu: Duration,
 }
 
 /// A command to run inside a fresh copy of `tree`.
@@ -194,18 +209,12 @@ pub fn run_in_dir(
     let out_reader = std::thread::spawn(move || read_capped(stdout, cap));
     let err_reader = std::thread::spawn(move || read_capped(stderr, cap));
 
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if started.elapsed() >= limits.wall_timeout {
-            timed_out = true;
-            kill_group(pid);
-            break child.wait()?;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    // A fresh cgroup: nothing ran in it before the command.
+    let since = cputime::Usage::default();
+    let meter = cputime::CpuMeter::new(cgroup.as_ref().and_then(|c| c.cpu_cgroup()), since, pid);
+    let ended = cputime::wait_for(pid, &meter, limits.time_limit, started)?;
+    let cpu = meter.total_cpu(ended.reaped_cpu);
+    let timed_out = ended.killed || cpu >= limits.time_limit;
     // Whatever the test left behind goes too: its process group, and every process in
     // its cgroup (even those that started a new session).
     kill_group(pid);
@@ -217,13 +226,14 @@ pub fn run_in_dir(
     let (err, err_truncated) = err_reader.join().unwrap_or_default();
     output.push_str(&err);
     truncated |= err_truncated;
-    Ok(RunOutput { exit_code: if timed_out { None } else { status.code() }, timed_out, output, truncated, duration })
+    let exit_code = if timed_out { None } else { ended.status.code() };
+    Ok(RunOutput { exit_code, timed_out, output, truncated, duration, cpu })
 }
 
-/// A command set up to run sandboxed, and the pids cgroup it will join (if any).
+/// A command set up to run sandboxed, and the cgroups it will join (if any).
 pub(crate) struct Sandboxed {
     pub command: Command,
-    pub cgroup: Option<confine::PidsCgroup>,
+    pub cgroup: Option<confine::CommandCgroups>,
 }
 
 /// `argv` in `work` with the scrubbed environment (plus `extra_env`), `HOME` and `TMPDIR`
@@ -255,11 +265,11 @@ pub(crate) fn sandboxed_command(
     for (key, value) in extra_env {
         command.env(key, value);
     }
-    let cgroup = confine::PidsCgroup::create(limits.max_processes);
+    let cgroup = confine::CommandCgroups::create(limits.max_processes);
     let own_mounts = mounts::available();
     let own_pids = own_mounts && matches!(limits.reads, Reads::Only(_)) && pidns::available();
     let confinement = confine::confinement(sandbox_root, &limits.reads, own_pids, own_mounts);
-    let procs = cgroup.as_ref().map(|c| c.procs_path().clone());
+    let procs = cgroup.as_ref().map(|c| c.procs_paths()).unwrap_or_default();
     let namespaces = Namespaces { network: network_namespace_available(), mounts: own_mounts, pids: own_pids };
     apply_limits_after_fork(&mut command, limits, procs, namespaces, confinement);
     Ok(Sandboxed { command, cgroup })
@@ -370,14 +380,14 @@ struct Namespaces {
     pids: bool,
 }
 
-/// Sets rlimits, joins the pids cgroup, enters the [`Namespaces`] and applies the
+/// Sets rlimits, joins the cgroups, enters the [`Namespaces`] and applies the
 /// Landlock confinement (the rules on what the child mounted added first), in the
 /// child between fork and exec. Everything the closure touches was prepared before the
 /// fork, and it only makes async-signal-safe system calls: no allocation, no locks.
 fn apply_limits_after_fork(
     command: &mut Command,
     limits: &Limits,
-    cgroup_procs: Option<std::ffi::CString>,
+    cgroup_procs: Vec<std::ffi::CString>,
     namespaces: Namespaces,
     confinement: Option<confine::Confinement>,
 ) {
@@ -392,7 +402,7 @@ fn apply_limits_after_fork(
                     return Err(std::io::Error::last_os_error());
                 }
             }
-            if let Some(procs) = &cgroup_procs {
+            for procs in &cgroup_procs {
                 confine::join_cgroup(procs)?;
             }
             if namespaces.network {

@@ -388,3 +388,37 @@ pub fn python_with(deps: &[&str]) -> std::path::PathBuf {
         .unwrap_or_else(|e| panic!("a venv with {deps:?} (from PyPI): {e:#}"))
         .interpreter
 }
+
+/// Busy threads, `per_core` per core, until dropped: a machine under load, for the
+/// tests of time limits (which count CPU time, not wall time).
+pub struct CpuLoad {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl CpuLoad {
+    pub fn start(per_core: usize) -> CpuLoad {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = (0..cores * per_core)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        std::hint::spin_loop();
+                    }
+                })
+            })
+            .collect();
+        CpuLoad { stop, threads }
+    }
+}
+
+impl Drop for CpuLoad {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use mergeforge::pytest::confirm::Confirmation;
 use mergeforge::pytest::testrun::TestRunner;
 use mergeforge::pytest::venv::ensure_venv;
 use mergeforge::pytest::venv::user_cache_dir;
@@ -56,6 +57,7 @@ fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
         let tree = edited(&head, &case);
 
         let served_before = runner.stats().served_runs;
+        let scaled_before = runner.stats().confirmations.of(Confirmation::ScaledTimeout);
         let started = Instant::now();
         let outcome = runner.run(&tree).unwrap();
         let elapsed = started.elapsed();
@@ -70,11 +72,16 @@ fn fork_server_cases_agree_with_new_processes_and_stay_contained() {
             assert!(outcome.timed_out, "{name}: should time out, got {outcome:?}");
             // The selected tests took milliseconds at HEAD: the scaled limit is the 10 s
             // floor; the run is then confirmed with the configured limit before it counts
-            // as timed out.
-            assert!(
-                elapsed >= Duration::from_secs(10 + TIMEOUT_S) && elapsed < Duration::from_secs(10 + TIMEOUT_S + 10),
-                "{name}: took {elapsed:?}"
-            );
+            // as timed out. Both limits are CPU time, which the test's processes spend at
+            // most a core each per second: on every core for a fork bomb, on one for a loop.
+            let scaled = runner.stats().confirmations.of(Confirmation::ScaledTimeout);
+            assert_eq!(scaled, scaled_before + 1, "{name}: the scaled time-out was not confirmed");
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+            let cpu = Duration::from_secs(10 + TIMEOUT_S);
+            assert!(elapsed >= cpu / cores, "{name}: took {elapsed:?}, less than {cpu:?} of CPU time allows");
+            if name == "infinite-loop" {
+                assert!(elapsed >= cpu, "{name}: took {elapsed:?}, less than {cpu:?} of CPU time on one core");
+            }
             continue;
         }
         let fresh = runner.run_full(&tree).unwrap();

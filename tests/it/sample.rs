@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use crate::common::*;
 
 /// The committed sample version folder (the only version of mergeforge-embedded).
-fn sample_version() -> PathBuf {
+pub(crate) fn sample_version() -> PathBuf {
     let dataset = root().join("generated/mergeforge-embedded");
     let mut versions: Vec<PathBuf> = std::fs::read_dir(&dataset)
         .expect("generated/mergeforge-embedded exists")

@@ -272,6 +272,9 @@ fn a_changed_sandbox_profile_or_package_set_misses_the_outcome_cache() {
     assert_ne!(Profile::of(&limits), Profile::of(&smaller));
     let profile = serde_json::to_value(Profile::of(&limits)).unwrap();
     assert_eq!(profile["rlimits"]["address-space"], 4u64 << 30);
+    // The limit is CPU time now, but the same number under the same name: cached
+    // outcomes (the committed sample's among them) keep their keys.
+    assert_eq!(profile["wall_timeout_ms"], 30_000, "{profile}");
     if mergeforge::sandbox::confine::landlock_available() {
         let rules = profile["landlock"].to_string();
         assert!(rules.contains("/dev: read-and-write-files") && rules.contains("<sandbox>: all"), "{rules}");

@@ -156,7 +156,7 @@ pub enum FullReason {
 
 /// How much slower than at HEAD a selected run may be before it counts as timed out.
 pub const TIMEOUT_FACTOR: f64 = 10.0;
-/// The least wall-clock limit of a selected run.
+/// The least time limit of a selected run.
 pub const MIN_SELECTED_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A coverage map indexed for selection.
@@ -194,8 +194,9 @@ impl CoverageIndex {
         files
     }
 
-    /// The wall-clock limit of a run of `ids`: [`TIMEOUT_FACTOR`] times what those tests
-    /// took in the traced HEAD run, but never less than a sixth of `configured`, three
+    /// The time limit of a run of `ids` (a CPU budget, as every sandboxed command's:
+    /// [`crate::sandbox::cputime`]): [`TIMEOUT_FACTOR`] times what those tests took in
+    /// the traced HEAD run, but never less than a sixth of `configured`, three
     /// times that run's start-up and collection, or [`MIN_SELECTED_TIMEOUT`], and never
     /// more than `configured`. A test with no recorded duration gets `configured`. A
     /// selected run that hangs thus costs a fraction of the configured timeout; one that

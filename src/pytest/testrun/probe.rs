@@ -32,7 +32,7 @@ impl crate::intent::Probe for TestRunner {
         let outcome = match (&self.selector, self.selection(tree)) {
             (Some(selector), Selection::Tests(ids)) => {
                 let key = sha256_hex(format!("{}:probe", self.selected_key(tree, &ids)).as_bytes());
-                let scaled = selector.index.timeout_for(&ids, self.limits.wall_timeout);
+                let scaled = selector.index.timeout_for(&ids, self.limits.time_limit);
                 let (outcome, _) = self.cached_run(&key, || self.execute_selected(tree, &ids, scaled)).ok()?;
                 match selector.order.needs_full_run(&outcome.failed_tests) && !outcome.timed_out {
                     true => self.run(tree).ok()?,
