@@ -34,7 +34,7 @@ use crate::sandbox::{kill_group, materialised_sandbox, read_capped, sandboxed_co
 use crate::snapshot::Snapshot;
 
 /// The server program (see its docstring for the protocol).
-pub const SERVER_SOURCE: &str = include_str!("mergeforge_forkserver.py");
+pub(crate) const SERVER_SOURCE: &str = include_str!("mergeforge_forkserver.py");
 const SERVER_FILE: &str = "mergeforge_forkserver.py";
 /// The child's exit status when it refuses a tree before running anything.
 const REFUSED: i32 = 86;
@@ -47,24 +47,24 @@ const MAX_LIVE_SERVERS: usize = 16;
 static LIVE_SERVERS: AtomicUsize = AtomicUsize::new(0);
 
 /// Everything a server of one HEAD tree and one pytest command needs.
-pub struct ServerSpec {
-    pub head: Snapshot,
+pub(crate) struct ServerSpec {
+    pub(crate) head: Snapshot,
     /// The interpreter (the command's first word).
-    pub python: String,
+    pub(crate) python: String,
     /// pytest's arguments: the command's words after `-m pytest`, plugins included (a
     /// run adds its own, [`RunHooks::args`]).
-    pub pytest_args: Vec<String>,
-    pub env: BTreeMap<String, String>,
+    pub(crate) pytest_args: Vec<String>,
+    pub(crate) env: BTreeMap<String, String>,
     /// Limits of the server and of each child; `wall_timeout` bounds the warm-up.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// Python modules to put on the server's `PYTHONPATH`: (module name, source).
-    pub modules: Vec<(String, &'static str)>,
+    pub(crate) modules: Vec<(String, &'static str)>,
 }
 
 /// How a child gets the changed tree's code (its name is the protocol's word).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
 #[strum(serialize_all = "kebab-case")]
-pub enum ChildMode {
+pub(crate) enum ChildMode {
     /// Swap the new code of changed functions into the warm modules (exact only for
     /// changes inside function bodies; refused otherwise).
     Swap,
@@ -79,7 +79,7 @@ impl ChildMode {
 }
 
 /// How one run on a server ended.
-pub enum Served {
+pub(crate) enum Served {
     Ran(RunOutput),
     /// The server cannot run this tree exactly: run it in a fresh process.
     Refused,
@@ -88,28 +88,28 @@ pub enum Served {
 /// A run's own files, variables and arguments: `prepare` writes into the run's folder and
 /// returns the variables to set; `accept` looks at the folder after the run (false:
 /// refused); `args` go after the server's pytest arguments.
-pub struct RunHooks<'a> {
-    pub mode: ChildMode,
-    pub prepare: &'a dyn Fn(&Path) -> Result<BTreeMap<String, String>>,
-    pub accept: &'a dyn Fn(&Path) -> bool,
-    pub args: &'a [&'a str],
+pub(crate) struct RunHooks<'a> {
+    pub(crate) mode: ChildMode,
+    pub(crate) prepare: &'a dyn Fn(&Path) -> Result<BTreeMap<String, String>>,
+    pub(crate) accept: &'a dyn Fn(&Path) -> bool,
+    pub(crate) args: &'a [&'a str],
 }
 
 impl RunHooks<'_> {
     /// A run of the command as it is, its modules imported afresh.
-    pub fn fresh() -> RunHooks<'static> {
+    pub(crate) fn fresh() -> RunHooks<'static> {
         RunHooks { mode: ChildMode::Fresh, prepare: &|_| Ok(BTreeMap::new()), accept: &|_| true, args: &[] }
     }
 
     /// A run of the command as it is (every test collected and run), the changed
     /// functions swapped into the warm modules.
-    pub fn swapped() -> RunHooks<'static> {
+    pub(crate) fn swapped() -> RunHooks<'static> {
         RunHooks { mode: ChildMode::Swap, prepare: &|_| Ok(BTreeMap::new()), accept: &|_| true, args: &[] }
     }
 }
 
 /// Idle servers for one spec; a server is taken for a run and put back after it.
-pub struct ForkServerPool {
+pub(crate) struct ForkServerPool {
     spec: ServerSpec,
     idle: Mutex<Vec<ForkServer>>,
     /// Set when a server failed to start: the pool then serves nothing.
@@ -120,7 +120,7 @@ pub struct ForkServerPool {
 }
 
 impl ForkServerPool {
-    pub fn new(spec: ServerSpec) -> Self {
+    pub(crate) fn new(spec: ServerSpec) -> Self {
         ForkServerPool {
             spec,
             idle: Mutex::new(Vec::new()),
@@ -131,18 +131,18 @@ impl ForkServerPool {
     }
 
     /// Servers started so far.
-    pub fn servers_started(&self) -> usize {
+    pub(crate) fn servers_started(&self) -> usize {
         self.started.load(Ordering::Relaxed)
     }
 
     /// Wall time spent starting them (interpreter, imports, collecting the suite).
-    pub fn start_time(&self) -> Duration {
+    pub(crate) fn start_time(&self) -> Duration {
         Duration::from_nanos(self.start_nanos.load(Ordering::Relaxed))
     }
 
     /// Runs `tree` on a server with `timeout`; `None` when no server can run it exactly
     /// (refused, or the server failed), for the caller to run it in a fresh process.
-    pub fn run(&self, tree: &Snapshot, hooks: &RunHooks, timeout: Duration) -> Option<RunOutput> {
+    pub(crate) fn run(&self, tree: &Snapshot, hooks: &RunHooks, timeout: Duration) -> Option<RunOutput> {
         if self.broken.load(Ordering::Relaxed) {
             return None;
         }

@@ -15,9 +15,9 @@
 
 pub mod cache;
 pub mod confirm;
-pub mod forkserver;
-pub mod outcome;
-pub mod report;
+pub(crate) mod forkserver;
+pub(crate) mod outcome;
+pub(crate) mod report;
 pub mod select;
 pub mod testrun;
 pub mod venv;

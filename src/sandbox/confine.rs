@@ -29,7 +29,7 @@ use landlock::{
 };
 
 /// A pids cgroup holding one sandboxed command and everything it starts.
-pub struct PidsCgroup {
+pub(crate) struct PidsCgroup {
     dir: PathBuf,
     /// `<dir>/cgroup.procs` as a C string, written by the child before exec.
     procs: CString,
@@ -64,7 +64,7 @@ fn probe(root: &Path) -> bool {
 
 impl PidsCgroup {
     /// A fresh cgroup allowing at most `max` processes, or `None` where unavailable.
-    pub fn create(max: u64) -> Option<PidsCgroup> {
+    pub(crate) fn create(max: u64) -> Option<PidsCgroup> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let root = cgroup_root()?;
         let name = format!("run-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
@@ -79,18 +79,18 @@ impl PidsCgroup {
     }
 
     /// The procs file the child writes its pid into.
-    pub fn procs_path(&self) -> &CString {
+    pub(crate) fn procs_path(&self) -> &CString {
         &self.procs
     }
 
     /// Kills every process still in the cgroup (repeatedly, until it is empty).
-    pub fn kill_all(&self) {
+    pub(crate) fn kill_all(&self) {
         self.kill_all_except(None);
     }
 
     /// Kills every process in the cgroup but `keep` (repeatedly, until none is left):
     /// what a fork server's child left behind, the server itself spared.
-    pub fn kill_all_except(&self, keep: Option<i32>) {
+    pub(crate) fn kill_all_except(&self, keep: Option<i32>) {
         for _ in 0..50 {
             let Ok(text) = std::fs::read_to_string(self.dir.join("cgroup.procs")) else { return };
             let pids: Vec<i32> =
@@ -119,7 +119,7 @@ impl Drop for PidsCgroup {
 /// Removes the pids cgroups of runs whose mergeforge process is gone (a killed run),
 /// after killing whatever is still in them (a fork server, a test it started); returns
 /// how many were removed. Cgroups are named `run-<pid>-<n>` and live on this host only.
-pub fn sweep_dead_cgroups() -> usize {
+pub(crate) fn sweep_dead_cgroups() -> usize {
     let Some(root) = cgroup_root() else { return 0 };
     let Ok(entries) = std::fs::read_dir(root) else { return 0 };
     let mut removed = 0;
@@ -145,7 +145,7 @@ pub fn sweep_dead_cgroups() -> usize {
 ///
 /// # Safety
 /// Must only be called in a freshly forked child before exec.
-pub unsafe fn join_cgroup(procs: &CString) -> std::io::Result<()> {
+pub(crate) unsafe fn join_cgroup(procs: &CString) -> std::io::Result<()> {
     let mut buffer = [0u8; 24];
     let mut pid = libc::getpid() as u64;
     let mut at = buffer.len();
@@ -223,10 +223,10 @@ const SCOPE_ABI: ABI = ABI::V6;
 
 /// System folders a read-confined command may read (those that exist): programs,
 /// shared libraries, and `/etc` (the C library's configuration, locales, certificates).
-pub const SYSTEM_FOLDERS: [&str; 7] = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc"];
+pub(crate) const SYSTEM_FOLDERS: [&str; 7] = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc"];
 
 /// The device files a read-confined command may read and write.
-pub const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
+pub(crate) const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
 
 /// The Landlock rules, in the order they are added. Reading anywhere: read beneath `/`,
 /// write existing files under `/dev`, do anything inside the sandbox. Reading only
@@ -252,7 +252,7 @@ fn rules(reads: &Reads) -> Vec<(Beneath, Grant)> {
 
 /// The folder of `reads` that `path` lies beneath (both with symlinks resolved), if
 /// any: a confined command can read `path` anyway (a dataset installed under `/usr`).
-pub fn readable_beneath(reads: &Reads, path: &Path) -> Option<PathBuf> {
+pub(crate) fn readable_beneath(reads: &Reads, path: &Path) -> Option<PathBuf> {
     let Reads::Only(folders) = reads else { return Some(PathBuf::from("/")) };
     let path = std::fs::canonicalize(path).ok()?;
     let system = SYSTEM_FOLDERS.iter().map(PathBuf::from);
@@ -263,15 +263,15 @@ pub fn readable_beneath(reads: &Reads, path: &Path) -> Option<PathBuf> {
 
 /// A ruleset ready for the child to apply, and the rules the child adds to it once it
 /// mounted what they name ([`MountedRules`]).
-pub struct Confinement {
-    pub ruleset: RulesetCreated,
-    pub mounted: Option<MountedRules>,
+pub(crate) struct Confinement {
+    pub(crate) ruleset: RulesetCreated,
+    pub(crate) mounted: Option<MountedRules>,
 }
 
 /// Rules on folders the child mounts after the fork (new inodes, which no rule made
 /// before it can name): its own `/proc` (read) and its own `/dev/shm` (everything),
 /// added through a second descriptor of the same ruleset ([`MountedRules::add`]).
-pub struct MountedRules {
+pub(crate) struct MountedRules {
     ruleset_fd: OwnedFd,
     proc: bool,
     /// The access bits for `/dev/shm`, when the command has its own.
@@ -282,7 +282,7 @@ pub struct MountedRules {
 /// where the kernel has no Landlock (a warning says so once). `own_proc`: the command
 /// gets a `/proc` of its own; `own_shm`: a `/dev/shm` of its own; the child adds them
 /// with [`MountedRules::add`].
-pub fn confinement(writable: &Path, reads: &Reads, own_proc: bool, own_shm: bool) -> Option<Confinement> {
+pub(crate) fn confinement(writable: &Path, reads: &Reads, own_proc: bool, own_shm: bool) -> Option<Confinement> {
     let abi = LANDLOCK_ABI;
     let build = || -> Result<Confinement, Box<dyn std::error::Error>> {
         let mut ruleset =
@@ -349,7 +349,7 @@ impl MountedRules {
     ///
     /// # Safety
     /// Must only be called in a freshly forked child before exec.
-    pub unsafe fn add(&self) -> std::io::Result<()> {
+    pub(crate) unsafe fn add(&self) -> std::io::Result<()> {
         if self.proc {
             allow_beneath(&self.ruleset_fd, c"/proc", (AccessFs::ReadFile | AccessFs::ReadDir).bits())?;
         }
@@ -390,7 +390,7 @@ unsafe fn allow_beneath(ruleset_fd: &OwnedFd, path: &std::ffi::CStr, access: u64
 /// The confinement this host applies to a command reading `reads`, one line per rule
 /// (`/dev: read-and-write-files`), or `None` where Landlock is not enforced: part of
 /// the sandbox's [`super::Profile`].
-pub fn confinement_profile(reads: &Reads) -> Option<Vec<String>> {
+pub(crate) fn confinement_profile(reads: &Reads) -> Option<Vec<String>> {
     landlock_available().then(|| {
         let mut lines: Vec<String> = rules(reads)
             .iter()
@@ -421,7 +421,7 @@ pub fn confinement_profile(reads: &Reads) -> Option<Vec<String>> {
 }
 
 /// Whether this host gives sandboxed commands a pids cgroup (see [`PidsCgroup`]).
-pub fn pids_cgroup_available() -> bool {
+pub(crate) fn pids_cgroup_available() -> bool {
     cgroup_root().is_some()
 }
 
