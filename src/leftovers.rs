@@ -46,7 +46,7 @@ pub(crate) fn alive(pid: u32) -> bool {
 /// Removes the entries of `dir` named `<prefix><this host>-<pid>-...` whose process is
 /// gone (files and directories alike); returns how many were removed. Unreadable
 /// folders and entries that vanish meanwhile are skipped: sweeping is best effort.
-pub fn sweep(dir: &Path, prefix: &str) -> usize {
+pub(crate) fn sweep(dir: &Path, prefix: &str) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
     let ours = format!("{prefix}{}-", host());
     let mut removed = 0;

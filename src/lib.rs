@@ -21,7 +21,7 @@
 //! * [`difficulty`] levels a validated task and scores it.
 //! * [`bundle`] writes the versioned, content-addressed dataset.
 //! * [`publish`] turns a version into a Hugging Face Hub dataset repository and pushes it.
-//! * [`env`] serves tasks to agents as an OpenEnv environment and scores baseline agents.
+//! * [`env`](mod@env) serves tasks to agents as an OpenEnv environment and scores baseline agents.
 //! * [`sandbox`] runs untrusted commands with limits (the jail); every stage that runs code uses it.
 //! * [`pytest`] runs a tree's tests in the sandbox: the venv, the runner and its outcome
 //!   cache, test selection from a coverage map of HEAD, fork servers.
@@ -30,18 +30,18 @@
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
 //! * [`bench`] measures what generating costs (selection modes, merges, memory).
 
-pub mod bench;
+pub(crate) mod bench;
 pub mod bundle;
 pub mod cli;
-pub mod curriculum;
-pub mod difficulty;
+pub(crate) mod curriculum;
+pub(crate) mod difficulty;
 pub mod env;
 pub mod forge;
 pub mod intent;
 pub mod leftovers;
 pub mod merge;
 pub mod mutate;
-pub mod pipeline;
+pub(crate) mod pipeline;
 pub mod publish;
 pub mod pytest;
 pub mod python;
@@ -55,5 +55,5 @@ pub mod substrate;
 pub mod validate;
 
 /// Name and version of this generator, recorded in every manifest.
-pub const GENERATOR: &str = "mergeforge";
-pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const GENERATOR: &str = "mergeforge";
+pub(crate) const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -27,7 +27,7 @@ pub fn materialise(snapshot: &Snapshot, dir: &Path) -> Result<()> {
 
 /// A content hash of the whole snapshot (paths and bytes), hex sha256.
 /// Used as the identity of a tree for caching test outcomes.
-pub fn content_id(snapshot: &Snapshot) -> String {
+pub(crate) fn content_id(snapshot: &Snapshot) -> String {
     let mut hasher = Sha256::new();
     for (path, data) in snapshot {
         hasher.update((path.len() as u64).to_le_bytes());
@@ -39,7 +39,7 @@ pub fn content_id(snapshot: &Snapshot) -> String {
 }
 
 /// Lower-case hex of some bytes.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(bytes.len() * 2);
     for b in bytes {
@@ -71,7 +71,7 @@ pub fn is_test_file(path: &str) -> bool {
 /// `tree` judged by `gold`'s tests: gold's test files restored over it, and test files
 /// gold does not have removed (the one judgement: a tree solves a task when gold's
 /// test files, restored over it, pass).
-pub fn with_tests_of(tree: &Snapshot, gold: &Snapshot) -> Snapshot {
+pub(crate) fn with_tests_of(tree: &Snapshot, gold: &Snapshot) -> Snapshot {
     let mut out: Snapshot =
         tree.iter().filter(|(path, _)| !is_test_file(path)).map(|(p, d)| (p.clone(), d.clone())).collect();
     out.extend(gold.iter().filter(|(path, _)| is_test_file(path)).map(|(p, d)| (p.clone(), d.clone())));
@@ -79,7 +79,7 @@ pub fn with_tests_of(tree: &Snapshot, gold: &Snapshot) -> Snapshot {
 }
 
 /// Returns a copy of `snapshot` with `path` replaced by `text`.
-pub fn with_file(snapshot: &Snapshot, path: &str, text: &str) -> Snapshot {
+pub(crate) fn with_file(snapshot: &Snapshot, path: &str, text: &str) -> Snapshot {
     let mut out = snapshot.clone();
     out.insert(path.to_string(), Arc::from(text.as_bytes()));
     out
@@ -88,7 +88,7 @@ pub fn with_file(snapshot: &Snapshot, path: &str, text: &str) -> Snapshot {
 /// The tree git's three-way merge of `ours` and `theirs` (from `base`) gives when every
 /// file merges without a conflict, file by file in memory (no rename detection); `None`
 /// at the first conflict, or a file one side deletes and the other changes.
-pub fn clean_merge(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> Option<Snapshot> {
+pub(crate) fn clean_merge(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> Option<Snapshot> {
     let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
     let mut merged = Snapshot::new();
     for path in paths {

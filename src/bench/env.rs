@@ -26,78 +26,78 @@ const CLIENT: &str = include_str!("env_client.py");
 
 /// The paths measured, in order: the new one first, so cold file caches cost it, not
 /// the baseline it is compared to.
-pub const PATHS: [ResetPath; 2] = [ResetPath::Template, ResetPath::Clone];
+pub(crate) const PATHS: [ResetPath; 2] = [ResetPath::Template, ResetPath::Clone];
 
 /// What `bench env` measures.
 #[derive(Debug, Clone)]
-pub struct EnvBenchOptions {
-    pub dataset: PathBuf,
+pub(crate) struct EnvBenchOptions {
+    pub(crate) dataset: PathBuf,
     /// Sequential resets timed after the first reset of every task.
-    pub resets: usize,
+    pub(crate) resets: usize,
     /// Sessions resetting at once (also the server's `--max-sessions`).
-    pub sessions: usize,
+    pub(crate) sessions: usize,
     /// Only the dataset's first tasks (by id), if set.
-    pub tasks: Option<usize>,
+    pub(crate) tasks: Option<usize>,
     /// Where the servers' work directories go (default: the system temp directory).
-    pub work_dir: Option<PathBuf>,
+    pub(crate) work_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct EnvBenchReport {
-    pub dataset: String,
-    pub tasks: usize,
-    pub sessions: usize,
-    pub resets: usize,
+pub(crate) struct EnvBenchReport {
+    pub(crate) dataset: String,
+    pub(crate) tasks: usize,
+    pub(crate) sessions: usize,
+    pub(crate) resets: usize,
     /// The client and its version.
-    pub client: String,
+    pub(crate) client: String,
     /// Where the servers' work directories were.
-    pub work_dir: String,
+    pub(crate) work_dir: String,
     /// Whether the work directory's file system takes reflinks (else episode copies
     /// are plain copies).
-    pub reflinks: bool,
+    pub(crate) reflinks: bool,
     /// 1-minute load average before the first and after the last run.
-    pub load_before: f64,
-    pub load_after: f64,
+    pub(crate) load_before: f64,
+    pub(crate) load_after: f64,
     /// One run per path of [`PATHS`].
-    pub paths: Vec<PathRun>,
+    pub(crate) paths: Vec<PathRun>,
     /// Clone path ÷ template path (`> 1`: the template path is faster or smaller).
-    pub ratios: Ratios,
+    pub(crate) ratios: Ratios,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct PathRun {
-    pub reset_path: ResetPath,
+pub(crate) struct PathRun {
+    pub(crate) reset_path: ResetPath,
     /// The first reset of every task.
-    pub first: Latency,
-    pub sequential: Latency,
+    pub(crate) first: Latency,
+    pub(crate) sequential: Latency,
     /// The `sessions` resets sent at the same moment.
-    pub concurrent: Latency,
+    pub(crate) concurrent: Latency,
     /// Sessions whose gold episode ended solved.
-    pub solved: usize,
+    pub(crate) solved: usize,
     /// Sessions that saw another session's edit or state.
-    pub crosstalk: usize,
+    pub(crate) crosstalk: usize,
     /// Errors, one per failed session.
-    pub errors: Vec<String>,
+    pub(crate) errors: Vec<String>,
     /// Peak resident set of the server process, KiB.
-    pub server_peak_rss_kib: u64,
+    pub(crate) server_peak_rss_kib: u64,
 }
 
 /// Latencies as the client saw them, in milliseconds (nearest-rank percentiles).
 #[derive(Debug, Clone, Copy, Default, Serialize)]
-pub struct Latency {
-    pub count: usize,
-    pub p50_ms: f64,
-    pub p95_ms: f64,
-    pub max_ms: f64,
+pub(crate) struct Latency {
+    pub(crate) count: usize,
+    pub(crate) p50_ms: f64,
+    pub(crate) p95_ms: f64,
+    pub(crate) max_ms: f64,
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize)]
-pub struct Ratios {
-    pub sequential_p50: f64,
-    pub sequential_p95: f64,
-    pub concurrent_p50: f64,
-    pub concurrent_p95: f64,
-    pub server_peak_rss: f64,
+pub(crate) struct Ratios {
+    pub(crate) sequential_p50: f64,
+    pub(crate) sequential_p95: f64,
+    pub(crate) concurrent_p50: f64,
+    pub(crate) concurrent_p95: f64,
+    pub(crate) server_peak_rss: f64,
 }
 
 /// The client's JSON line.
@@ -119,7 +119,7 @@ struct SessionRun {
 }
 
 /// Runs the bench; progress lines go to stderr.
-pub fn run(options: &EnvBenchOptions) -> Result<EnvBenchReport> {
+pub(crate) fn run(options: &EnvBenchOptions) -> Result<EnvBenchReport> {
     if options.sessions == 0 || options.resets == 0 {
         bail!("--sessions and --resets must be at least 1");
     }
@@ -220,7 +220,7 @@ fn run_path(
 }
 
 /// Nearest-rank percentiles of `seconds`, in milliseconds.
-pub fn latency(seconds: &[f64]) -> Latency {
+pub(crate) fn latency(seconds: &[f64]) -> Latency {
     if seconds.is_empty() {
         return Latency::default();
     }

@@ -38,11 +38,11 @@ use crate::pytest::select::SelectionMode;
 use crate::substrate;
 use crate::validate::Rejection;
 
-pub mod env;
+pub(crate) mod env;
 
 /// The selection modes measured, in the order they run. Coverage goes first, so any
 /// warm-up cost (cold file caches) falls on it, not on the baseline it is compared to.
-pub const MODES: [SelectionMode; 2] = [SelectionMode::Coverage, SelectionMode::Full];
+pub(crate) const MODES: [SelectionMode; 2] = [SelectionMode::Coverage, SelectionMode::Full];
 
 /// The git2 merges are repeated until they have taken at least this long (one pass at
 /// least), so the rate is not the noise of a few milliseconds.
@@ -52,85 +52,85 @@ const MAX_GIT2_PASSES: usize = 50;
 
 /// Everything a benchmark measures.
 #[derive(Debug, Clone, Serialize)]
-pub struct BenchReport {
+pub(crate) struct BenchReport {
     /// Substrate names, in order.
-    pub substrates: Vec<String>,
-    pub seed: u64,
-    pub jobs: usize,
+    pub(crate) substrates: Vec<String>,
+    pub(crate) seed: u64,
+    pub(crate) jobs: usize,
     /// One run per mode of [`MODES`].
-    pub modes: Vec<ModeRun>,
+    pub(crate) modes: Vec<ModeRun>,
     /// Validated tasks per CPU-minute with coverage selection ÷ the same with full runs
     /// (`None` when the full run kept no task).
-    pub selection_speedup: Option<f64>,
+    pub(crate) selection_speedup: Option<f64>,
     /// Whether both modes kept the same task ids with the same levels and verdicts, and
     /// rejected the same numbers of candidates for the same reasons.
-    pub identical_verdicts: bool,
+    pub(crate) identical_verdicts: bool,
     /// What differs, one line each (empty when identical).
-    pub differences: Vec<String>,
+    pub(crate) differences: Vec<String>,
     /// The coverage run's share of wall time outside test runs (`None` unless `jobs` is 1).
-    pub share_outside_tests: Option<f64>,
-    pub merges: MergeBench,
-    pub peak_memory: PeakMemory,
+    pub(crate) share_outside_tests: Option<f64>,
+    pub(crate) merges: MergeBench,
+    pub(crate) peak_memory: PeakMemory,
 }
 
 /// One gen-tasks run in one selection mode.
 #[derive(Debug, Clone, Serialize)]
-pub struct ModeRun {
-    pub selection: SelectionMode,
+pub(crate) struct ModeRun {
+    pub(crate) selection: SelectionMode,
     /// Validated tasks (kept before `--max-tasks`).
-    pub tasks: usize,
-    pub candidates_tried: usize,
-    pub rejected: BTreeMap<Rejection, usize>,
+    pub(crate) tasks: usize,
+    pub(crate) candidates_tried: usize,
+    pub(crate) rejected: BTreeMap<Rejection, usize>,
     /// Written tasks by level.
-    pub by_level: BTreeMap<String, usize>,
-    pub wall_seconds: f64,
+    pub(crate) by_level: BTreeMap<String, usize>,
+    pub(crate) wall_seconds: f64,
     /// User + system time of this process and its children during the run.
-    pub cpu_seconds: f64,
+    pub(crate) cpu_seconds: f64,
     /// Sandboxed test runs executed (every cache starts empty).
-    pub test_runs: usize,
+    pub(crate) test_runs: usize,
     /// Test cases those runs executed (pytest's summary counts).
-    pub test_cases: usize,
+    pub(crate) test_cases: usize,
     /// Of `test_runs`, those pytest fork servers ran.
-    pub served_runs: usize,
+    pub(crate) served_runs: usize,
     /// Summed wall time of those runs.
-    pub test_seconds: f64,
+    pub(crate) test_seconds: f64,
     /// Of those runs (and cache hits), the ones that confirmed another run's verdict,
     /// by kind, with their time (see [`crate::pytest::confirm`]).
-    pub confirmations: ConfirmationStats,
+    pub(crate) confirmations: ConfirmationStats,
     /// Tests seen flipping between two runs of one tree, over all substrates.
-    pub flaky_tests: usize,
-    pub tasks_per_cpu_minute: f64,
+    pub(crate) flaky_tests: usize,
+    pub(crate) tasks_per_cpu_minute: f64,
     /// `1 - test_seconds / wall_seconds` (`None` unless `jobs` is 1).
-    pub share_outside_tests: Option<f64>,
+    pub(crate) share_outside_tests: Option<f64>,
 }
 
 /// In-process merges against spawned `git merge-tree`, on the same commit pairs.
 #[derive(Debug, Clone, Serialize)]
-pub struct MergeBench {
-    pub pairs: usize,
+pub(crate) struct MergeBench {
+    pub(crate) pairs: usize,
     /// Pairs git2 found conflicting (or unsupported).
-    pub conflicted: usize,
+    pub(crate) conflicted: usize,
     /// Pairs where git and git2 agree on conflict versus clean.
-    pub agreeing: usize,
-    pub git2_passes: usize,
-    pub git2_per_second: f64,
-    pub git_cli_per_second: f64,
+    pub(crate) agreeing: usize,
+    pub(crate) git2_passes: usize,
+    pub(crate) git2_per_second: f64,
+    pub(crate) git_cli_per_second: f64,
     /// `git2_per_second / git_cli_per_second`.
-    pub ratio: f64,
+    pub(crate) ratio: f64,
 }
 
 /// Peak resident set sizes, in KiB (`getrusage` `ru_maxrss`).
 #[derive(Debug, Clone, Serialize)]
-pub struct PeakMemory {
-    pub self_kib: u64,
+pub(crate) struct PeakMemory {
+    pub(crate) self_kib: u64,
     /// The largest child process (a test run, git, pip).
-    pub children_kib: u64,
+    pub(crate) children_kib: u64,
 }
 
 /// Runs the benchmark. `options` are gen-tasks options; `selection`, `cache_dir` and
 /// `out` are replaced per mode (temporary folders, removed afterwards). Progress lines
 /// go to stderr.
-pub fn run(options: &GenOptions) -> Result<BenchReport> {
+pub(crate) fn run(options: &GenOptions) -> Result<BenchReport> {
     let substrates = warm_up(options)?;
     let mut modes = Vec::new();
     let mut verdicts = Vec::new();

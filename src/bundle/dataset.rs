@@ -13,18 +13,18 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 /// A file of the version: relative path → bytes.
-pub type VersionFiles = BTreeMap<String, Vec<u8>>;
+pub(crate) type VersionFiles = BTreeMap<String, Vec<u8>>;
 
 /// What happened to the version directory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WriteResult {
+pub(crate) enum WriteResult {
     Created,
     /// The version existed with exactly these bytes.
     Reproduced,
 }
 
 /// Writes `files` then `manifest` as `<out>/<dataset>/<version>`.
-pub fn write_version(
+pub(crate) fn write_version(
     out: &Path,
     dataset: &str,
     version: &str,
@@ -39,7 +39,7 @@ pub fn write_version(
 /// and renamed. Staging folders of killed runs on this host are swept first. An
 /// existing folder is kept: identical bytes mean [`WriteResult::Reproduced`], anything
 /// else is refused.
-pub fn write_folder(
+pub(crate) fn write_folder(
     parent: &Path,
     name: &str,
     what: &str,
@@ -97,7 +97,7 @@ pub fn read_tree(root: &Path) -> Result<VersionFiles> {
 }
 
 /// Every file under `root`: its `/`-separated path relative to `root`, and its path.
-pub fn walk_files(root: &Path) -> Result<Vec<(String, std::path::PathBuf)>> {
+pub(crate) fn walk_files(root: &Path) -> Result<Vec<(String, std::path::PathBuf)>> {
     let mut files = Vec::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(dir) = pending.pop() {

@@ -20,24 +20,24 @@ use sha1::{Digest, Sha1};
 use crate::forge::commits::TaskCommits;
 
 /// The branches of `repo.bundle`, in order: the task as an agent gets it.
-pub fn repo_refs(commits: &TaskCommits) -> Vec<(&'static str, Oid)> {
+pub(crate) fn repo_refs(commits: &TaskCommits) -> Vec<(&'static str, Oid)> {
     vec![("refs/heads/base", commits.base), ("refs/heads/ours", commits.ours), ("refs/heads/theirs", commits.theirs)]
 }
 
 /// `repo.bundle`: branches base, ours and theirs, HEAD at ours.
-pub fn repo_bundle(repo: &Repository, commits: &TaskCommits) -> Result<Vec<u8>> {
+pub(crate) fn repo_bundle(repo: &Repository, commits: &TaskCommits) -> Result<Vec<u8>> {
     write_bundle(repo, &[], &repo_refs(commits), Some(commits.ours))
 }
 
 /// `solution.bundle`: branch gold, with ours and theirs as prerequisites (only the
 /// objects they do not reach are packed).
-pub fn solution_bundle(repo: &Repository, commits: &TaskCommits) -> Result<Vec<u8>> {
+pub(crate) fn solution_bundle(repo: &Repository, commits: &TaskCommits) -> Result<Vec<u8>> {
     write_bundle(repo, &[commits.ours, commits.theirs], &[("refs/heads/gold", commits.gold)], None)
 }
 
 /// The bundle bytes for `refs` (HEAD points at `head` when given), packing what the
 /// refs reach and the `prerequisites` do not.
-pub fn write_bundle(
+pub(crate) fn write_bundle(
     repo: &Repository,
     prerequisites: &[Oid],
     refs: &[(&str, Oid)],

@@ -16,183 +16,177 @@ use super::task::ConflictKind;
 use crate::difficulty::Level;
 use crate::forge::Family;
 
-pub const MANIFEST_SCHEMA: &str = "mergeforge.manifest/2";
+pub(crate) const MANIFEST_SCHEMA: &str = "mergeforge.manifest/2";
 
 /// A dataset version's table of contents.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "mergeforge dataset version (manifest.json)")]
-pub struct Manifest {
+pub(crate) struct Manifest {
     /// Always `mergeforge.manifest/2`.
     #[schemars(extend("const" = MANIFEST_SCHEMA))]
-    pub schema: String,
+    pub(crate) schema: String,
     /// The dataset's name.
     #[schemars(pattern(crate::bundle::patterns::DATASET))]
-    pub dataset: String,
+    pub(crate) dataset: String,
     /// The version (semver).
     #[schemars(pattern(crate::bundle::patterns::SEMVER))]
-    pub version: String,
+    pub(crate) version: String,
     /// The program that wrote the version.
-    pub generator: Generator,
+    pub(crate) generator: Generator,
     /// The canonical command line that reproduces this version.
     #[schemars(length(min = 1))]
-    pub command: Vec<String>,
+    pub(crate) command: Vec<String>,
     /// The seed that ordered the candidates.
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// The substrates the tasks come from, in order.
-    pub substrates: Vec<SubstrateEntry>,
+    pub(crate) substrates: Vec<SubstrateEntry>,
     /// The baseline ladder that levelled the tasks: whether every rung ran, and the
     /// versions of the programs it ran.
-    pub ladder: Ladder,
+    pub(crate) ladder: Ladder,
     /// Tasks by level and family.
-    pub counts: Counts,
+    pub(crate) counts: Counts,
     /// Every task of the training split.
-    pub tasks: Vec<TaskEntry>,
+    pub(crate) tasks: Vec<TaskEntry>,
     /// Tasks a curriculum refresh retired (files under `retired/tasks/<id>/`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(min = 1))]
-    pub retired: Vec<TaskEntry>,
+    pub(crate) retired: Vec<TaskEntry>,
     /// The version a curriculum refresh made this one from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent: Option<ParentVersion>,
+    pub(crate) parent: Option<ParentVersion>,
     /// For a curriculum version: the gen-tasks command line whose substrates, families
     /// and limits refill under-supplied cells (with `seed` instead of its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 2))]
-    pub gen_command: Option<Vec<String>>,
+    pub(crate) gen_command: Option<Vec<String>>,
 }
 
 /// The version a curriculum refresh started from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ParentVersion {
+pub(crate) struct ParentVersion {
     /// The parent's version.
     #[schemars(pattern(crate::bundle::patterns::SEMVER))]
-    pub version: String,
+    pub(crate) version: String,
     /// sha256 of the parent's `manifest.json` bytes.
     #[schemars(pattern(crate::bundle::patterns::SHA256))]
-    pub manifest_sha256: String,
+    pub(crate) manifest_sha256: String,
 }
 
 /// A program and its version.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Generator {
+pub(crate) struct Generator {
     /// Its name.
     #[schemars(length(min = 1))]
-    pub name: String,
+    pub(crate) name: String,
     /// Its version.
     #[schemars(pattern(crate::bundle::patterns::SEMVER))]
-    pub version: String,
+    pub(crate) version: String,
 }
 
 /// A substrate the run used.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SubstrateEntry {
+pub(crate) struct SubstrateEntry {
     /// The substrate's name.
     #[schemars(length(min = 1))]
-    pub name: String,
+    pub(crate) name: String,
     /// HEAD commit when the substrate is a git repository, else null.
     #[schemars(pattern(crate::bundle::patterns::COMMIT_ID))]
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     /// sha256 over the substrate's files (paths and bytes).
     #[schemars(pattern(crate::bundle::patterns::SHA256))]
-    pub tree: String,
+    pub(crate) tree: String,
     /// Tasks of this version made from it.
-    pub tasks: usize,
+    pub(crate) tasks: usize,
     /// The substrate's licence (an SPDX expression such as `MIT`), from its config;
     /// absent when the config names none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
-    pub license: Option<String>,
+    pub(crate) license: Option<String>,
     /// Where the substrate's code comes from (a URL or a path in the generator's
     /// repository), from its config; absent when the config names none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
-    pub source: Option<String>,
+    pub(crate) source: Option<String>,
 }
 
 /// The baseline ladder a run levelled its tasks with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Ladder {
+pub(crate) struct Ladder {
     /// Whether every rung of the resolver catalogue ran (`missing` is empty). When false,
     /// a task may be levelled higher than the full ladder would level it: a missing
     /// rung could have solved it.
-    pub complete: bool,
+    pub(crate) complete: bool,
     /// The rungs that did not run, in ladder order (empty when `complete`).
-    pub missing: Vec<MissingRung>,
+    pub(crate) missing: Vec<MissingRung>,
     /// The versions of the programs the ladder ran.
-    pub tools: LadderTools,
+    pub(crate) tools: LadderTools,
 }
 
 /// A rung of the ladder that did not run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct MissingRung {
+pub(crate) struct MissingRung {
     /// The resolver's name.
     #[schemars(length(min = 1))]
-    pub resolver: String,
+    pub(crate) resolver: String,
     /// Why it did not run.
-    pub reason: MissingReason,
+    pub(crate) reason: MissingReason,
 }
 
 /// Why a rung of the ladder did not run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, strum::IntoStaticStr)]
 #[strum(serialize_all = "kebab-case")]
 #[serde(rename_all = "kebab-case")]
-pub enum MissingReason {
+pub(crate) enum MissingReason {
     /// Left out on purpose (`--no-mergiraf` or `MERGEFORGE_MERGIRAF=off`).
     Skipped,
     /// Its program was not found.
     NotFound,
 }
 
-impl MissingReason {
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-}
-
 /// The versions of the programs the ladder ran, as each reports itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct LadderTools {
+pub(crate) struct LadderTools {
     /// The first line of `mergiraf --version` (e.g. `mergiraf 0.20.0`); null when the
     /// `mergiraf` rung did not run.
     #[schemars(length(min = 1))]
-    pub mergiraf: Option<String>,
+    pub(crate) mergiraf: Option<String>,
     /// The libgit2 that made the conflicts (linked into mergeforge through git2), e.g.
     /// `1.9.7`.
     #[schemars(length(min = 1))]
-    pub libgit2: String,
+    pub(crate) libgit2: String,
     /// The interpreter that ran the tests, as `python --version` prints it (e.g.
     /// `Python 3.12.3`).
     #[schemars(length(min = 1))]
-    pub python: String,
+    pub(crate) python: String,
     /// The pytest version the venvs pin (e.g. `8.4.2`).
     #[schemars(length(min = 1))]
-    pub pytest: String,
+    pub(crate) pytest: String,
 }
 
 /// Task counts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Counts {
+pub(crate) struct Counts {
     /// Tasks in the training split.
-    pub tasks: usize,
+    pub(crate) tasks: usize,
     /// Of those, by level (every level listed).
     #[schemars(extend("required" = ["easy", "medium", "hard"]))]
-    pub by_level: BTreeMap<Level, usize>,
+    pub(crate) by_level: BTreeMap<Level, usize>,
     /// Of those, by family.
-    pub by_family: BTreeMap<Family, usize>,
+    pub(crate) by_family: BTreeMap<Family, usize>,
     /// Of those, by conflict kind (semantic and mixed tasks are reported apart).
-    pub by_conflict_kind: BTreeMap<ConflictKind, usize>,
+    pub(crate) by_conflict_kind: BTreeMap<ConflictKind, usize>,
     /// Tasks in the retired split (absent when none).
     #[serde(default, skip_serializing_if = "is_zero")]
     #[schemars(range(min = 1))]
-    pub retired: usize,
+    pub(crate) retired: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -202,26 +196,26 @@ fn is_zero(n: &usize) -> bool {
 /// A task of the version.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TaskEntry {
+pub(crate) struct TaskEntry {
     /// The task's id (its folder name).
     #[schemars(pattern(crate::bundle::patterns::TASK_ID))]
-    pub id: String,
+    pub(crate) id: String,
     /// Its level.
-    pub level: Level,
+    pub(crate) level: Level,
     /// Its family.
-    pub family: Family,
+    pub(crate) family: Family,
     /// What kind of conflict its merge leaves.
-    pub conflict_kind: ConflictKind,
+    pub(crate) conflict_kind: ConflictKind,
     /// The substrate it was made from.
     #[schemars(length(min = 1))]
-    pub substrate: String,
+    pub(crate) substrate: String,
     /// sha256 of the task's `task.json` bytes.
     #[schemars(pattern(crate::bundle::patterns::SHA256))]
-    pub sha256: String,
+    pub(crate) sha256: String,
 }
 
 /// Reads `<dir>/manifest.json` (and its bytes), refusing older formats with one line.
-pub fn read(dir: &Path) -> Result<(Manifest, Vec<u8>)> {
+pub(crate) fn read(dir: &Path) -> Result<(Manifest, Vec<u8>)> {
     let path = dir.join("manifest.json");
     let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
     #[derive(Deserialize)]

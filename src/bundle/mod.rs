@@ -7,20 +7,20 @@
 //! takes validated, levelled tasks and never runs tests.
 
 pub mod dataset;
-pub mod gitbundle;
-pub mod manifest;
-pub mod patterns;
-pub mod record;
-pub mod schemas;
+pub(crate) mod gitbundle;
+pub(crate) mod manifest;
+pub(crate) mod patterns;
+pub(crate) mod record;
+pub(crate) mod schemas;
 pub mod solution;
 pub mod task;
-pub mod version;
+pub(crate) mod version;
 
-pub use manifest::Manifest;
+pub(crate) use manifest::Manifest;
 pub use record::TaskFiles;
-pub use solution::Solution;
+pub(crate) use solution::Solution;
 pub use task::Task;
-pub use version::StoredVersion;
+pub(crate) use version::StoredVersion;
 
 use crate::forge::commits::TaskCommits;
 use crate::snapshot::sha256_hex;
@@ -28,7 +28,7 @@ use crate::snapshot::sha256_hex;
 /// A stable, content-derived task id: `<substrate>-<10 hex>`, the hex from the
 /// substrate tree and the four commit ids (which fix every byte of the task). It names
 /// no family: an id must not tell an agent what kind of task it is.
-pub fn task_id(substrate: &str, substrate_tree: &str, commits: &TaskCommits) -> String {
+pub(crate) fn task_id(substrate: &str, substrate_tree: &str, commits: &TaskCommits) -> String {
     let digest = sha256_hex(
         format!("{substrate_tree}:{}:{}:{}:{}", commits.base, commits.ours, commits.theirs, commits.gold).as_bytes(),
     );

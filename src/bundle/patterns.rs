@@ -3,14 +3,14 @@
 //! they live apart from the schema writer ([`super::schemas`]) that reads those types.
 
 /// A task id: `<substrate>-<10 hex>`.
-pub const TASK_ID: &str = "^[a-z0-9_-]+-[0-9a-f]{10}$";
+pub(crate) const TASK_ID: &str = "^[a-z0-9_-]+-[0-9a-f]{10}$";
 /// A git commit id (sha1, lowercase hex).
-pub const COMMIT_ID: &str = "^[0-9a-f]{40}$";
+pub(crate) const COMMIT_ID: &str = "^[0-9a-f]{40}$";
 /// A sha256 digest (lowercase hex).
-pub const SHA256: &str = "^[0-9a-f]{64}$";
+pub(crate) const SHA256: &str = "^[0-9a-f]{64}$";
 /// A repository-relative path.
-pub const PATH: &str = "^[^/]";
+pub(crate) const PATH: &str = "^[^/]";
 /// A dataset name: a plain folder name.
-pub const DATASET: &str = r"^[^./\\][^/\\]*$";
+pub(crate) const DATASET: &str = r"^[^./\\][^/\\]*$";
 /// Semantic versioning 2.0.0.
-pub const SEMVER: &str = r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-((0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?(\+([0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*))?$";
+pub(crate) const SEMVER: &str = r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-((0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(\.(0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?(\+([0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*))?$";

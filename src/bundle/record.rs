@@ -23,24 +23,24 @@ use crate::substrate::Substrate;
 use crate::validate::Validation;
 
 /// The names of a task's files, in its folder.
-pub const TASK_JSON: &str = "task.json";
-pub const SOLUTION_JSON: &str = "solution.json";
-pub const REPO_BUNDLE: &str = "repo.bundle";
-pub const SOLUTION_BUNDLE: &str = "solution.bundle";
+pub(crate) const TASK_JSON: &str = "task.json";
+pub(crate) const SOLUTION_JSON: &str = "solution.json";
+pub(crate) const REPO_BUNDLE: &str = "repo.bundle";
+pub(crate) const SOLUTION_BUNDLE: &str = "solution.bundle";
 
 /// Everything the records are made from: a kept candidate and what judging it found.
-pub struct TaskInput<'a> {
-    pub id: &'a str,
-    pub substrate: &'a Substrate,
-    pub candidate: &'a Candidate,
-    pub commits: &'a TaskCommits,
+pub(crate) struct TaskInput<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) substrate: &'a Substrate,
+    pub(crate) candidate: &'a Candidate,
+    pub(crate) commits: &'a TaskCommits,
     /// The merged tree (conflicted files with diff3 markers).
-    pub conflicted: &'a Snapshot,
-    pub conflicts: &'a [ConflictedFile],
-    pub validation: &'a Validation,
-    pub difficulty: &'a Difficulty,
-    pub features: &'a Features,
-    pub conflict_kind: ConflictKind,
+    pub(crate) conflicted: &'a Snapshot,
+    pub(crate) conflicts: &'a [ConflictedFile],
+    pub(crate) validation: &'a Validation,
+    pub(crate) difficulty: &'a Difficulty,
+    pub(crate) features: &'a Features,
+    pub(crate) conflict_kind: ConflictKind,
 }
 
 /// A task's four files. `task.json` is serialised from `task` when written (a curriculum
@@ -48,18 +48,18 @@ pub struct TaskInput<'a> {
 #[derive(Debug, Clone)]
 pub struct TaskFiles {
     pub task: Task,
-    pub solution: Solution,
-    pub solution_json: Vec<u8>,
-    pub repo_bundle: Vec<u8>,
-    pub solution_bundle: Vec<u8>,
+    pub(crate) solution: Solution,
+    pub(crate) solution_json: Vec<u8>,
+    pub(crate) repo_bundle: Vec<u8>,
+    pub(crate) solution_bundle: Vec<u8>,
     /// Measured test durations by outcome name (`validation.<tree>`), for the outcome
     /// cache's run record: never written into a version. Empty when read from disk.
-    pub durations: BTreeMap<String, u64>,
+    pub(crate) durations: BTreeMap<String, u64>,
 }
 
 impl TaskFiles {
     /// Bundles `input`'s commits (from `repo`) and makes its records.
-    pub fn make(repo: &git2::Repository, input: &TaskInput) -> Result<TaskFiles> {
+    pub(crate) fn make(repo: &git2::Repository, input: &TaskInput) -> Result<TaskFiles> {
         let repo_bundle = gitbundle::repo_bundle(repo, input.commits)?;
         let solution_bundle = gitbundle::solution_bundle(repo, input.commits)?;
         let solution = solution_record(input);
@@ -76,7 +76,7 @@ impl TaskFiles {
 
     /// The same task with the grader's check recorded in its solution (`solution.json`
     /// and its digest in `task.json` written again).
-    pub fn with_grader(mut self, check: solution::GraderCheck) -> Result<TaskFiles> {
+    pub(crate) fn with_grader(mut self, check: solution::GraderCheck) -> Result<TaskFiles> {
         self.solution.grader = Some(check);
         self.solution_json = task::to_json_bytes(&self.solution)?;
         self.task.sha256.solution_json = sha256_hex(&self.solution_json);
@@ -84,7 +84,7 @@ impl TaskFiles {
     }
 
     /// Adds the files under `<folder>/<id>/` and returns the manifest entry.
-    pub fn add_to(&self, files: &mut VersionFiles, folder: &str) -> Result<TaskEntry> {
+    pub(crate) fn add_to(&self, files: &mut VersionFiles, folder: &str) -> Result<TaskEntry> {
         let json = task::to_json_bytes(&self.task)?;
         let id = &self.task.id;
         let entry = TaskEntry {
@@ -146,7 +146,7 @@ impl TaskFiles {
 }
 
 /// The near-duplicate fingerprint of a recorded task: its conflicted files' merged text.
-pub fn fingerprint(task: &Task, solution: &Solution) -> String {
+pub(crate) fn fingerprint(task: &Task, solution: &Solution) -> String {
     near_duplicate::fingerprint(
         solution
             .files
@@ -216,7 +216,7 @@ fn solution_record(input: &TaskInput) -> Solution {
 }
 
 /// Paths outside the conflicts where the merged tree and gold differ.
-pub fn edits_outside_conflicts(merged: &Snapshot, gold: &Snapshot, conflicted: &[String]) -> Vec<String> {
+pub(crate) fn edits_outside_conflicts(merged: &Snapshot, gold: &Snapshot, conflicted: &[String]) -> Vec<String> {
     let mut paths: Vec<String> = merged
         .keys()
         .chain(gold.keys())
@@ -232,7 +232,7 @@ pub fn edits_outside_conflicts(merged: &Snapshot, gold: &Snapshot, conflicted: &
 /// tests fail); markers are `textual` when gold changes nothing outside them, `mixed`
 /// when gold also changes a file git merged cleanly, or a conflicted file's lines
 /// outside its markers.
-pub fn conflict_kind(merged: &Snapshot, gold: &Snapshot, conflicted: &[String]) -> ConflictKind {
+pub(crate) fn conflict_kind(merged: &Snapshot, gold: &Snapshot, conflicted: &[String]) -> ConflictKind {
     if conflicted.is_empty() {
         return ConflictKind::Semantic;
     }

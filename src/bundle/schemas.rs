@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{manifest::Manifest, solution::Solution, task::Task};
 
 /// Every schema: its file stem and its JSON.
-pub fn all() -> Vec<(&'static str, Value)> {
+pub(crate) fn all() -> Vec<(&'static str, Value)> {
     vec![
         ("task", finish("task", schemars::schema_for!(Task))),
         ("solution", finish("solution", schemars::schema_for!(Solution))),
@@ -47,6 +47,6 @@ fn describe_map_entries(value: &mut Value) {
 }
 
 /// The bytes of `<name>.schema.json`: pretty JSON with a trailing newline.
-pub fn bytes(schema: &Value) -> Result<Vec<u8>> {
+pub(crate) fn bytes(schema: &Value) -> Result<Vec<u8>> {
     super::task::to_json_bytes(schema)
 }

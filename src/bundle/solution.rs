@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::difficulty::Features;
 use crate::validate::Validation;
 
-pub const SOLUTION_SCHEMA: &str = "mergeforge.solution/2";
+pub(crate) const SOLUTION_SCHEMA: &str = "mergeforge.solution/2";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -16,10 +16,10 @@ pub const SOLUTION_SCHEMA: &str = "mergeforge.solution/2";
 pub struct Solution {
     /// Always `mergeforge.solution/2`.
     #[schemars(extend("const" = SOLUTION_SCHEMA))]
-    pub schema: String,
+    pub(crate) schema: String,
     /// The task's id (as in `task.json`).
     #[schemars(pattern(crate::bundle::patterns::TASK_ID))]
-    pub id: String,
+    pub(crate) id: String,
     /// One line on what the sides do and how the gold merge combines them.
     pub summary: String,
     /// Commit ids of base, ours and theirs (in `repo.bundle`) and gold (in `solution.bundle`).
@@ -27,9 +27,9 @@ pub struct Solution {
     /// Conflicted (as merged) and gold text of every file where they differ.
     pub files: Vec<FileRecord>,
     /// Files the gold merge changes although git merged them without conflict.
-    pub edits_outside_conflicts: Vec<String>,
+    pub(crate) edits_outside_conflicts: Vec<String>,
     /// Each side's own change.
-    pub intents: Intents,
+    pub(crate) intents: Intents,
     /// Test outcomes on every tree that decided the task.
     pub validation: Validation,
     /// What the difficulty score is computed from.
@@ -42,7 +42,7 @@ pub struct Solution {
     /// The real commits a task of a history family was made from (absent on generated
     /// tasks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub origin: Option<crate::substrate::history::RealOrigin>,
+    pub(crate) origin: Option<crate::substrate::history::RealOrigin>,
 }
 
 /// The environment's grader checked on one task (the OpenEnv validation proposal's rule):
@@ -52,7 +52,7 @@ pub struct Solution {
 #[serde(deny_unknown_fields)]
 pub struct GraderCheck {
     /// Each baseline agent's episode (`mergeforge eval --agent`), in `eval`'s agent order.
-    pub agents: Vec<AgentScore>,
+    pub(crate) agents: Vec<AgentScore>,
     /// Test ids (pytest node ids) that pass on gold, sorted: a graded tree must pass each
     /// (empty when the test command is not pytest: then its exit status decides).
     pub gold_passing: Vec<String>,
@@ -61,14 +61,14 @@ pub struct GraderCheck {
 /// One baseline agent's episode on the task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct AgentScore {
+pub(crate) struct AgentScore {
     /// The agent's name (`mergeforge eval --agent`).
-    pub agent: String,
+    pub(crate) agent: String,
     /// The episode's total reward as a share of the task's maximum, rounded to 3 places
     /// (below 0 where the agent's edits cost more than they earned).
-    pub share: f64,
+    pub(crate) share: f64,
     /// The graded tests passed with no conflict marker left.
-    pub solved: bool,
+    pub(crate) solved: bool,
 }
 
 /// Commit ids (40 hex) of the task's branches.
@@ -97,7 +97,7 @@ pub struct FileRecord {
     #[schemars(pattern(crate::bundle::patterns::PATH))]
     pub path: String,
     /// The merged text (diff3 markers when it conflicted).
-    pub conflicted: String,
+    pub(crate) conflicted: String,
     /// The gold text.
     pub gold: String,
 }
@@ -105,44 +105,44 @@ pub struct FileRecord {
 /// What each side changes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Intents {
+pub(crate) struct Intents {
     /// The `ours` side.
-    pub ours: IntentRecord,
+    pub(crate) ours: IntentRecord,
     /// The `theirs` side.
-    pub theirs: IntentRecord,
+    pub(crate) theirs: IntentRecord,
 }
 
 /// One side's change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct IntentRecord {
+pub(crate) struct IntentRecord {
     /// The side's commit message.
-    pub message: String,
+    pub(crate) message: String,
     /// The mutations the change concerns: those it undoes, or for divergent-edit's
     /// other side, the one it makes in place of base's (repair group).
-    pub mutations: Vec<MutationRecord>,
+    pub(crate) mutations: Vec<MutationRecord>,
     /// The intents the side makes, in order (integration group).
-    pub changes: Vec<ChangeRecord>,
+    pub(crate) changes: Vec<ChangeRecord>,
     /// The side's real author (history families; absent on generated sides).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub author: Option<crate::substrate::history::Author>,
+    pub(crate) author: Option<crate::substrate::history::Author>,
 }
 
 /// One intent a side makes (`crate::intent`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ChangeRecord {
+pub(crate) struct ChangeRecord {
     /// The intent kind.
-    pub kind: crate::intent::Kind,
+    pub(crate) kind: crate::intent::Kind,
     /// The file holding the symbol (repository-relative).
     #[schemars(pattern(crate::bundle::patterns::PATH))]
-    pub path: String,
+    pub(crate) path: String,
     /// The unit it concerns (`func`, `Class.method`, `func.local`).
-    pub symbol: String,
+    pub(crate) symbol: String,
     /// A refactor's new name or destination module.
-    pub target: Option<String>,
+    pub(crate) target: Option<String>,
     /// A feature's tests (pytest node ids), added with it.
-    pub tests: Vec<String>,
+    pub(crate) tests: Vec<String>,
 }
 
 impl From<&crate::intent::Site> for ChangeRecord {
@@ -160,20 +160,20 @@ impl From<&crate::intent::Site> for ChangeRecord {
 /// A mutation (an AST edit) of the substrate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct MutationRecord {
+pub(crate) struct MutationRecord {
     /// The operator's name.
     #[schemars(length(min = 1))]
-    pub operator: String,
+    pub(crate) operator: String,
     /// Repository-relative path.
     #[schemars(pattern(crate::bundle::patterns::PATH))]
-    pub path: String,
+    pub(crate) path: String,
     /// 1-based line where the edit starts.
     #[schemars(range(min = 1))]
-    pub line: usize,
+    pub(crate) line: usize,
     /// Qualified name of the enclosing function, if any.
-    pub function: Option<String>,
+    pub(crate) function: Option<String>,
     /// What the mutation does to the original, e.g. "`<` → `<=`".
-    pub description: String,
+    pub(crate) description: String,
 }
 
 impl From<&crate::mutate::Mutation> for MutationRecord {

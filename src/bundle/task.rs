@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::difficulty::Difficulty;
 use crate::forge::Family;
 
-pub const TASK_SCHEMA: &str = "mergeforge.task/2";
+pub(crate) const TASK_SCHEMA: &str = "mergeforge.task/2";
 
 /// `task.json`: what a trainer or an agent-facing consumer may see of a task. Nothing
 /// here tells the answer: gold text, the summary, the mutations and the validation
@@ -20,27 +20,27 @@ pub const TASK_SCHEMA: &str = "mergeforge.task/2";
 pub struct Task {
     /// Always `mergeforge.task/2`.
     #[schemars(extend("const" = TASK_SCHEMA))]
-    pub schema: String,
+    pub(crate) schema: String,
     /// `<substrate>-<10 hex>`: the substrate's name and a digest of the task's commits.
     #[schemars(pattern(crate::bundle::patterns::TASK_ID))]
     pub id: String,
     /// The task family that made the task.
-    pub family: Family,
+    pub(crate) family: Family,
     /// How the task shows up when the sides are merged.
     pub conflict_kind: ConflictKind,
     /// The project the task was made from.
-    pub substrate: SubstrateRef,
+    pub(crate) substrate: SubstrateRef,
     /// argv run from the repository root; `python` means the substrate's interpreter.
     #[schemars(length(min = 1))]
-    pub test_command: Vec<String>,
+    pub(crate) test_command: Vec<String>,
     /// Environment variables the test command runs with.
-    pub test_env: BTreeMap<String, String>,
+    pub(crate) test_env: BTreeMap<String, String>,
     /// Seconds the test command may run.
     #[schemars(range(min = 1))]
-    pub timeout_s: u64,
+    pub(crate) timeout_s: u64,
     /// Every file `git merge` leaves conflicted.
     #[schemars(length(min = 1))]
-    pub conflicts: Vec<ConflictRecord>,
+    pub(crate) conflicts: Vec<ConflictRecord>,
     /// Level and score.
     pub difficulty: Difficulty,
     /// How agents fared on the task, set by a curriculum refresh (absent in a version
@@ -68,7 +68,7 @@ pub enum ConflictKind {
 
 impl ConflictKind {
     /// The kebab-case name, as serde writes it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.into()
     }
 }
@@ -96,16 +96,16 @@ pub struct Digests {
 #[serde(deny_unknown_fields)]
 pub struct CurriculumRecord {
     /// Where the refresh put the task.
-    pub status: CurriculumStatus,
+    pub(crate) status: CurriculumStatus,
     /// Attempts in the results the refresh read (0 when it had none).
-    pub attempts: usize,
+    pub(crate) attempts: usize,
     /// Successful attempts among them.
-    pub successes: usize,
+    pub(crate) successes: usize,
     /// successes / attempts, rounded to 4 decimals; null without attempts.
     #[schemars(range(min = 0.0, max = 1.0))]
-    pub solve_rate: Option<f64>,
+    pub(crate) solve_rate: Option<f64>,
     /// Mean of the attempts' rewards, rounded to 4 decimals; null when none had one.
-    pub mean_reward: Option<f64>,
+    pub(crate) mean_reward: Option<f64>,
 }
 
 /// Where a curriculum refresh put a task.
@@ -114,7 +114,7 @@ pub struct CurriculumRecord {
 )]
 #[strum(serialize_all = "kebab-case")]
 #[serde(rename_all = "kebab-case")]
-pub enum CurriculumStatus {
+pub(crate) enum CurriculumStatus {
     /// In the training split.
     Active,
     /// In the training split, never solved over many attempts.
@@ -125,22 +125,16 @@ pub enum CurriculumStatus {
     New,
 }
 
-impl CurriculumStatus {
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-}
-
 /// The project a task was made from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SubstrateRef {
+pub(crate) struct SubstrateRef {
     /// The substrate's name.
     #[schemars(length(min = 1))]
-    pub name: String,
+    pub(crate) name: String,
     /// HEAD commit when the substrate is a git repository, else null.
     #[schemars(pattern(crate::bundle::patterns::COMMIT_ID))]
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
 }
 
 /// One conflicted file.
@@ -149,12 +143,12 @@ pub struct SubstrateRef {
 pub struct ConflictRecord {
     /// Repository-relative path.
     #[schemars(pattern(crate::bundle::patterns::PATH))]
-    pub path: String,
+    pub(crate) path: String,
     /// Conflict hunks in the file (0 in a semantic task: a file both sides changed,
     /// merged without markers).
-    pub hunks: usize,
+    pub(crate) hunks: usize,
     /// Lines between the hunks' markers.
-    pub conflicted_lines: usize,
+    pub(crate) conflicted_lines: usize,
 }
 
 /// Pretty JSON with a trailing newline: the exact bytes written to disk.

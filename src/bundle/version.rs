@@ -18,17 +18,17 @@ use crate::forge::Family;
 
 /// What a version's manifest records about the run that made it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct VersionMeta {
-    pub dataset: String,
-    pub version: String,
+pub(crate) struct VersionMeta {
+    pub(crate) dataset: String,
+    pub(crate) version: String,
     /// The canonical command line (no --out, --cache, --jobs or --shard).
-    pub command: Vec<String>,
-    pub seed: u64,
+    pub(crate) command: Vec<String>,
+    pub(crate) seed: u64,
 }
 
 /// Writes the version a `gen-tasks` run makes: `files` (the tasks, in order, with their
 /// manifest `entries`, levelled by `ladder`) and the manifest recording `meta`.
-pub fn write_generated(
+pub(crate) fn write_generated(
     out: &Path,
     meta: &VersionMeta,
     substrates: Vec<SubstrateEntry>,
@@ -57,7 +57,7 @@ pub fn write_generated(
 }
 
 /// This program, as a manifest records it.
-pub fn generator() -> Generator {
+pub(crate) fn generator() -> Generator {
     Generator { name: crate::GENERATOR.into(), version: crate::GENERATOR_VERSION.into() }
 }
 
@@ -66,7 +66,7 @@ pub fn generator() -> Generator {
 /// [`crate::resolve::mergiraf::prepare`], or as found), with the versions of
 /// mergiraf, libgit2, `python` (the first substrate's interpreter, as it reports itself)
 /// and its pytest (the tool's pin without one).
-pub fn ladder(python: Option<&crate::pytest::venv::PythonEnv>) -> Ladder {
+pub(crate) fn ladder(python: Option<&crate::pytest::venv::PythonEnv>) -> Ladder {
     use crate::resolve::mergiraf::{Binary, FROM_PATH};
     use crate::resolve::Resolver;
     let missing: Vec<MissingRung> = crate::resolve::ALL
@@ -92,13 +92,13 @@ pub fn ladder(python: Option<&crate::pytest::venv::PythonEnv>) -> Ladder {
 }
 
 /// The libgit2 version git2 reports (`1.9.1`).
-pub fn libgit2_version() -> String {
+pub(crate) fn libgit2_version() -> String {
     let (major, minor, patch) = git2::Version::get().libgit2_version();
     format!("{major}.{minor}.{patch}")
 }
 
 /// Manifest counts of `entries` (every level listed), with `retired` tasks set aside.
-pub fn counts(entries: &[TaskEntry], retired: usize) -> Counts {
+pub(crate) fn counts(entries: &[TaskEntry], retired: usize) -> Counts {
     let mut by_level: BTreeMap<Level, usize> = Level::ALL.into_iter().map(|l| (l, 0)).collect();
     let mut by_family: BTreeMap<Family, usize> = BTreeMap::new();
     let mut by_conflict_kind: BTreeMap<ConflictKind, usize> = BTreeMap::new();
@@ -111,37 +111,31 @@ pub fn counts(entries: &[TaskEntry], retired: usize) -> Counts {
 }
 
 /// Adds `tasks` under `tasks/` and returns their manifest entries, in order.
-pub fn add_tasks(files: &mut VersionFiles, tasks: &[TaskFiles]) -> Result<Vec<TaskEntry>> {
+pub(crate) fn add_tasks(files: &mut VersionFiles, tasks: &[TaskFiles]) -> Result<Vec<TaskEntry>> {
     tasks.iter().map(|t| t.add_to(files, "tasks")).collect()
 }
 
 /// A version read back, every file checked against its digest.
 #[derive(Debug, Clone)]
-pub struct StoredVersion {
-    pub dir: PathBuf,
-    pub manifest: Manifest,
-    pub manifest_bytes: Vec<u8>,
+pub(crate) struct StoredVersion {
+    pub(crate) manifest: Manifest,
+    pub(crate) manifest_bytes: Vec<u8>,
     /// The training split, in manifest order.
-    pub tasks: Vec<TaskFiles>,
+    pub(crate) tasks: Vec<TaskFiles>,
     /// The retired split, in manifest order.
-    pub retired: Vec<TaskFiles>,
+    pub(crate) retired: Vec<TaskFiles>,
 }
 
 impl StoredVersion {
     /// Reads the version folder `dir` (refusing older formats with one line).
-    pub fn load(dir: &Path) -> Result<StoredVersion> {
+    pub(crate) fn load(dir: &Path) -> Result<StoredVersion> {
         let (manifest, manifest_bytes) = manifest::read(dir)?;
         let load = |folder: &str, entries: &[TaskEntry]| -> Result<Vec<TaskFiles>> {
             entries.iter().map(|entry| load_task(dir, folder, entry)).collect()
         };
         let tasks = load("tasks", &manifest.tasks)?;
         let retired = load("retired/tasks", &manifest.retired)?;
-        Ok(StoredVersion { dir: dir.to_path_buf(), manifest, manifest_bytes, tasks, retired })
-    }
-
-    /// The folder of a task of the training split.
-    pub fn task_dir(&self, id: &str) -> PathBuf {
-        self.dir.join("tasks").join(id)
+        Ok(StoredVersion { manifest, manifest_bytes, tasks, retired })
     }
 }
 
@@ -161,7 +155,12 @@ fn load_task(dir: &Path, folder: &str, entry: &TaskEntry) -> Result<TaskFiles> {
 
 /// Records a run's measured test durations in the outcome cache:
 /// `<cache_dir>/runs/<dataset>/<version><suffix>.json`, task id → outcome → ms.
-pub fn write_durations(cache_dir: &Path, meta: &VersionMeta, suffix: &str, tasks: &[&TaskFiles]) -> Result<PathBuf> {
+pub(crate) fn write_durations(
+    cache_dir: &Path,
+    meta: &VersionMeta,
+    suffix: &str,
+    tasks: &[&TaskFiles],
+) -> Result<PathBuf> {
     let durations: BTreeMap<&str, &BTreeMap<String, u64>> =
         tasks.iter().map(|t| (t.task.id.as_str(), &t.durations)).collect();
     let dir = cache_dir.join("runs").join(&meta.dataset);

@@ -26,63 +26,63 @@ use crate::pytest::confirm::Confirmation;
 /// `mergeforge bench env` measures a served environment's resets instead.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     #[command(subcommand)]
-    pub command: Option<BenchCommand>,
+    pub(crate) command: Option<BenchCommand>,
 
     /// A substrate: a folder with substrate.toml, or a git repository. Repeatable.
     #[arg(long = "substrate", value_name = "PATH", required = true)]
-    pub substrates: Vec<PathBuf>,
+    pub(crate) substrates: Vec<PathBuf>,
 
     /// A substrate.toml for the --substrate in the same position (or naming its own
     /// repository with a `path` key). Repeatable.
     #[arg(long = "substrate-config", value_name = "FILE")]
-    pub substrate_configs: Vec<PathBuf>,
+    pub(crate) substrate_configs: Vec<PathBuf>,
 
     /// Test command for substrates without a config, e.g. "python -m pytest -q tests".
     #[arg(long, value_name = "CMD")]
-    pub test_cmd: Option<String>,
+    pub(crate) test_cmd: Option<String>,
 
     /// Families to use, comma-separated (as for gen-tasks). Default: all.
     #[arg(long, value_name = "LIST")]
-    pub families: Option<String>,
+    pub(crate) families: Option<String>,
 
     /// Tasks kept per (substrate, family).
     #[arg(long, value_name = "N", default_value_t = 4)]
-    pub per_cell: usize,
+    pub(crate) per_cell: usize,
 
     /// Candidates tried per (substrate, family) at most (default as for gen-tasks).
     #[arg(long, value_name = "N")]
-    pub candidates_per_cell: Option<usize>,
+    pub(crate) candidates_per_cell: Option<usize>,
 
     /// Keep at most this many tasks in total.
     #[arg(long, value_name = "N")]
-    pub max_tasks: Option<usize>,
+    pub(crate) max_tasks: Option<usize>,
 
     /// Seed for the candidate order.
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub(crate) seed: u64,
 
     /// Parallel workers. The share of time outside test runs is only reported with 1.
     #[arg(long, value_name = "N", default_value_t = 1)]
-    pub jobs: usize,
+    pub(crate) jobs: usize,
 
     /// Print the report as JSON on stdout instead of a table.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 
     /// Do not draw gen-tasks' progress bars.
     #[arg(long)]
-    pub no_progress: bool,
+    pub(crate) no_progress: bool,
 
     /// Level without the mergiraf rung (as for gen-tasks). Without it, mergiraf runs
     /// from PATH or is installed into the cache before the first run.
     #[arg(long)]
-    pub no_mergiraf: bool,
+    pub(crate) no_mergiraf: bool,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum BenchCommand {
+pub(crate) enum BenchCommand {
     // About and long help come from `EnvBenchArgs`'s doc comment.
     Env(EnvBenchArgs),
 }
@@ -101,34 +101,34 @@ pub enum BenchCommand {
 /// load average before and after is printed.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
-pub struct EnvBenchArgs {
+pub(crate) struct EnvBenchArgs {
     /// Dataset version directory (holds manifest.json).
     #[arg(long, value_name = "DIR", default_value = "generated/mergeforge-embedded/1.0.0")]
-    pub dataset: PathBuf,
+    pub(crate) dataset: PathBuf,
 
     /// Sessions resetting at the same moment (also the server's --max-sessions).
     #[arg(long, value_name = "N", default_value_t = 64)]
-    pub sessions: usize,
+    pub(crate) sessions: usize,
 
     /// Sequential resets timed after the first reset of every task.
     #[arg(long, value_name = "N", default_value_t = 100)]
-    pub resets: usize,
+    pub(crate) resets: usize,
 
     /// Use only the dataset's first N tasks (by id). Default: all.
     #[arg(long, value_name = "N")]
-    pub tasks: Option<usize>,
+    pub(crate) tasks: Option<usize>,
 
     /// Where the servers' work directories (templates, episodes) go, e.g. a tmpfs.
     /// Default: the system temp directory.
     #[arg(long, value_name = "DIR")]
-    pub work_dir: Option<PathBuf>,
+    pub(crate) work_dir: Option<PathBuf>,
 
     /// Print the report as JSON on stdout instead of a table.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
-pub fn run(args: BenchArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: BenchArgs) -> Result<ExitCode> {
     if let Some(BenchCommand::Env(env)) = args.command {
         return run_env(env);
     }

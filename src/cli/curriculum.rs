@@ -26,48 +26,48 @@ use crate::curriculum::{self, RefreshOptions, RefreshReport, TaskChange};
 /// runs) are all reported with line numbers, and nothing is written.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
-pub struct CurriculumArgs {
+pub(crate) struct CurriculumArgs {
     /// The dataset version to refresh (a folder with manifest.json), or a dataset
     /// folder (its highest version is used).
     #[arg(long, value_name = "DIR")]
-    pub dataset: PathBuf,
+    pub(crate) dataset: PathBuf,
 
     /// Per-attempt results, one JSON object per line.
     #[arg(long, value_name = "FILE.jsonl")]
-    pub results: PathBuf,
+    pub(crate) results: PathBuf,
 
     /// Output root; the new version is written to OUT/DATASET/VERSION.
     #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
 
     /// Test-outcome cache for new tasks. Default: OUT/.mergeforge-cache.
     #[arg(long, value_name = "DIR")]
-    pub cache: Option<PathBuf>,
+    pub(crate) cache: Option<PathBuf>,
 
     /// Seed for new tasks. Default: the parent version's seed + 1.
     #[arg(long)]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
 
     /// Parallel workers (test runs at once). Output does not depend on it.
     #[arg(long, value_name = "N")]
-    pub jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
 
     /// Print the report as JSON on stdout.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 
     /// Do not draw a progress bar.
     #[arg(long)]
-    pub no_progress: bool,
+    pub(crate) no_progress: bool,
 
     /// Refill without the mergiraf rung on the ladder (as for gen-tasks; also when the
     /// recorded gen-tasks command has --no-mergiraf). Without it, a refill runs mergiraf
     /// from PATH or installs it into the cache first.
     #[arg(long)]
-    pub no_mergiraf: bool,
+    pub(crate) no_mergiraf: bool,
 }
 
-pub fn run(args: CurriculumArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: CurriculumArgs) -> Result<ExitCode> {
     let mut command = vec!["mergeforge".to_string(), "curriculum".to_string()];
     command.extend(["--dataset".into(), args.dataset.display().to_string()]);
     command.extend(["--results".into(), args.results.display().to_string()]);

@@ -24,33 +24,33 @@ use crate::env::{EnvConfig, Environment};
 /// overhead excluding the time spent running tests and commands.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
-pub struct EvalArgs {
+pub(crate) struct EvalArgs {
     /// Dataset version directory (holds manifest.json).
     #[arg(long, value_name = "DIR", default_value = "generated/mergeforge-embedded/1.0.0")]
-    pub dataset: PathBuf,
+    pub(crate) dataset: PathBuf,
 
     /// The agent to play (its possible values come from the resolver catalogue).
     #[arg(long, value_name = "NAME")]
-    pub agent: String,
+    pub(crate) agent: String,
 
     /// Only tasks of this level (easy, medium, hard).
     #[arg(long, value_name = "LEVEL")]
-    pub level: Option<String>,
+    pub(crate) level: Option<String>,
 
     /// Only this task.
     #[arg(long = "task", value_name = "ID")]
-    pub task: Option<String>,
+    pub(crate) task: Option<String>,
 
     /// Episodes run at once. Default: the number of CPUs.
     #[arg(long, value_name = "N")]
-    pub jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
 
     /// Print one JSON document instead of the table.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 
     #[command(flatten)]
-    pub episode: EpisodeArgs,
+    pub(crate) episode: EpisodeArgs,
 }
 
 /// `--agent`'s possible values: every agent `eval` plays, each with what it does.
@@ -60,7 +60,7 @@ pub(super) fn agent_values() -> super::values::NamedValue {
     })
 }
 
-pub fn run(args: EvalArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: EvalArgs) -> Result<ExitCode> {
     let agents = agents::names();
     if !agents.contains(&args.agent.as_str()) {
         bail!("unknown agent `{}`: expected one of {}", args.agent, agents.join(", "));

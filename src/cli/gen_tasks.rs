@@ -57,63 +57,63 @@ use crate::substrate::SubstrateSpec;
 /// With --shard K/N, only shard K of N is generated, for `mergeforge merge-shards`.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
-pub struct GenTasksArgs {
+pub(crate) struct GenTasksArgs {
     /// A substrate: a folder with substrate.toml, or a git repository (read at HEAD;
     /// needs --test-cmd or a config). Repeatable. Default: every folder under substrates/.
     #[arg(long = "substrate", value_name = "PATH")]
-    pub substrates: Vec<PathBuf>,
+    pub(crate) substrates: Vec<PathBuf>,
 
     /// A substrate.toml to use: with a `path` key it names its own repository; without
     /// one it applies to the --substrate given in the same position. Repeatable.
     #[arg(long = "substrate-config", value_name = "FILE")]
-    pub substrate_configs: Vec<PathBuf>,
+    pub(crate) substrate_configs: Vec<PathBuf>,
 
     /// Test command for substrates without a config, e.g. "python -m pytest -q tests".
     #[arg(long, value_name = "CMD")]
-    pub test_cmd: Option<String>,
+    pub(crate) test_cmd: Option<String>,
 
     /// Output root; the version is written to OUT/DATASET/VERSION.
     #[arg(long, value_name = "DIR", default_value = "generated")]
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
 
     /// Test-outcome cache. Default: OUT/.mergeforge-cache. A run reuses the recorded
     /// outcome (including its duration) of any tree it has tested before, which is what
     /// makes re-runs byte-identical.
     #[arg(long, value_name = "DIR")]
-    pub cache: Option<PathBuf>,
+    pub(crate) cache: Option<PathBuf>,
 
     /// Dataset name. Default: mergeforge-embedded for the embedded substrates, else mergeforge.
     #[arg(long, value_name = "NAME")]
-    pub dataset: Option<String>,
+    pub(crate) dataset: Option<String>,
 
     /// Dataset version (semver, e.g. 1.0.0).
     #[arg(long = "version", value_name = "SEMVER", default_value = "1.0.0")]
-    pub dataset_version: String,
+    pub(crate) dataset_version: String,
 
     /// Seed for the order candidates are tried in (and which side gets which change).
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub(crate) seed: u64,
 
     /// Keep at most this many tasks in total (the first ones in generation order).
     #[arg(long, value_name = "N")]
-    pub max_tasks: Option<usize>,
+    pub(crate) max_tasks: Option<usize>,
 
     /// Families to use, comma-separated (the values are the family catalogue's).
     /// Default: the default mix, every family but signature-callsite (whose gold can
     /// need values no version of the code holds) and the history families; with
     /// --history, the history families (merge-replay, commit-replay).
     #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = super::values::CatalogueValue::<Family>::new("family"))]
-    pub families: Vec<Family>,
+    pub(crate) families: Vec<Family>,
 
     /// Tasks kept per (substrate, family). Ignored with --quota. Default: 4, or every
     /// task when every family is a history family.
     #[arg(long, value_name = "N")]
-    pub per_cell: Option<usize>,
+    pub(crate) per_cell: Option<usize>,
 
     /// Candidates tried per (substrate, family) at most. Default: 40, or every candidate
     /// with --quota or when every family is a history family.
     #[arg(long, value_name = "N")]
-    pub candidates_per_cell: Option<usize>,
+    pub(crate) candidates_per_cell: Option<usize>,
 
     /// Also make tasks from the last N commits of each git substrate's history (newest
     /// first): merge commits whose parents conflict again when re-merged (merge-replay:
@@ -122,17 +122,17 @@ pub struct GenTasksArgs {
     /// `history = N` in substrate.toml. Commits skipped before any test runs are
     /// counted by reason in the report.
     #[arg(long, value_name = "N")]
-    pub history: Option<usize>,
+    pub(crate) history: Option<usize>,
 
     /// Level quotas instead of --per-cell: LEVEL=N or FAMILY:LEVEL=N, comma-separated,
     /// e.g. easy=100,medium=100,hard=100 or compose-edits:hard=10. A task is kept while
     /// every quota covering its (family, level) has room.
     #[arg(long, value_name = "LIST")]
-    pub quota: Option<String>,
+    pub(crate) quota: Option<String>,
 
     /// Parallel workers (test runs at once). Output does not depend on it.
     #[arg(long, value_name = "N")]
-    pub jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
 
     /// Generate only shard K of N (0-based, e.g. 0/3) into OUT/DATASET/VERSION.shard-K-of-N,
     /// for `mergeforge merge-shards` to combine into the version an unsharded run
@@ -140,11 +140,11 @@ pub struct GenTasksArgs {
     /// p % N == K. A shard cannot know when the others met the goal, so it judges all of
     /// its positions (up to --candidates-per-cell per cell; bound that with --quota).
     #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
+    pub(crate) shard: Option<String>,
 
     /// Print the run report as JSON on stdout instead of a table.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 
     /// Which tests run on a tree. coverage: a traced full run of HEAD maps tests to the
     /// functions they run, gold trees run the full suite in a new process and other trees
@@ -155,17 +155,17 @@ pub struct GenTasksArgs {
     /// in a new process. Both give the same tasks and verdicts, except for a mutation
     /// that makes selected tests slow (past the scaled limit) but not endless.
     #[arg(long, value_enum, value_name = "MODE", default_value_t = SelectionMode::Coverage)]
-    pub selection: SelectionMode,
+    pub(crate) selection: SelectionMode,
 
     /// Do not draw a progress bar.
     #[arg(long)]
-    pub no_progress: bool,
+    pub(crate) no_progress: bool,
 
     /// Level tasks without the mergiraf rung (as MERGEFORGE_MERGIRAF=off does), instead
     /// of running mergiraf from PATH or installing it into the cache. The manifest then
     /// records the ladder as incomplete: a task mergiraf would solve may be called hard.
     #[arg(long)]
-    pub no_mergiraf: bool,
+    pub(crate) no_mergiraf: bool,
 }
 
 /// `--test-cmd`'s argv, split by the shell's quoting rules (`python -m pytest -k "a or b"`
@@ -178,7 +178,7 @@ fn test_argv(command: &str) -> anyhow::Result<Vec<String>> {
     }
 }
 
-pub fn run(args: GenTasksArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: GenTasksArgs) -> Result<ExitCode> {
     let shard = args.shard.as_deref().map(ShardSpec::parse).transpose()?;
     let options = options_from(&args)?;
     mergiraf::prepare(options.no_mergiraf, options.progress)?;

@@ -22,21 +22,21 @@ use crate::pipeline::shard;
 ///   mergeforge merge-shards generated shards/mergeforge-embedded/1.0.0.shard-*
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
-pub struct MergeShardsArgs {
+pub(crate) struct MergeShardsArgs {
     /// Output root; the version is written to OUT/DATASET/VERSION.
     #[arg(value_name = "OUT")]
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
 
     /// The shard folders (OUT/DATASET/VERSION.shard-K-of-N), every one of the run.
     #[arg(value_name = "SHARD_DIR", required = true)]
-    pub shards: Vec<PathBuf>,
+    pub(crate) shards: Vec<PathBuf>,
 
     /// Print the report as JSON on stdout instead of a table.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
-pub fn run(args: MergeShardsArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: MergeShardsArgs) -> Result<ExitCode> {
     let report = shard::merge_shards(&args.out, &args.shards)?;
     if args.json {
         let mut value = report_json(&report);

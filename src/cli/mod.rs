@@ -18,14 +18,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub use bench::BenchArgs;
-pub use curriculum::CurriculumArgs;
-pub use eval::EvalArgs;
-pub use gen_tasks::GenTasksArgs;
-pub use merge_shards::MergeShardsArgs;
-pub use publish::PublishArgs;
+pub(crate) use bench::BenchArgs;
+pub(crate) use curriculum::CurriculumArgs;
+pub(crate) use eval::EvalArgs;
+pub(crate) use gen_tasks::GenTasksArgs;
+pub(crate) use merge_shards::MergeShardsArgs;
+pub(crate) use publish::PublishArgs;
 pub use regenerate::{generated_files, RegenerateArgs};
-pub use serve::{EpisodeArgs, ServeArgs};
+pub(crate) use serve::ServeArgs;
 
 /// mergeforge manufactures verified merge-conflict tasks for training and evaluating
 /// coding agents: real git conflicts made from Python repositories whose tests pass,
@@ -34,11 +34,11 @@ pub use serve::{EpisodeArgs, ServeArgs};
 #[command(name = "mergeforge", version, about, long_about)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Generate a dataset version of test-verified merge-conflict tasks.
     GenTasks(GenTasksArgs),
     // About and long help come from `PublishArgs`'s doc comment.
@@ -60,7 +60,7 @@ pub enum Command {
 /// The command line's definition, with what the catalogues add at run time:
 /// `gen-tasks --help` lists the ladder's rungs and `eval --agent` takes the agents of
 /// the resolver catalogue as its possible values.
-pub fn command() -> clap::Command {
+pub(crate) fn command() -> clap::Command {
     use clap::CommandFactory;
     Cli::command()
         .mut_subcommand("gen-tasks", |c| c.after_long_help(reference::ladder_help()))

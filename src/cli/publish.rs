@@ -63,59 +63,59 @@ use crate::publish::{self, PublishOptions, PublishReport, PushOptions, MAX_SHARD
 ///     --push https://huggingface.co/datasets/you/mergeforge-embedded
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
-pub struct PublishArgs {
+pub(crate) struct PublishArgs {
     /// The finished dataset version folder, e.g. generated/mergeforge-embedded/1.0.0.
     #[arg(long, value_name = "DIR")]
-    pub dataset: PathBuf,
+    pub(crate) dataset: PathBuf,
 
     /// The folder to write (the dataset repository's content).
     #[arg(long, value_name = "HFDIR")]
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
 
     /// The Hub repository (OWNER/NAME), used in the card's usage examples.
     #[arg(long, value_name = "OWNER/NAME")]
-    pub repo_id: Option<String>,
+    pub(crate) repo_id: Option<String>,
 
     /// License id for the card (a Hub license id: mit, apache-2.0, cc-by-4.0, other, ...).
     #[arg(long, value_name = "ID", default_value = "mit")]
-    pub license: String,
+    pub(crate) license: String,
 
     /// The card's pretty_name. Default: "<dataset> <version>".
     #[arg(long, value_name = "NAME")]
-    pub pretty_name: Option<String>,
+    pub(crate) pretty_name: Option<String>,
 
     /// Extra card tags, comma-separated (added to: code, git, merge-conflicts, python,
     /// reinforcement-learning, software-engineering, mergeforge).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    pub tags: Vec<String>,
+    pub(crate) tags: Vec<String>,
 
     /// Fraction of split groups in the test split, 0 to 1. A task is in test when the
     /// first 8 bytes of sha256(its group), as a fraction, are below it: the split depends
     /// on the group alone (`<substrate>:<path>:<qualname>` of the first conflict hunk).
     #[arg(long, value_name = "RATIO", default_value_t = 0.2)]
-    pub test_ratio: f64,
+    pub(crate) test_ratio: f64,
 
     /// Largest data shard in bytes (at most 8388608 = 8 MiB). A shard is closed when the
     /// next record would take it over.
     #[arg(long, value_name = "BYTES", default_value_t = MAX_SHARD_BYTES)]
-    pub max_shard_bytes: u64,
+    pub(crate) max_shard_bytes: u64,
 
     /// Commit HFDIR to this git remote and tag it v<version>: the Hub's
     /// https://huggingface.co/datasets/OWNER/NAME, an ssh URL, or a path to a bare
     /// repository. Credentials come from git's configuration.
     #[arg(long, value_name = "GIT_URL")]
-    pub push: Option<String>,
+    pub(crate) push: Option<String>,
 
     /// The branch --push commits to.
     #[arg(long, value_name = "NAME", default_value = "main", requires = "push")]
-    pub branch: String,
+    pub(crate) branch: String,
 
     /// Print the report as JSON on stdout.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
-pub fn run(args: PublishArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: PublishArgs) -> Result<ExitCode> {
     let options = PublishOptions {
         dataset_dir: args.dataset.clone(),
         out: args.out.clone(),

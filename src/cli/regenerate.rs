@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 /// Write every generated file of the repository: the JSON Schemas of the dataset format
-/// (schemas/<name>.schema.json, from the record types) and the catalogue tables
+/// (`schemas/<name>.schema.json`, from the record types) and the catalogue tables
 /// (docs/reference/*.md: families, intent kinds, mutation operators, the difficulty
 /// ladder, the environment's tools, from the catalogues' entries). Run it after adding
 /// or changing a catalogue entry or a record type; a test fails until the committed
@@ -20,14 +20,14 @@ use clap::Args;
 pub struct RegenerateArgs {
     /// The repository's root folder.
     #[arg(long, value_name = "DIR", default_value = ".")]
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
 
     /// Write nothing; exit 1 when a committed file differs from the generated one.
     #[arg(long)]
-    pub check: bool,
+    pub(crate) check: bool,
 }
 
-pub fn run(args: RegenerateArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: RegenerateArgs) -> Result<ExitCode> {
     let mut stale = Vec::new();
     for (path, bytes) in generated_files()? {
         let target = args.root.join(&path);

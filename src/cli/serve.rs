@@ -29,37 +29,37 @@ use crate::env::{EnvConfig, Environment};
 /// address, e.g. `listening on http://127.0.0.1:8000`.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Dataset version directory (holds manifest.json).
     #[arg(long, value_name = "DIR", default_value = "generated/mergeforge-embedded/1.0.0")]
-    pub dataset: PathBuf,
+    pub(crate) dataset: PathBuf,
 
     /// Address to listen on; port 0 picks a free port.
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8000")]
-    pub addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
 
     /// Allow a non-loopback --addr. The run tool executes agent commands on this
     /// machine (sandboxed, without network where the kernel allows): expose it knowingly.
     #[arg(long)]
-    pub public: bool,
+    pub(crate) public: bool,
 
     /// Sessions at once (WebSocket connections and MCP sessions together); further ones
     /// get CAPACITY_REACHED.
     #[arg(long, value_name = "N", default_value_t = 64)]
-    pub max_sessions: usize,
+    pub(crate) max_sessions: usize,
 
     /// Name each task's level and family in observations and the state (off by
     /// default: the label tells an agent how the task was made; for demos and debugging).
     #[arg(long)]
-    pub reveal_task_info: bool,
+    pub(crate) reveal_task_info: bool,
 
     #[command(flatten)]
-    pub episode: EpisodeArgs,
+    pub(crate) episode: EpisodeArgs,
 }
 
 /// The reward an environment pays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum RewardKind {
+pub(crate) enum RewardKind {
     /// Weighted components; an episode that does not solve its task earns at most a
     /// quarter of the maximum.
     Dense,
@@ -69,55 +69,55 @@ pub enum RewardKind {
 
 /// Episode flags shared by `serve` and `eval`.
 #[derive(Debug, Args)]
-pub struct EpisodeArgs {
+pub(crate) struct EpisodeArgs {
     /// Steps per episode. Every action counts, tool actions included: 10 suits
     /// whole-file resolutions (one step per file); give tool-using agents more (e.g. 50).
     #[arg(long, value_name = "N", default_value_t = 10)]
-    pub max_steps: usize,
+    pub(crate) max_steps: usize,
 
     /// The reward: `dense` (weighted components, see --reward-config) or `binary` (1 when
     /// the graded tests pass with no conflict marker left, else 0).
     #[arg(long, value_name = "KIND", value_enum, default_value_t = RewardKind::Dense)]
-    pub reward: RewardKind,
+    pub(crate) reward: RewardKind,
 
     /// Dense reward weights (TOML: markers_removed, syntax_valid, syntax_invalid,
     /// tests_pass, duplication). Missing keys keep the defaults 0.10, 0.05, -0.10, 1.00,
     /// -0.20.
     #[arg(long, value_name = "FILE")]
-    pub reward_config: Option<PathBuf>,
+    pub(crate) reward_config: Option<PathBuf>,
 
     /// Largest `resolution` or `content` accepted, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
-    pub max_resolution_bytes: usize,
+    pub(crate) max_resolution_bytes: usize,
 
     /// Wall-clock limit of one `run` command, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
-    pub run_timeout: u64,
+    pub(crate) run_timeout: u64,
 
     /// Do not offer the run tool (agents then only read, edit and resolve files).
     #[arg(long)]
-    pub no_run: bool,
+    pub(crate) no_run: bool,
 
     /// Offer the run tool even where Landlock is not enforced (old kernel, or
     /// MERGEFORGE_LANDLOCK=off): its commands could then read the dataset's solutions and
     /// other episodes. Without this flag such a host refuses every `run`.
     #[arg(long)]
-    pub allow_unconfined_run: bool,
+    pub(crate) allow_unconfined_run: bool,
 
     /// Where episode directories are created. Default: the system temp directory.
     #[arg(long, value_name = "DIR")]
-    pub work_dir: Option<PathBuf>,
+    pub(crate) work_dir: Option<PathBuf>,
 
     /// How a reset makes the episode's repository: `template` (a copy of the task's
     /// repository prepared on its first reset) or `clone` (the previous path: git fetch,
     /// checkout and merge on every reset), for `bench env`'s comparison.
     #[arg(long, value_name = "PATH", value_enum, default_value_t = ResetPath::Template, hide = true)]
-    pub reset_path: ResetPath,
+    pub(crate) reset_path: ResetPath,
 }
 
 impl EpisodeArgs {
     /// The episode configuration, with episodes under `work_dir`.
-    pub fn config(&self, work_dir: PathBuf) -> Result<EnvConfig> {
+    pub(crate) fn config(&self, work_dir: PathBuf) -> Result<EnvConfig> {
         if self.max_steps == 0 {
             bail!("--max-steps must be at least 1");
         }
@@ -143,7 +143,7 @@ impl EpisodeArgs {
     }
 
     /// A private directory for this process's episodes, removed when dropped.
-    pub fn run_dir(&self, prefix: &str) -> Result<tempfile::TempDir> {
+    pub(crate) fn run_dir(&self, prefix: &str) -> Result<tempfile::TempDir> {
         let base = self.work_dir.clone().unwrap_or_else(std::env::temp_dir);
         std::fs::create_dir_all(&base).with_context(|| format!("{}: cannot create", base.display()))?;
         tempfile::Builder::new()
@@ -153,7 +153,7 @@ impl EpisodeArgs {
     }
 }
 
-pub fn run(args: ServeArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
     if !args.addr.ip().is_loopback() && !args.public {
         bail!(
             "{} is not a loopback address: add --public to expose the environment (its run tool executes commands)",

@@ -10,7 +10,7 @@ use super::relevel::{
 };
 
 /// The changelog text.
-pub fn render(plan: &Plan, options: &RefreshOptions) -> String {
+pub(crate) fn render(plan: &Plan, options: &RefreshOptions) -> String {
     let parent = &plan.parent.manifest;
     let c = &plan.changes;
     let mut out = String::new();

@@ -24,10 +24,10 @@
 //! [`plan`] reads and decides, the caller turns [`Plan::refill_command`] into
 //! [`GenOptions`], and [`Plan::finish`] generates and writes.
 
-pub mod changelog;
-pub mod plan;
-pub mod relevel;
-pub mod results;
+pub(crate) mod changelog;
+pub(crate) mod plan;
+pub(crate) mod relevel;
+pub(crate) mod results;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -44,11 +44,11 @@ use crate::difficulty::Level;
 use crate::forge::{Family, Group};
 use crate::pipeline::{self, Exclusions, GenOptions};
 use crate::snapshot::sha256_hex;
-pub use plan::{CellCounts, Changes, Parent, Plan, RefreshOptions, RefreshReport, TaskChange};
+pub(crate) use plan::{Changes, Parent, Plan, RefreshOptions, RefreshReport, TaskChange};
 use results::Stats;
 
 /// Reads the parent version and the results, and decides every task.
-pub fn plan(options: &RefreshOptions) -> Result<Plan> {
+pub(crate) fn plan(options: &RefreshOptions) -> Result<Plan> {
     let parent = read_parent(&options.dataset)?;
     let label = format!("{} {}", parent.manifest.dataset, parent.manifest.version);
     let known: BTreeSet<String> = parent.active.iter().chain(&parent.retired).map(|t| t.task.id.clone()).collect();
@@ -106,7 +106,7 @@ pub fn plan(options: &RefreshOptions) -> Result<Plan> {
 
 impl Plan {
     /// The gen-tasks command line whose machinery refills cells, when any needs it.
-    pub fn refill_command(&self) -> Option<Result<&[String]>> {
+    pub(crate) fn refill_command(&self) -> Option<Result<&[String]>> {
         if self.deficits.is_empty() {
             return None;
         }
@@ -120,7 +120,7 @@ impl Plan {
 
     /// Refills under-supplied cells with `recipe` (the options of
     /// [`Plan::refill_command`]; required when it is `Some`) and writes the version.
-    pub fn finish(mut self, recipe: Option<GenOptions>, options: &RefreshOptions) -> Result<RefreshReport> {
+    pub(crate) fn finish(mut self, recipe: Option<GenOptions>, options: &RefreshOptions) -> Result<RefreshReport> {
         let (added, refill_ladder) = match (self.deficits.is_empty(), recipe) {
             (true, _) => (Vec::new(), None),
             (false, None) => bail!("cells need refilling but no gen-tasks options were given"),
@@ -281,7 +281,7 @@ fn record(status: CurriculumStatus, stats: &Stats) -> CurriculumRecord {
 }
 
 /// `MAJOR.(MINOR+1).0`.
-pub fn next_version(version: &str) -> Result<String> {
+pub(crate) fn next_version(version: &str) -> Result<String> {
     let mut v = semver::Version::parse(version).with_context(|| format!("parent version {version} is not semver"))?;
     v.minor += 1;
     v.patch = 0;
@@ -291,7 +291,7 @@ pub fn next_version(version: &str) -> Result<String> {
 }
 
 /// The version folder `dir` names: itself, or the highest version inside it.
-pub fn version_dir(dir: &Path) -> Result<PathBuf> {
+pub(crate) fn version_dir(dir: &Path) -> Result<PathBuf> {
     if dir.join("manifest.json").is_file() {
         return Ok(dir.to_path_buf());
     }
@@ -312,7 +312,7 @@ pub fn version_dir(dir: &Path) -> Result<PathBuf> {
 }
 
 /// Reads a version and checks every file against the manifest's digests.
-pub fn read_parent(dir: &Path) -> Result<Parent> {
+pub(crate) fn read_parent(dir: &Path) -> Result<Parent> {
     let dir = version_dir(dir)?;
     let version = StoredVersion::load(&dir)?;
     let changelog = std::fs::read_to_string(dir.join("CHANGELOG.md")).ok();

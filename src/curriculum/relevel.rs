@@ -15,22 +15,22 @@ use super::results::Stats;
 use crate::bundle::task::CurriculumStatus;
 use crate::difficulty::Level;
 
-pub const RETIRE_MIN_ATTEMPTS: usize = 4;
-pub const RETIRE_RATE: f64 = 0.9;
-pub const FRONTIER_MIN_ATTEMPTS: usize = 8;
-pub const RELEVEL_MIN_ATTEMPTS: usize = 2;
-pub const EASY_RATE: f64 = 0.7;
-pub const HARD_RATE: f64 = 0.3;
+pub(crate) const RETIRE_MIN_ATTEMPTS: usize = 4;
+pub(crate) const RETIRE_RATE: f64 = 0.9;
+pub(crate) const FRONTIER_MIN_ATTEMPTS: usize = 8;
+pub(crate) const RELEVEL_MIN_ATTEMPTS: usize = 2;
+pub(crate) const EASY_RATE: f64 = 0.7;
+pub(crate) const HARD_RATE: f64 = 0.3;
 
 /// The decision for one task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Decision {
-    pub status: CurriculumStatus,
-    pub level: Level,
+pub(crate) struct Decision {
+    pub(crate) status: CurriculumStatus,
+    pub(crate) level: Level,
 }
 
 /// Decides a task's status and level from its stats, its level and status so far.
-pub fn decide(stats: &Stats, level: Level, status: CurriculumStatus) -> Decision {
+pub(crate) fn decide(stats: &Stats, level: Level, status: CurriculumStatus) -> Decision {
     let rate = stats.solve_rate().unwrap_or(0.0);
     if stats.attempts >= RETIRE_MIN_ATTEMPTS && rate >= RETIRE_RATE {
         return Decision { status: CurriculumStatus::Retired, level };
@@ -46,7 +46,7 @@ pub fn decide(stats: &Stats, level: Level, status: CurriculumStatus) -> Decision
 }
 
 /// The level a solve rate stands for.
-pub fn empirical_level(rate: f64) -> Level {
+pub(crate) fn empirical_level(rate: f64) -> Level {
     if rate >= EASY_RATE {
         Level::Easy
     } else if rate >= HARD_RATE {

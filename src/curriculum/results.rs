@@ -15,27 +15,27 @@ use serde_json::Value;
 
 /// One attempt at a task.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Attempt {
-    pub task_id: String,
-    pub success: bool,
-    pub reward: Option<f64>,
-    pub agent: Option<String>,
-    pub run: Option<String>,
+pub(crate) struct Attempt {
+    pub(crate) task_id: String,
+    pub(crate) success: bool,
+    pub(crate) reward: Option<f64>,
+    pub(crate) agent: Option<String>,
+    pub(crate) run: Option<String>,
     /// 1-based line in the results file.
-    pub line: usize,
+    pub(crate) line: usize,
 }
 
 /// Attempts and successes of one task.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Stats {
-    pub attempts: usize,
-    pub successes: usize,
+pub(crate) struct Stats {
+    pub(crate) attempts: usize,
+    pub(crate) successes: usize,
     reward_sum: f64,
     rewards: usize,
 }
 
 impl Stats {
-    pub fn add(&mut self, attempt: &Attempt) {
+    pub(crate) fn add(&mut self, attempt: &Attempt) {
         self.attempts += 1;
         self.successes += usize::from(attempt.success);
         if let Some(reward) = attempt.reward {
@@ -45,17 +45,17 @@ impl Stats {
     }
 
     /// successes / attempts, `None` without attempts.
-    pub fn solve_rate(&self) -> Option<f64> {
+    pub(crate) fn solve_rate(&self) -> Option<f64> {
         (self.attempts > 0).then(|| self.successes as f64 / self.attempts as f64)
     }
 
-    pub fn mean_reward(&self) -> Option<f64> {
+    pub(crate) fn mean_reward(&self) -> Option<f64> {
         (self.rewards > 0).then(|| self.reward_sum / self.rewards as f64)
     }
 }
 
 /// Reads and checks the results file against the dataset's task ids.
-pub fn read(path: &Path, known: &BTreeSet<String>, dataset: &str) -> Result<Vec<Attempt>> {
+pub(crate) fn read(path: &Path, known: &BTreeSet<String>, dataset: &str) -> Result<Vec<Attempt>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading results file {}", path.display()))?;
     let mut attempts = Vec::new();
     let mut problems = Vec::new();
@@ -148,7 +148,7 @@ fn parse_line(line: &str, number: usize) -> std::result::Result<Attempt, String>
 }
 
 /// Stats per task id.
-pub fn stats(attempts: &[Attempt]) -> BTreeMap<String, Stats> {
+pub(crate) fn stats(attempts: &[Attempt]) -> BTreeMap<String, Stats> {
     let mut out: BTreeMap<String, Stats> = BTreeMap::new();
     for attempt in attempts {
         out.entry(attempt.task_id.clone()).or_default().add(attempt);

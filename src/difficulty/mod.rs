@@ -33,8 +33,8 @@
 //! How the candidate was made (family, operators) is recorded with the features but is
 //! not part of the score: two tasks that look the same to an agent score the same.
 
-pub mod near_duplicate;
-pub mod quota;
+pub(crate) mod near_duplicate;
+pub(crate) mod quota;
 
 use serde::{Deserialize, Serialize};
 
@@ -68,14 +68,14 @@ pub enum Level {
 }
 
 impl Level {
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+    pub(crate) const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
 
     /// The lowercase name, as serde writes it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.into()
     }
 
-    pub fn parse(name: &str) -> Option<Level> {
+    pub(crate) fn parse(name: &str) -> Option<Level> {
         name.parse().ok()
     }
 }
@@ -101,25 +101,25 @@ impl std::fmt::Display for Level {
 #[serde(deny_unknown_fields)]
 pub struct Features {
     /// Conflict hunks over all files.
-    pub hunks: usize,
+    pub(crate) hunks: usize,
     /// Lines between the hunks' markers.
-    pub conflicted_lines: usize,
+    pub(crate) conflicted_lines: usize,
     /// Files with conflicts.
-    pub conflicted_files: usize,
+    pub(crate) conflicted_files: usize,
     /// Files the gold merge changes outside the conflicts.
-    pub files_outside_conflicts: usize,
+    pub(crate) files_outside_conflicts: usize,
     /// Lines of the gold files (non-blank, compared without surrounding whitespace) that
     /// no version of the file has: base, ours or theirs of a conflicted file, the clean
     /// merge of any other.
-    pub novel_gold_lines: usize,
+    pub(crate) novel_gold_lines: usize,
     /// Failing tests on ours alone.
-    pub failing_tests_ours: usize,
+    pub(crate) failing_tests_ours: usize,
     /// Failing tests on theirs alone.
-    pub failing_tests_theirs: usize,
+    pub(crate) failing_tests_theirs: usize,
     /// The distinct mutation operators, sorted (how the task was made; not scored).
-    pub operators: Vec<OperatorRef>,
+    pub(crate) operators: Vec<OperatorRef>,
     /// The task's family (not scored).
-    pub family: Family,
+    pub(crate) family: Family,
 }
 
 /// A task's level and score, as `task.json` records them (the features behind the score
@@ -131,19 +131,19 @@ pub struct Difficulty {
     /// refresh re-levelled the task.
     pub level: Level,
     /// The first rung of the baseline ladder that solves the task.
-    pub structural_level: Level,
+    pub(crate) structural_level: Level,
     /// In [0, 1], 3 decimals: the level's base plus weighted features.
     #[schemars(range(min = 0.0, max = 1.0))]
-    pub score: f64,
+    pub(crate) score: f64,
 }
 
 /// The first rung of the ladder that solves the task; hard when none does.
-pub fn level(validation: &Validation) -> Level {
+pub(crate) fn level(validation: &Validation) -> Level {
     validation.baselines.solving_rung().map_or(Level::Hard, Level::from)
 }
 
 /// The score for a level and features (formula in the module docs).
-pub fn score(level: Level, f: &Features) -> f64 {
+pub(crate) fn score(level: Level, f: &Features) -> f64 {
     let ratio = |value: usize, cap: usize| value.min(cap) as f64 / cap as f64;
     let base = match level {
         Level::Easy => 0.0,
@@ -162,13 +162,13 @@ pub fn score(level: Level, f: &Features) -> f64 {
 }
 
 /// The lines of `gold` (non-blank, trimmed) that none of `versions` has.
-pub fn novel_lines(gold: &str, versions: &[&str]) -> usize {
+pub(crate) fn novel_lines(gold: &str, versions: &[&str]) -> usize {
     let known: std::collections::BTreeSet<&str> = versions.iter().flat_map(|v| v.lines()).map(str::trim).collect();
     gold.lines().map(str::trim).filter(|line| !line.is_empty() && !known.contains(line)).count()
 }
 
 /// Levels and scores a task.
-pub fn assess(validation: &Validation, features: &Features) -> Difficulty {
+pub(crate) fn assess(validation: &Validation, features: &Features) -> Difficulty {
     let level = level(validation);
     Difficulty { level, structural_level: level, score: score(level, features) }
 }

@@ -19,7 +19,7 @@ const KEYWORDS: &[&str] = &[
 
 /// The fingerprint of a task from the conflicted text of its conflicted files (in any
 /// order: they are sorted by path first).
-pub fn fingerprint<'a>(conflicted_files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+pub(crate) fn fingerprint<'a>(conflicted_files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
     let mut files: Vec<(&str, &str)> = conflicted_files.into_iter().collect();
     files.sort();
     let mut names: Vec<String> = Vec::new();
@@ -53,7 +53,7 @@ fn normalise(token: &str, names: &mut Vec<String>) -> String {
 
 /// Python-ish tokens: names, numbers, string literals, and single punctuation characters;
 /// whitespace and comments are dropped.
-pub fn tokens(text: &str) -> Vec<&str> {
+pub(crate) fn tokens(text: &str) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

@@ -16,9 +16,9 @@ use crate::forge::Family;
 
 /// What one quota counts: a level, or a level within one family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Cell {
-    pub family: Option<Family>,
-    pub level: Level,
+pub(crate) struct Cell {
+    pub(crate) family: Option<Family>,
+    pub(crate) level: Level,
 }
 
 impl fmt::Display for Cell {
@@ -38,22 +38,22 @@ impl Cell {
 
 /// Target counts per cell.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Quotas {
-    pub targets: BTreeMap<Cell, usize>,
+pub(crate) struct Quotas {
+    pub(crate) targets: BTreeMap<Cell, usize>,
 }
 
 /// How far a run got: kept tasks per cell.
 #[derive(Debug, Clone, Default)]
-pub struct QuotaState {
+pub(crate) struct QuotaState {
     kept: BTreeMap<Cell, usize>,
 }
 
 /// A quota that was not met.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shortfall {
-    pub cell: Cell,
-    pub wanted: usize,
-    pub kept: usize,
+pub(crate) struct Shortfall {
+    pub(crate) cell: Cell,
+    pub(crate) wanted: usize,
+    pub(crate) kept: usize,
 }
 
 impl fmt::Display for Quotas {
@@ -66,7 +66,7 @@ impl fmt::Display for Quotas {
 
 impl Quotas {
     /// Parses `[FAMILY:]LEVEL=N[,...]`.
-    pub fn parse(spec: &str) -> Result<Quotas> {
+    pub(crate) fn parse(spec: &str) -> Result<Quotas> {
         let mut targets = BTreeMap::new();
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (cell, count) = item
@@ -92,7 +92,7 @@ impl Quotas {
     }
 
     /// Whether a task of `family` at `level` is still wanted.
-    pub fn wants(&self, state: &QuotaState, family: Family, level: Level) -> bool {
+    pub(crate) fn wants(&self, state: &QuotaState, family: Family, level: Level) -> bool {
         let mut covered = false;
         for (cell, target) in &self.targets {
             if cell.covers(family, level) {
@@ -106,12 +106,12 @@ impl Quotas {
     }
 
     /// Whether any task of `family` could still be wanted.
-    pub fn wants_family(&self, state: &QuotaState, family: Family) -> bool {
+    pub(crate) fn wants_family(&self, state: &QuotaState, family: Family) -> bool {
         Level::ALL.into_iter().any(|level| self.wants(state, family, level))
     }
 
     /// Counts a kept task.
-    pub fn keep(&self, state: &mut QuotaState, family: Family, level: Level) {
+    pub(crate) fn keep(&self, state: &mut QuotaState, family: Family, level: Level) {
         for cell in self.targets.keys() {
             if cell.covers(family, level) {
                 *state.kept.entry(*cell).or_default() += 1;
@@ -120,17 +120,17 @@ impl Quotas {
     }
 
     /// Whether every quota is full.
-    pub fn met(&self, state: &QuotaState) -> bool {
+    pub(crate) fn met(&self, state: &QuotaState) -> bool {
         self.targets.iter().all(|(cell, n)| state.kept.get(cell).copied().unwrap_or(0) >= *n)
     }
 
     /// Tasks still wanted, summed over the quotas (overlapping quotas count twice).
-    pub fn outstanding(&self, state: &QuotaState) -> usize {
+    pub(crate) fn outstanding(&self, state: &QuotaState) -> usize {
         self.targets.iter().map(|(cell, n)| n.saturating_sub(state.kept.get(cell).copied().unwrap_or(0))).sum()
     }
 
     /// The quotas not met, in cell order.
-    pub fn shortfall(&self, state: &QuotaState) -> Vec<Shortfall> {
+    pub(crate) fn shortfall(&self, state: &QuotaState) -> Vec<Shortfall> {
         self.targets
             .iter()
             .filter_map(|(cell, wanted)| {

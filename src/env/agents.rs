@@ -21,10 +21,10 @@ use crate::merge::markers;
 use crate::resolve::{self, Resolver};
 
 /// The agent that replays the gold merge.
-pub const GOLD: &str = "gold";
+pub(crate) const GOLD: &str = "gold";
 
 /// The agent that does nothing.
-pub const NOOP: &str = "noop";
+pub(crate) const NOOP: &str = "noop";
 
 /// The agent names `mergeforge eval --agent` accepts: `noop`, the resolvers' agents in
 /// ladder order, then `gold`.
@@ -33,7 +33,7 @@ pub fn names() -> Vec<&'static str> {
 }
 
 /// What the named agent does, in one sentence (`eval --help`).
-pub fn description(name: &str) -> &'static str {
+pub(crate) fn description(name: &str) -> &'static str {
     match name {
         NOOP => "Finishes at once: what doing nothing earns.",
         GOLD => "Submits the gold merge: proves the maximum reward is attainable.",
@@ -41,13 +41,13 @@ pub fn description(name: &str) -> &'static str {
     }
 }
 
-pub trait Agent: Send {
+pub(crate) trait Agent: Send {
     /// The next action after `observation`, or `None` when done.
     fn act(&mut self, observation: &Observation) -> Option<Action>;
 }
 
 /// Makes the named agent for one task.
-pub fn make(name: &str, task: &TaskEntry) -> Result<Box<dyn Agent>, String> {
+pub(crate) fn make(name: &str, task: &TaskEntry) -> Result<Box<dyn Agent>, String> {
     if name == GOLD {
         return Ok(Box::new(GoldAgent::new(task)));
     }
@@ -61,7 +61,7 @@ pub fn make(name: &str, task: &TaskEntry) -> Result<Box<dyn Agent>, String> {
 }
 
 /// Finishes at once.
-pub struct NoopAgent;
+pub(crate) struct NoopAgent;
 
 impl Agent for NoopAgent {
     fn act(&mut self, _: &Observation) -> Option<Action> {
@@ -70,7 +70,7 @@ impl Agent for NoopAgent {
 }
 
 /// Resolves each conflicted file with a baseline resolver.
-pub struct ResolverAgent {
+pub(crate) struct ResolverAgent {
     resolver: &'static dyn Resolver,
     submitted: BTreeSet<String>,
 }
@@ -87,13 +87,13 @@ impl Agent for ResolverAgent {
 }
 
 /// Replays the gold merge file by file.
-pub struct GoldAgent {
+pub(crate) struct GoldAgent {
     pending: Vec<(String, String)>,
 }
 
 impl GoldAgent {
     /// Replays the task's gold files (from its solution): those outside the conflicts first.
-    pub fn new(task: &TaskEntry) -> Self {
+    pub(crate) fn new(task: &TaskEntry) -> Self {
         let conflicted: BTreeSet<&str> = task.task.conflicts.iter().map(|c| c.path.as_str()).collect();
         let (mut inside, outside): (Vec<_>, Vec<_>) = task
             .solution

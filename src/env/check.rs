@@ -17,14 +17,14 @@ use crate::bundle::solution::{AgentScore, GraderCheck};
 
 /// A check's scores, and why the task fails it (`None`: it passes).
 #[derive(Debug, Clone)]
-pub struct CheckOutcome {
-    pub check: GraderCheck,
-    pub failure: Option<String>,
+pub(crate) struct CheckOutcome {
+    pub(crate) check: GraderCheck,
+    pub(crate) failure: Option<String>,
 }
 
 /// Plays every baseline agent on `entry` (its solution without a recorded check: gold's
 /// passing ids come from one run of gold, kept in the entry's gold cache).
-pub fn check(settings: &Arc<Settings>, entry: &Arc<TaskEntry>) -> CheckOutcome {
+pub(crate) fn check(settings: &Arc<Settings>, entry: &Arc<TaskEntry>) -> CheckOutcome {
     // Gold first: its episode runs gold once, and the others' grading reuses that run.
     let gold = eval::play_with(settings, agents::GOLD, entry);
     let played: Vec<(&str, EpisodeResult)> = agents::names()

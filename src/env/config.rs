@@ -56,20 +56,20 @@ impl Default for EnvConfig {
 /// What every episode needs from its environment.
 #[derive(Debug)]
 pub struct Settings {
-    pub config: EnvConfig,
-    pub python: PythonEnv,
+    pub(crate) config: EnvConfig,
+    pub(crate) python: PythonEnv,
     /// What the `run` tool's commands and the graded test runs may read: their own
     /// folder, the system's and the interpreter's, never the dataset or another episode.
     pub reads: Reads,
     /// Each task's prepared repository, which resets copy.
     pub templates: Templates,
     /// Graded trees known to fail without a run (the grader check at generation only).
-    pub known_failures: Option<KnownFailures>,
+    pub(crate) known_failures: Option<KnownFailures>,
 }
 
 impl Settings {
     /// Settings whose commands read only their folder, the system's and `python`'s.
-    pub fn new(config: EnvConfig, python: PythonEnv) -> Settings {
+    pub(crate) fn new(config: EnvConfig, python: PythonEnv) -> Settings {
         let reads = Reads::Only(python.prefixes());
         let templates = Templates::new(&config.work_dir);
         Settings { config, python, reads, templates, known_failures: None }

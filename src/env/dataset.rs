@@ -32,8 +32,7 @@ pub struct TaskEntry {
 /// A loaded dataset version.
 #[derive(Debug)]
 pub struct TaskSet {
-    pub root: PathBuf,
-    pub manifest: Manifest,
+    pub(crate) manifest: Manifest,
     /// Sorted by id.
     pub tasks: Vec<Arc<TaskEntry>>,
     rotation: AtomicU64,
@@ -55,7 +54,7 @@ pub struct TaskChoice {
 impl TaskSet {
     /// Reads `<dir>/manifest.json` and every task it lists: a dataset version directory,
     /// or a published folder (`mergeforge publish`, solutions included).
-    pub fn load(dir: &Path) -> Result<TaskSet> {
+    pub(crate) fn load(dir: &Path) -> Result<TaskSet> {
         if crate::publish::read::is_published(dir) {
             let published = crate::publish::read::load(dir)?;
             let tasks = published
@@ -95,12 +94,12 @@ impl TaskSet {
             bail!("{}: the manifest lists no tasks", dir.join("manifest.json").display());
         }
         tasks.sort_by(|a, b| a.task.id.cmp(&b.task.id));
-        Ok(TaskSet { root: dir.to_path_buf(), manifest, tasks, rotation: AtomicU64::new(0) })
+        Ok(TaskSet { manifest, tasks, rotation: AtomicU64::new(0) })
     }
 
     /// The task a reset asks for. Without an id: the tasks of the level (all if none),
     /// one picked by `seed`, or the next in rotation when there is no seed.
-    pub fn choose(&self, choice: &TaskChoice) -> Result<Arc<TaskEntry>, String> {
+    pub(crate) fn choose(&self, choice: &TaskChoice) -> Result<Arc<TaskEntry>, String> {
         if let Some(id) = &choice.task_id {
             return self.tasks.iter().find(|t| &t.task.id == id).cloned().ok_or_else(|| {
                 format!(
@@ -122,7 +121,7 @@ impl TaskSet {
     }
 
     /// Tasks matching an optional level and id filter, in id order.
-    pub fn select(&self, level: Option<Level>, task_id: Option<&str>) -> Vec<Arc<TaskEntry>> {
+    pub(crate) fn select(&self, level: Option<Level>, task_id: Option<&str>) -> Vec<Arc<TaskEntry>> {
         self.tasks
             .iter()
             .filter(|t| level.is_none_or(|l| t.task.difficulty.level == l))

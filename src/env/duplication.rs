@@ -33,7 +33,7 @@ type Stmt = ast::Stmt<()>;
 
 /// The structural role of a counted statement.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Role {
+pub(crate) enum Role {
     Def(String),
     Class(String),
     Return,
@@ -125,7 +125,7 @@ fn counted(keyed: Vec<(Key, usize)>) -> Vec<(Key, Vec<usize>)> {
 }
 
 /// The structural role of a statement, or `None` for statements without logic.
-pub fn role(stmt: &ast::Stmt) -> Option<Role> {
+pub(crate) fn role(stmt: &ast::Stmt) -> Option<Role> {
     let role = match stmt {
         ast::Stmt::Pass(_)
         | ast::Stmt::Break(_)

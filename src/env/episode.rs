@@ -46,14 +46,14 @@ const OUTPUT_CAP: usize = 64 << 10;
 /// How long the last step (or reset) took, and how much of that was spent running the
 /// tests or the agent's commands.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct StepTiming {
-    pub total: Duration,
-    pub commands: Duration,
+pub(crate) struct StepTiming {
+    pub(crate) total: Duration,
+    pub(crate) commands: Duration,
 }
 
 impl StepTiming {
     /// The environment's own share of the step.
-    pub fn overhead(&self) -> Duration {
+    pub(crate) fn overhead(&self) -> Duration {
         self.total.saturating_sub(self.commands)
     }
 }
@@ -231,20 +231,12 @@ impl Episode {
         }
     }
 
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
     pub fn task(&self) -> &TaskEntry {
         &self.entry
     }
 
-    pub fn done(&self) -> bool {
-        self.done
-    }
-
     /// Timing of the last step (or of the reset, before any step).
-    pub fn timing(&self) -> StepTiming {
+    pub(crate) fn timing(&self) -> StepTiming {
         self.timing
     }
 
@@ -437,7 +429,7 @@ impl Episode {
 
 /// `text` with the one occurrence of `old` replaced by `new`; an error when `old` does
 /// not occur or occurs more than once.
-pub fn replace_once(text: &str, old: &str, new: &str) -> Result<String, String> {
+pub(crate) fn replace_once(text: &str, old: &str, new: &str) -> Result<String, String> {
     let mut found = text.match_indices(old).map(|(at, _)| at);
     match (found.next(), found.next()) {
         (Some(at), None) => Ok(format!("{}{new}{}", &text[..at], &text[at + old.len()..])),

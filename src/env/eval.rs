@@ -21,42 +21,42 @@ use crate::forge::Family;
 
 /// The outcome of one episode.
 #[derive(Debug, Clone, Serialize)]
-pub struct EpisodeResult {
-    pub task_id: String,
-    pub level: Level,
-    pub family: Family,
-    pub steps: usize,
-    pub reward: f64,
-    pub max_reward: f64,
-    pub reached_max: bool,
-    pub markers_remaining: usize,
-    pub syntax_valid: bool,
-    pub tests_passing: bool,
+pub(crate) struct EpisodeResult {
+    pub(crate) task_id: String,
+    pub(crate) level: Level,
+    pub(crate) family: Family,
+    pub(crate) steps: usize,
+    pub(crate) reward: f64,
+    pub(crate) max_reward: f64,
+    pub(crate) reached_max: bool,
+    pub(crate) markers_remaining: usize,
+    pub(crate) syntax_valid: bool,
+    pub(crate) tests_passing: bool,
     /// The task is solved: the graded tests pass with no marker left.
-    pub solved: bool,
-    pub tests: Option<TestCounts>,
+    pub(crate) solved: bool,
+    pub(crate) tests: Option<TestCounts>,
     /// Set when the environment refused an action or failed; the episode was cut short.
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     #[serde(skip)]
-    pub reset_time: Duration,
+    pub(crate) reset_time: Duration,
     #[serde(skip)]
-    pub step_overheads: Vec<Duration>,
+    pub(crate) step_overheads: Vec<Duration>,
 }
 
 /// Percentiles of the environment's own latency.
 #[derive(Debug, Clone, Serialize)]
-pub struct Latency {
-    pub resets: usize,
-    pub reset_p50_ms: f64,
-    pub reset_p95_ms: f64,
-    pub steps: usize,
-    pub step_overhead_p50_ms: f64,
-    pub step_overhead_p95_ms: f64,
+pub(crate) struct Latency {
+    pub(crate) resets: usize,
+    pub(crate) reset_p50_ms: f64,
+    pub(crate) reset_p95_ms: f64,
+    pub(crate) steps: usize,
+    pub(crate) step_overhead_p50_ms: f64,
+    pub(crate) step_overhead_p95_ms: f64,
 }
 
 /// Plays `agent` on every task in `tasks` with `jobs` episodes at a time (a rayon pool
 /// of that size); results in task order.
-pub fn run(env: &Environment, agent: &str, tasks: &[Arc<TaskEntry>], jobs: usize) -> Result<Vec<EpisodeResult>> {
+pub(crate) fn run(env: &Environment, agent: &str, tasks: &[Arc<TaskEntry>], jobs: usize) -> Result<Vec<EpisodeResult>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.clamp(1, tasks.len().max(1)))
         .build()
@@ -65,13 +65,13 @@ pub fn run(env: &Environment, agent: &str, tasks: &[Arc<TaskEntry>], jobs: usize
 }
 
 /// One full episode of `agent` on `entry`.
-pub fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> EpisodeResult {
+pub(crate) fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) -> EpisodeResult {
     play_with(&env.settings, agent_name, entry)
 }
 
 /// One full episode of `agent` on `entry`, with the settings of an environment that need
 /// not hold the task (the grader check at generation plays tasks not yet written).
-pub fn play_with(settings: &Arc<Settings>, agent_name: &str, entry: &Arc<TaskEntry>) -> EpisodeResult {
+pub(crate) fn play_with(settings: &Arc<Settings>, agent_name: &str, entry: &Arc<TaskEntry>) -> EpisodeResult {
     let task = &entry.task;
     let mut result = EpisodeResult {
         task_id: task.id.clone(),
@@ -137,7 +137,7 @@ pub fn play_with(settings: &Arc<Settings>, agent_name: &str, entry: &Arc<TaskEnt
 }
 
 /// Reset and step-overhead percentiles over `results`.
-pub fn latency(results: &[EpisodeResult]) -> Latency {
+pub(crate) fn latency(results: &[EpisodeResult]) -> Latency {
     let mut resets: Vec<Duration> = results.iter().filter(|r| r.error.is_none()).map(|r| r.reset_time).collect();
     let mut steps: Vec<Duration> = results.iter().flat_map(|r| r.step_overheads.iter().copied()).collect();
     Latency {

@@ -53,7 +53,7 @@ const STEERING_FOLDERS: &[&str] = &["_pytest", "pluggy"];
 /// Whether `path` decides how the tests run rather than what they test: a test file
 /// ([`snapshot::is_test_file`]: test modules, their folders, `conftest.py`), pytest's
 /// configuration, or a shadow of the runner. Graded runs take gold's copy of these.
-pub fn steers_the_run(path: &str) -> bool {
+pub(crate) fn steers_the_run(path: &str) -> bool {
     let mut parts: Vec<&str> = path.split('/').collect();
     let name = parts.pop().unwrap_or_default();
     snapshot::is_test_file(path)
@@ -63,7 +63,7 @@ pub fn steers_the_run(path: &str) -> bool {
 
 /// `tree` as the grader runs it: every file that steers the run replaced by gold's
 /// (removed where gold has none).
-pub fn graded_tree(tree: &Snapshot, gold: &GoldTests) -> Snapshot {
+pub(crate) fn graded_tree(tree: &Snapshot, gold: &GoldTests) -> Snapshot {
     let mut out: Snapshot =
         tree.iter().filter(|(path, _)| !steers_the_run(path)).map(|(p, d)| (p.clone(), d.clone())).collect();
     out.extend(gold.files.iter().map(|(p, d)| (p.clone(), d.clone())));
@@ -74,10 +74,10 @@ pub fn graded_tree(tree: &Snapshot, gold: &GoldTests) -> Snapshot {
 #[derive(Debug)]
 pub struct GoldTests {
     /// Gold's files that steer the run.
-    pub files: Snapshot,
+    pub(crate) files: Snapshot,
     /// Test ids that pass on gold (empty when the test command is not pytest: then the
     /// exit status decides).
-    pub passing: BTreeSet<String>,
+    pub(crate) passing: BTreeSet<String>,
     /// Gold's whole tree and what its run printed: a graded tree equal to it byte for
     /// byte gets that run's verdict without running again (`None` in unit tests).
     pub run: Option<(Snapshot, RunOutput)>,
@@ -85,14 +85,14 @@ pub struct GoldTests {
 
 /// How a task's test command runs: argv (with `python` resolved), environment, time.
 #[derive(Debug, Clone)]
-pub struct TestCommand {
-    pub argv: Vec<String>,
-    pub env: BTreeMap<String, String>,
-    pub timeout: Duration,
+pub(crate) struct TestCommand {
+    pub(crate) argv: Vec<String>,
+    pub(crate) env: BTreeMap<String, String>,
+    pub(crate) timeout: Duration,
     /// What the run may read besides its sandbox: not the dataset, not an episode.
-    pub reads: Reads,
+    pub(crate) reads: Reads,
     /// Graded trees already known to fail, which are not run again (`None` when serving).
-    pub known_failures: Option<KnownFailures>,
+    pub(crate) known_failures: Option<KnownFailures>,
 }
 
 /// Graded trees whose test run is already known to fail with this test command. At
@@ -102,7 +102,7 @@ pub struct TestCommand {
 /// A failure needs no test ids to grade (a failing run solves nothing, whatever passed);
 /// a pass is never taken from it, since the grader also requires gold's passing ids.
 #[derive(Clone)]
-pub struct KnownFailures(pub Arc<dyn Fn(&Snapshot) -> bool + Send + Sync>);
+pub(crate) struct KnownFailures(pub Arc<dyn Fn(&Snapshot) -> bool + Send + Sync>);
 
 impl std::fmt::Debug for KnownFailures {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -140,7 +140,7 @@ impl GoldCache {
     /// Gold's tests, running gold once if no episode has yet. `merged` is the tree at
     /// reset (the merge as git left it). A failed gold run is not kept: the next episode
     /// tries again.
-    pub fn get(&self, merged: &Snapshot, solution: &Solution, command: &TestCommand) -> Result<Arc<GoldTests>> {
+    pub(crate) fn get(&self, merged: &Snapshot, solution: &Solution, command: &TestCommand) -> Result<Arc<GoldTests>> {
         let mut cached = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(gold) = cached.as_ref() {
             return Ok(gold.clone());
@@ -194,18 +194,17 @@ fn gold_tests(merged: &Snapshot, solution: &Solution, command: &TestCommand) -> 
 
 /// The grader's verdict on one tree.
 #[derive(Debug, Clone)]
-pub struct Verdict {
+pub(crate) struct Verdict {
     /// The command exited 0 and every test that passes on gold passed.
-    pub passed: bool,
-    pub counts: Option<TestCounts>,
+    pub(crate) passed: bool,
+    pub(crate) counts: Option<TestCounts>,
     /// One line for the agent: pass or fail, counts, failing ids.
-    pub summary: String,
-    pub duration: Duration,
+    pub(crate) summary: String,
     /// Test ids the run reported as passed, and as failed or erroring (at most
     /// [`report::MAX_RECORDED_FAILURES`]); empty when the command is not pytest. Ids of
     /// this run only: never gold's list of required tests, nor the run's output.
-    pub passed_ids: Vec<String>,
-    pub failed_ids: Vec<String>,
+    pub(crate) passed_ids: Vec<String>,
+    pub(crate) failed_ids: Vec<String>,
 }
 
 impl Verdict {
@@ -215,7 +214,6 @@ impl Verdict {
             passed: false,
             counts: None,
             summary: "tests fail (this tree's run is known)".to_string(),
-            duration: Duration::ZERO,
             passed_ids: Vec::new(),
             failed_ids: Vec::new(),
         }
@@ -223,7 +221,7 @@ impl Verdict {
 }
 
 /// Grades `tree` (the agent's, as scanned) against `gold`.
-pub fn grade(tree: &Snapshot, gold: &GoldTests, command: &TestCommand) -> Result<Verdict> {
+pub(crate) fn grade(tree: &Snapshot, gold: &GoldTests, command: &TestCommand) -> Result<Verdict> {
     let graded = graded_tree(tree, gold);
     if command.known_failures.as_ref().is_some_and(|known| (known.0)(&graded)) {
         return Ok(Verdict::known_failure());
@@ -241,7 +239,6 @@ pub fn grade(tree: &Snapshot, gold: &GoldTests, command: &TestCommand) -> Result
         passed,
         counts,
         summary: summary(passed, counts, &output, &failed_ids, &missing),
-        duration: output.duration,
         passed_ids: passed_ids.into_iter().collect(),
         failed_ids,
     })

@@ -29,7 +29,7 @@ pub(super) struct TreeFacts {
 /// of the task's template, so [`super::template`] computes it once per task (and keeps
 /// it without the tree, which only the task's first graded run needs).
 #[derive(Debug, Clone)]
-pub struct Initial {
+pub(crate) struct Initial {
     pub(super) conflicted: Vec<String>,
     pub(super) sides: Sides,
     /// The whole tree at reset: empty in a template's copy.
@@ -44,7 +44,7 @@ pub struct Initial {
 impl Initial {
     /// Reads `workspace` as a reset finds it (unmerged paths, conflicted texts, which
     /// Python files parse).
-    pub fn of(workspace: &Workspace, entry: &TaskEntry) -> anyhow::Result<Initial> {
+    pub(crate) fn of(workspace: &Workspace, entry: &TaskEntry) -> anyhow::Result<Initial> {
         // A semantic task has no unmerged path: its files are those both sides changed.
         let conflicted = match entry.task.conflict_kind {
             ConflictKind::Semantic => entry.task.conflicts.iter().map(|c| c.path.clone()).collect(),
@@ -69,7 +69,7 @@ impl Initial {
 
     /// The same without the tree (a template holds one per task, for as long as the
     /// environment lives).
-    pub fn without_tree(self) -> Initial {
+    pub(crate) fn without_tree(self) -> Initial {
         Initial { merged: Snapshot::new(), ..self }
     }
 }
@@ -159,7 +159,7 @@ fn reference_sides(
 
 /// Conflict blocks in a text: complete hunks, or stray opening/closing markers,
 /// whichever is more (deleting one marker line does not remove a block).
-pub fn conflict_blocks(text: &str) -> usize {
+pub(crate) fn conflict_blocks(text: &str) -> usize {
     let opening = text.lines().filter(|l| l.starts_with("<<<<<<<")).count();
     let closing = text.lines().filter(|l| l.starts_with(">>>>>>>")).count();
     markers::count_conflicts(text).max(opening).max(closing)

@@ -37,11 +37,11 @@ use super::tools::{self, Call};
 use super::{EnvError, ErrorCode};
 
 /// The session header (HTTP header names are case-insensitive).
-pub const SESSION_HEADER: &str = "mcp-session-id";
+pub(crate) const SESSION_HEADER: &str = "mcp-session-id";
 
 /// Protocol versions this server speaks, newest first; a client asking for another gets
 /// the newest.
-pub const PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+pub(crate) const PROTOCOL_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 const INSTRUCTIONS: &str = "Each episode is a git repository in the middle of a conflicted merge. Call `reset` \
     first; then read, edit and write files, `run` commands and `run_tests` until the merge is resolved. The \

@@ -19,24 +19,24 @@
 
 pub mod action;
 pub mod agents;
-pub mod check;
-pub mod config;
+pub(crate) mod check;
+pub(crate) mod config;
 pub mod dataset;
 pub mod duplication;
 pub mod episode;
-pub mod eval;
-pub mod grader;
-pub mod initial;
-pub mod mcp;
+pub(crate) mod eval;
+pub(crate) mod grader;
+pub(crate) mod initial;
+pub(crate) mod mcp;
 pub mod observation;
-pub mod protocol;
+pub(crate) mod protocol;
 pub mod reward;
-pub mod server;
-pub mod sessions;
+pub(crate) mod server;
+pub(crate) mod sessions;
 pub mod template;
-pub mod tools;
-pub mod web;
-pub mod workspace;
+pub(crate) mod tools;
+pub(crate) mod web;
+pub(crate) mod workspace;
 
 use std::path::Path;
 use std::sync::Arc;

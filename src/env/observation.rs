@@ -57,9 +57,9 @@ pub struct TaskInfo {
 /// have not run on the current tree.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TestCounts {
-    pub passed: usize,
-    pub failed: usize,
-    pub total: usize,
+    pub(crate) passed: usize,
+    pub(crate) failed: usize,
+    pub(crate) total: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -85,8 +85,8 @@ pub struct Observation {
     pub max_reward: f64,
     /// The sum of rewards so far in this episode.
     pub total_reward: f64,
-    pub step_count: usize,
-    pub max_steps: usize,
+    pub(crate) step_count: usize,
+    pub(crate) max_steps: usize,
 }
 
 /// The answer to a reset or a step.
@@ -101,25 +101,25 @@ pub struct StepReply {
 /// `GET /state` and the `state` frame.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EpisodeState {
-    pub episode_id: Option<String>,
+    pub(crate) episode_id: Option<String>,
     pub step_count: usize,
-    pub task_id: Option<String>,
+    pub(crate) task_id: Option<String>,
     /// Only with `--reveal-task-info`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<String>,
+    pub(crate) level: Option<String>,
     /// Only with `--reveal-task-info`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub family: Option<String>,
-    pub done: bool,
-    pub total_reward: f64,
-    pub max_reward: Option<f64>,
-    pub max_steps: usize,
-    pub conflict_count: Option<usize>,
+    pub(crate) family: Option<String>,
+    pub(crate) done: bool,
+    pub(crate) total_reward: f64,
+    pub(crate) max_reward: Option<f64>,
+    pub(crate) max_steps: usize,
+    pub(crate) conflict_count: Option<usize>,
 }
 
 impl EpisodeState {
     /// The state of a session that has not been reset yet.
-    pub fn empty(max_steps: usize) -> Self {
+    pub(crate) fn empty(max_steps: usize) -> Self {
         EpisodeState {
             episode_id: None,
             step_count: 0,
@@ -136,7 +136,7 @@ impl EpisodeState {
 }
 
 /// Reads pytest's final summary (`3 failed, 17 passed, 1 error in 0.52s`).
-pub fn pytest_counts(output: &str) -> Option<TestCounts> {
+pub(crate) fn pytest_counts(output: &str) -> Option<TestCounts> {
     let line = output.lines().rev().find(|l| {
         let l = l.trim().trim_matches('=').trim();
         (l.contains(" passed") || l.contains(" failed") || l.contains(" error") || l.contains("no tests ran"))

@@ -42,21 +42,21 @@ pub struct EnvError {
 }
 
 impl EnvError {
-    pub fn validation(message: impl Into<String>) -> Self {
+    pub(crate) fn validation(message: impl Into<String>) -> Self {
         EnvError { code: ErrorCode::ValidationError, message: message.into() }
     }
 
-    pub fn execution(message: impl Into<String>) -> Self {
+    pub(crate) fn execution(message: impl Into<String>) -> Self {
         EnvError { code: ErrorCode::ExecutionError, message: message.into() }
     }
 
-    pub fn invalid_json(message: impl Into<String>) -> Self {
+    pub(crate) fn invalid_json(message: impl Into<String>) -> Self {
         EnvError { code: ErrorCode::InvalidJson, message: message.into() }
     }
 
     /// The one mapping from a failed parse to a code: text that is not JSON is
     /// `INVALID_JSON`; JSON of another shape is `VALIDATION_ERROR`, after `expected`.
-    pub fn from_json(error: serde_json::Error, expected: &str) -> Self {
+    pub(crate) fn from_json(error: serde_json::Error, expected: &str) -> Self {
         if error.is_data() {
             EnvError::validation(format!("{expected}: {error}"))
         } else {
@@ -67,7 +67,7 @@ impl EnvError {
 
 impl ErrorCode {
     /// The status of an HTTP reply carrying this code.
-    pub fn http_status(self) -> StatusCode {
+    pub(crate) fn http_status(self) -> StatusCode {
         match self {
             ErrorCode::InvalidJson | ErrorCode::UnknownType => StatusCode::BAD_REQUEST,
             ErrorCode::ValidationError => StatusCode::UNPROCESSABLE_ENTITY,
@@ -79,9 +79,9 @@ impl ErrorCode {
 
 /// The body of an HTTP error reply.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct HttpError {
-    pub detail: String,
-    pub code: ErrorCode,
+pub(crate) struct HttpError {
+    pub(crate) detail: String,
+    pub(crate) code: ErrorCode,
 }
 
 impl IntoResponse for EnvError {
@@ -92,7 +92,7 @@ impl IntoResponse for EnvError {
 
 /// A parsed incoming frame.
 #[derive(Debug, Clone)]
-pub enum Incoming {
+pub(crate) enum Incoming {
     Reset(ResetRequest),
     Step(Action),
     State,
@@ -123,7 +123,7 @@ enum FrameType {
 }
 
 /// Parses one text frame; `max_text_bytes` bounds the texts of a step's action.
-pub fn parse_frame(text: &str, max_text_bytes: usize) -> Result<Incoming, EnvError> {
+pub(crate) fn parse_frame(text: &str, max_text_bytes: usize) -> Result<Incoming, EnvError> {
     let frame: Frame =
         serde_json::from_str(text).map_err(|e| EnvError::from_json(e, "a frame is a JSON object with a `type`"))?;
     match frame.kind {
@@ -145,7 +145,7 @@ pub fn parse_frame(text: &str, max_text_bytes: usize) -> Result<Incoming, EnvErr
 /// A frame sent back.
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", content = "data", rename_all = "lowercase")]
-pub enum Outgoing {
+pub(crate) enum Outgoing {
     Observation(StepReply),
     State(EpisodeState),
     Error(EnvError),
@@ -154,13 +154,13 @@ pub enum Outgoing {
 
 impl Outgoing {
     /// The frame's JSON text.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         serde_json::to_string(self).expect("frames serialize")
     }
 }
 
 /// `GET /schema`: JSON Schemas (draft 2020-12) of action, observation and state.
-pub fn schemas() -> Value {
+pub(crate) fn schemas() -> Value {
     json!({"action": action_schema(), "observation": output_schema::<Observation>(), "state": output_schema::<EpisodeState>()})
 }
 
@@ -203,7 +203,7 @@ fn action_schema() -> Value {
 }
 
 /// `GET /metadata`, in OpenEnv's `EnvironmentMetadata` shape.
-pub fn metadata(dataset: &str, version: &str, tasks: usize) -> Value {
+pub(crate) fn metadata(dataset: &str, version: &str, tasks: usize) -> Value {
     json!({
         "name": "mergeforge",
         "description": format!(
@@ -218,7 +218,7 @@ pub fn metadata(dataset: &str, version: &str, tasks: usize) -> Value {
 }
 
 /// `GET /openapi.json`: the HTTP surface, with the schemas above as components.
-pub fn openapi() -> Value {
+pub(crate) fn openapi() -> Value {
     let schemas = schemas();
     let body = |schema: Value| json!({"content": {"application/json": {"schema": schema}}});
     let error = output_schema::<HttpError>();
@@ -328,7 +328,7 @@ pub struct ResetRequest {
 impl ResetRequest {
     /// Reads the `data` of a reset frame (or the body of `POST /reset`); `null` is the
     /// default reset.
-    pub fn parse(data: Value) -> Result<ResetRequest, EnvError> {
+    pub(crate) fn parse(data: Value) -> Result<ResetRequest, EnvError> {
         let request: Option<ResetRequest> =
             serde_json::from_value(data).map_err(|e| EnvError::from_json(e, "invalid reset data"))?;
         let request = request.unwrap_or_default();

@@ -26,15 +26,15 @@ use serde::{Deserialize, Serialize};
 #[serde(default, deny_unknown_fields)]
 pub struct RewardWeights {
     /// For removing every conflict block, shared equally among the task's blocks.
-    pub markers_removed: f64,
+    pub(crate) markers_removed: f64,
     /// Once, when every Python file parses.
-    pub syntax_valid: f64,
+    pub(crate) syntax_valid: f64,
     /// Each step that leaves a marker-free Python file unparseable.
-    pub syntax_invalid: f64,
+    pub(crate) syntax_invalid: f64,
     /// Once, when the task is solved (the graded tests pass, no marker left).
-    pub tests_pass: f64,
+    pub(crate) tests_pass: f64,
     /// Each step whose resolution duplicates logic.
-    pub duplication: f64,
+    pub(crate) duplication: f64,
 }
 
 impl Default for RewardWeights {
@@ -51,11 +51,11 @@ impl Default for RewardWeights {
 
 /// The most the default weights pay an episode that does not solve its task, as a share
 /// of the task's maximum.
-pub const UNSOLVED_SHARE: f64 = 0.25;
+pub(crate) const UNSOLVED_SHARE: f64 = 0.25;
 
 impl RewardWeights {
     /// `--reward binary`: 1 for solving the task, nothing else.
-    pub fn binary() -> Self {
+    pub(crate) fn binary() -> Self {
         RewardWeights {
             markers_removed: 0.0,
             syntax_valid: 0.0,
@@ -66,13 +66,13 @@ impl RewardWeights {
     }
 
     /// Reads weights from a TOML file (`--reward-config`).
-    pub fn load(path: &Path) -> Result<Self> {
+    pub(crate) fn load(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("{}: cannot read the reward config", path.display()))?;
         Self::from_toml(&text).with_context(|| format!("{}: invalid reward config", path.display()))
     }
 
-    pub fn from_toml(text: &str) -> Result<Self> {
+    pub(crate) fn from_toml(text: &str) -> Result<Self> {
         let weights: RewardWeights = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.message()))?;
         for (name, value) in weights.named() {
             anyhow::ensure!(value.is_finite(), "{name} must be a finite number");
@@ -97,7 +97,7 @@ impl RewardWeights {
 
     /// The most an episode that does not solve a task with `blocks` conflict blocks can
     /// earn: every marker removed, every file parsing.
-    pub fn unsolved_ceiling(&self, blocks: usize) -> f64 {
+    pub(crate) fn unsolved_ceiling(&self, blocks: usize) -> f64 {
         let markers = if blocks > 0 { self.markers_removed.max(0.0) } else { 0.0 };
         round(markers + self.syntax_valid.max(0.0))
     }
@@ -122,29 +122,29 @@ pub struct RewardComponents {
 }
 
 impl RewardComponents {
-    pub fn total(&self) -> f64 {
+    pub(crate) fn total(&self) -> f64 {
         round(self.markers + self.syntax + self.tests + self.duplication)
     }
 }
 
 /// What a step left behind, as the reward needs it.
 #[derive(Debug, Clone, Copy)]
-pub struct StepFacts {
+pub(crate) struct StepFacts {
     /// Conflict blocks left in the conflicted files.
-    pub blocks: usize,
+    pub(crate) blocks: usize,
     /// Some Python file without conflict markers does not parse.
-    pub broken_python: bool,
+    pub(crate) broken_python: bool,
     /// Every Python file parses (so none has markers).
-    pub all_python_parses: bool,
+    pub(crate) all_python_parses: bool,
     /// The task is solved after the step: the graded tests pass and no marker is left.
-    pub solved: bool,
+    pub(crate) solved: bool,
     /// The step wrote a resolution that duplicates logic.
-    pub duplicated: bool,
+    pub(crate) duplicated: bool,
 }
 
 /// The once-only parts of an episode's reward.
 #[derive(Debug, Clone)]
-pub struct RewardLedger {
+pub(crate) struct RewardLedger {
     weights: RewardWeights,
     initial_blocks: usize,
     fewest_blocks: usize,
@@ -154,7 +154,7 @@ pub struct RewardLedger {
 }
 
 impl RewardLedger {
-    pub fn new(weights: RewardWeights, initial_blocks: usize) -> Self {
+    pub(crate) fn new(weights: RewardWeights, initial_blocks: usize) -> Self {
         RewardLedger {
             weights,
             initial_blocks,
@@ -166,7 +166,7 @@ impl RewardLedger {
     }
 
     /// Pays one step.
-    pub fn pay(&mut self, facts: &StepFacts) -> RewardComponents {
+    pub(crate) fn pay(&mut self, facts: &StepFacts) -> RewardComponents {
         let w = &self.weights;
         let paid_before = w.markers_paid(self.initial_blocks - self.fewest_blocks, self.initial_blocks);
         self.fewest_blocks = self.fewest_blocks.min(facts.blocks);
@@ -196,7 +196,7 @@ impl RewardLedger {
     }
 
     /// The sum of every step's reward so far.
-    pub fn total(&self) -> f64 {
+    pub(crate) fn total(&self) -> f64 {
         self.total
     }
 }

@@ -34,7 +34,7 @@ use serde_json::{json, Value};
 use super::action::Action;
 use super::observation::StepReply;
 use super::protocol::{self, Incoming, Outgoing};
-pub use super::sessions::ServeOptions;
+pub(crate) use super::sessions::ServeOptions;
 use super::sessions::{blocking, do_reset, do_state, do_step, AppState, McpSessions, Session, Slot};
 use super::{EnvError, Environment, ErrorCode, ResetRequest};
 
@@ -44,7 +44,7 @@ const MAX_QUEUED_FRAMES: usize = 32;
 
 /// Binds `options.addr`, calls `on_bound` with the bound address, and serves until
 /// `shutdown` completes.
-pub async fn serve(
+pub(crate) async fn serve(
     env: Arc<Environment>,
     options: ServeOptions,
     on_bound: impl FnOnce(SocketAddr),
@@ -67,7 +67,7 @@ pub async fn serve(
 }
 
 /// The routes, for `serve` and for tests that bring their own listener.
-pub fn router(env: Arc<Environment>, options: ServeOptions) -> Router {
+pub(crate) fn router(env: Arc<Environment>, options: ServeOptions) -> Router {
     let limit = options.max_message_bytes;
     let web = if env.settings.config.reveal_task_info {
         super::web::router(env.clone(), options.max_sessions)

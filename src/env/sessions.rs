@@ -16,18 +16,18 @@ use super::{EnvError, Environment, ResetRequest};
 
 /// Limits of the server itself (episode limits live in [`super::EnvConfig`]).
 #[derive(Debug, Clone)]
-pub struct ServeOptions {
-    pub addr: SocketAddr,
+pub(crate) struct ServeOptions {
+    pub(crate) addr: SocketAddr,
     /// Sessions at once: WebSocket connections and MCP sessions together.
-    pub max_sessions: usize,
+    pub(crate) max_sessions: usize,
     /// Largest WebSocket message or HTTP body, in bytes. Above this the connection is
     /// closed (WebSocket) or refused with 413 (HTTP): keep it above the resolution limit
     /// so that oversized resolutions get a clear error frame instead.
-    pub max_message_bytes: usize,
+    pub(crate) max_message_bytes: usize,
 }
 
 /// A session unused for this long is dropped (with its episode), freeing its slot.
-pub const IDLE_LIMIT: Duration = Duration::from_secs(30 * 60);
+pub(crate) const IDLE_LIMIT: Duration = Duration::from_secs(30 * 60);
 
 pub(super) type Session = Arc<Mutex<Option<Episode>>>;
 
@@ -107,7 +107,7 @@ pub(super) struct McpSession {
 
 /// The open MCP sessions, by id.
 #[derive(Default)]
-pub struct McpSessions(Mutex<HashMap<String, Arc<McpSession>>>);
+pub(crate) struct McpSessions(Mutex<HashMap<String, Arc<McpSession>>>);
 
 impl McpSessions {
     pub(super) fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<McpSession>>> {

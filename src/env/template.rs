@@ -49,11 +49,11 @@ pub enum ResetPath {
 pub struct Template {
     /// `<templates>/<task>`, holding `repo`.
     dir: PathBuf,
-    pub initial: Initial,
+    pub(crate) initial: Initial,
 }
 
 impl ResetPath {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             ResetPath::Template => "template",
             ResetPath::Clone => "clone",
@@ -84,7 +84,7 @@ pub struct Templates {
 }
 
 impl Templates {
-    pub fn new(parent: &Path) -> Templates {
+    pub(crate) fn new(parent: &Path) -> Templates {
         Templates {
             parent: parent.to_path_buf(),
             root: OnceLock::new(),
@@ -95,7 +95,11 @@ impl Templates {
 
     /// The task's template, made now if this is its first reset. `initial` derives what
     /// a reset observes from the freshly materialised repository.
-    pub fn get(&self, entry: &TaskEntry, initial: impl FnOnce(&Workspace) -> Result<Initial>) -> Result<Arc<Template>> {
+    pub(crate) fn get(
+        &self,
+        entry: &TaskEntry,
+        initial: impl FnOnce(&Workspace) -> Result<Initial>,
+    ) -> Result<Arc<Template>> {
         let slot = {
             let mut slots = self.slots.lock().unwrap_or_else(|p| p.into_inner());
             slots.entry(entry.task.id.clone()).or_default().clone()
@@ -119,11 +123,6 @@ impl Templates {
     /// The directory holding every template, once the first is made.
     pub fn dir(&self) -> Option<&Path> {
         self.root.get().and_then(|root| root.as_ref().ok()).map(tempfile::TempDir::path)
-    }
-
-    /// Whether episode copies are reflinks (until the first refusal, or no copy yet).
-    pub fn reflinks(&self) -> bool {
-        self.reflinks.load(Ordering::Relaxed)
     }
 
     fn root(&self) -> Result<&Path> {
@@ -158,7 +157,7 @@ impl Templates {
 
     /// A private copy of `template`'s repository in a fresh episode directory under
     /// `parent`.
-    pub fn copy(&self, template: &Template, parent: &Path) -> Result<Workspace> {
+    pub(crate) fn copy(&self, template: &Template, parent: &Path) -> Result<Workspace> {
         Workspace::from_copy(parent, |repo| copy_tree(&template.repo(), repo, &self.reflinks))
     }
 }
@@ -193,7 +192,7 @@ fn dir_name(id: &str) -> String {
 /// Copies the tree at `from` into the new directory `to` (created here): directories
 /// with their modes, symlinks as symlinks, regular files reflinked or copied. Anything
 /// else (a socket, a fifo) is refused.
-pub fn copy_tree(from: &Path, to: &Path, reflinks: &AtomicBool) -> Result<()> {
+pub(crate) fn copy_tree(from: &Path, to: &Path, reflinks: &AtomicBool) -> Result<()> {
     std::fs::create_dir(to).with_context(|| format!("creating {}", to.display()))?;
     for entry in std::fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
         let entry = entry?;

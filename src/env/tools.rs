@@ -17,7 +17,7 @@ use super::observation::StepReply;
 use super::protocol::{input_schema, output_schema, EnvError, ResetRequest};
 
 /// The name of the tool that starts an episode.
-pub const RESET: &str = "reset";
+pub(crate) const RESET: &str = "reset";
 
 const RESET_DESCRIPTION: &str = "Starts an episode: a git repository in the middle of a conflicted merge (of \
     theirs into ours). Names the task by `task_id`, or draws one by `difficulty` and `seed`; with no arguments, \
@@ -26,17 +26,17 @@ const RESET_DESCRIPTION: &str = "Starts an episode: a git repository in the midd
 /// One tool as MCP's `tools/list` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Tool {
-    pub name: String,
-    pub description: String,
+pub(crate) struct Tool {
+    pub(crate) name: String,
+    pub(crate) description: String,
     /// A JSON Schema of `type: object`: the tool's arguments.
-    pub input_schema: Value,
+    pub(crate) input_schema: Value,
     /// The JSON Schema of the structured result ([`StepReply`]).
-    pub output_schema: Value,
+    pub(crate) output_schema: Value,
 }
 
 /// Every tool: `reset` first, then the episode's tools in [`Action`]'s order.
-pub fn catalogue() -> Vec<Tool> {
+pub(crate) fn catalogue() -> Vec<Tool> {
     let reply = tool_schema(output_schema::<StepReply>());
     let mut reset = tool_schema(input_schema::<ResetRequest>());
     reset.as_object_mut().map(|o| o.remove("description"));
@@ -92,14 +92,14 @@ fn tool_schema(mut schema: Value) -> Value {
 
 /// A parsed `tools/call`.
 #[derive(Debug, Clone)]
-pub enum Call {
+pub(crate) enum Call {
     Reset(ResetRequest),
     Step(Action),
 }
 
 /// Reads a call of tool `name` with `arguments` (an object, or absent): unknown tools
 /// and arguments the type refuses are `VALIDATION_ERROR`s, as they are over WebSocket.
-pub fn parse_call(name: &str, arguments: Option<Value>, max_text_bytes: usize) -> Result<Call, EnvError> {
+pub(crate) fn parse_call(name: &str, arguments: Option<Value>, max_text_bytes: usize) -> Result<Call, EnvError> {
     let mut fields = match arguments {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(fields)) => fields,
@@ -117,7 +117,7 @@ pub fn parse_call(name: &str, arguments: Option<Value>, max_text_bytes: usize) -
 
 /// A reply as an MCP tool result: the text an agent reads (the tool's output and a
 /// status line) and the whole reply as structured content.
-pub fn tool_result(reply: &StepReply) -> Value {
+pub(crate) fn tool_result(reply: &StepReply) -> Value {
     let obs = &reply.observation;
     let tests = match obs.tests {
         Some(t) if obs.tests_passing => format!("tests pass ({} passed)", t.passed),

@@ -32,7 +32,7 @@ pub struct Workspace {
 }
 
 /// A file as the agent may see it.
-pub enum FileText {
+pub(crate) enum FileText {
     Text(String),
     NotUtf8,
 }
@@ -41,7 +41,7 @@ impl Workspace {
     /// Materialises the task from `bundle` into a fresh directory under `parent`. A
     /// semantic task's merge applies without markers: it is left uncommitted
     /// (`--no-commit`, MERGE_HEAD set) for the agent to finish.
-    pub fn materialise(bundle: &Path, parent: &Path, kind: ConflictKind) -> Result<Workspace> {
+    pub(crate) fn materialise(bundle: &Path, parent: &Path, kind: ConflictKind) -> Result<Workspace> {
         let dir = tempfile::Builder::new()
             .prefix("mergeforge-episode-")
             .tempdir_in(parent)
@@ -87,7 +87,7 @@ impl Workspace {
 
     /// A fresh episode directory under `parent` whose `repo` `fill` creates (a copy of
     /// a task's template, see [`super::template`]).
-    pub fn from_copy(parent: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> Result<Workspace> {
+    pub(crate) fn from_copy(parent: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> Result<Workspace> {
         let dir = tempfile::Builder::new()
             .prefix("mergeforge-episode-")
             .tempdir_in(parent)
@@ -100,22 +100,22 @@ impl Workspace {
 
     /// The episode directory itself, no longer tied to this workspace (still removed
     /// when dropped, unless kept).
-    pub fn into_dir(self) -> tempfile::TempDir {
+    pub(crate) fn into_dir(self) -> tempfile::TempDir {
         self.dir
     }
 
     /// The repository root.
-    pub fn repo(&self) -> &Path {
+    pub(crate) fn repo(&self) -> &Path {
         &self.repo
     }
 
     /// The episode directory (sandbox root: `home`, `tmp` and `repo` live here).
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         self.dir.path()
     }
 
     /// Paths git reports as unmerged, sorted.
-    pub fn unmerged_paths(&self) -> Result<Vec<String>> {
+    pub(crate) fn unmerged_paths(&self) -> Result<Vec<String>> {
         let out = git(&self.repo, &["diff", "--name-only", "--diff-filter=U", "-z"])?;
         let mut paths: Vec<String> = out.split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect();
         paths.sort();
@@ -124,13 +124,13 @@ impl Workspace {
     }
 
     /// The text of `path` on a branch (`ours`, `theirs`), if it exists there.
-    pub fn show(&self, branch: &str, path: &str) -> Option<String> {
+    pub(crate) fn show(&self, branch: &str, path: &str) -> Option<String> {
         git(&self.repo, &["show", &format!("{branch}:{path}")]).ok()
     }
 
     /// Checks an agent-supplied path and returns where it lives. `for_write` allows a
     /// file that does not exist yet (its parent directory must).
-    pub fn resolve(&self, path: &str, for_write: bool) -> Result<PathBuf, String> {
+    pub(crate) fn resolve(&self, path: &str, for_write: bool) -> Result<PathBuf, String> {
         let relative = Path::new(path);
         if path.is_empty() {
             return Err("path is empty: give a path relative to the repository root".into());
@@ -178,7 +178,7 @@ impl Workspace {
     }
 
     /// Reads a file the agent named (already resolved).
-    pub fn read(&self, full: &Path) -> Result<FileText, String> {
+    pub(crate) fn read(&self, full: &Path) -> Result<FileText, String> {
         let bytes = std::fs::read(full).map_err(|e| format!("{}: {e}", self.display(full)))?;
         Ok(match String::from_utf8(bytes) {
             Ok(text) => FileText::Text(text),
@@ -187,7 +187,7 @@ impl Workspace {
     }
 
     /// Writes a file the agent named (already resolved).
-    pub fn write(&self, full: &Path, text: &str) -> Result<(), String> {
+    pub(crate) fn write(&self, full: &Path, text: &str) -> Result<(), String> {
         std::fs::write(full, text).map_err(|e| format!("{}: {e}", self.display(full)))
     }
 
@@ -198,7 +198,7 @@ impl Workspace {
     /// Every regular file of the working tree (not `.git`, symlinks not followed),
     /// relative path → bytes, capped at `max_files` files of at most `max_bytes` each
     /// (bigger files are listed with empty content and `true`).
-    pub fn scan(&self, max_files: usize, max_bytes: u64) -> TreeScan {
+    pub(crate) fn scan(&self, max_files: usize, max_bytes: u64) -> TreeScan {
         let mut files = BTreeMap::new();
         let mut pending = vec![self.repo.clone()];
         while let Some(dir) = pending.pop() {
@@ -229,19 +229,19 @@ impl Workspace {
 
 /// The working tree after a step.
 #[derive(Debug, Default)]
-pub struct TreeScan {
-    pub files: BTreeMap<String, ScannedFile>,
+pub(crate) struct TreeScan {
+    pub(crate) files: BTreeMap<String, ScannedFile>,
 }
 
 #[derive(Debug)]
-pub struct ScannedFile {
-    pub bytes: Vec<u8>,
-    pub too_big: bool,
+pub(crate) struct ScannedFile {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) too_big: bool,
 }
 
 impl TreeScan {
     /// A digest of every path and content: equal digests, equal trees.
-    pub fn fingerprint(&self) -> String {
+    pub(crate) fn fingerprint(&self) -> String {
         let mut hasher = Sha256::new();
         for (path, file) in &self.files {
             hasher.update(path.as_bytes());
@@ -255,12 +255,12 @@ impl TreeScan {
 
     /// The tree as a snapshot, for a graded copy (a file over the scan's size bound
     /// comes out empty).
-    pub fn snapshot(&self) -> crate::snapshot::Snapshot {
+    pub(crate) fn snapshot(&self) -> crate::snapshot::Snapshot {
         self.files.iter().map(|(path, file)| (path.clone(), std::sync::Arc::from(file.bytes.as_slice()))).collect()
     }
 
     /// The text of a file, if it exists and is UTF-8.
-    pub fn text(&self, path: &str) -> Option<&str> {
+    pub(crate) fn text(&self, path: &str) -> Option<&str> {
         self.files.get(path).and_then(|f| std::str::from_utf8(&f.bytes).ok())
     }
 }

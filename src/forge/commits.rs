@@ -36,7 +36,7 @@ fn author(real: Option<&Author>) -> Result<Signature<'static>> {
 }
 
 /// Writes `snapshot` as a tree (all files mode 100644) and returns its id.
-pub fn write_tree(repo: &Repository, snapshot: &Snapshot) -> Result<Oid> {
+pub(crate) fn write_tree(repo: &Repository, snapshot: &Snapshot) -> Result<Oid> {
     let entries: Vec<(&str, &[u8])> = snapshot.iter().map(|(p, d)| (p.as_str(), d.as_ref())).collect();
     write_dir(repo, &entries)
 }
@@ -68,9 +68,9 @@ fn write_dir(repo: &Repository, entries: &[(&str, &[u8])]) -> Result<Oid> {
 }
 
 /// base's message: neutral, it is the project as the task starts.
-pub const BASE_MESSAGE: &str = "Initial import\n";
+pub(crate) const BASE_MESSAGE: &str = "Initial import\n";
 /// gold's message: the merge it is (gold lives in `solution.bundle` only).
-pub const GOLD_MESSAGE: &str = "Merge branch 'theirs' into ours\n";
+pub(crate) const GOLD_MESSAGE: &str = "Merge branch 'theirs' into ours\n";
 
 /// Writes base, ours and theirs (children of base, each with its own intent's message)
 /// and gold (merge of ours and theirs).

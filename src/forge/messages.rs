@@ -8,7 +8,7 @@
 use crate::mutate::Mutation;
 
 /// The message of a change that undoes `mutation` (its diff from base reverts it).
-pub fn undo(mutation: &Mutation) -> String {
+pub(crate) fn undo(mutation: &Mutation) -> String {
     let change = match arrow(&mutation.description) {
         Some((original, mutated)) => format!("use {original} instead of {mutated}"),
         None => match mutation.description.strip_prefix("remove ") {
@@ -21,7 +21,7 @@ pub fn undo(mutation: &Mutation) -> String {
 
 /// The message of a change that replaces `base_has`'s edit by `instead`'s (two
 /// mutations of the same node): "`f`: use `C` instead of `B`".
-pub fn replace(base_has: &Mutation, instead: &Mutation) -> String {
+pub(crate) fn replace(base_has: &Mutation, instead: &Mutation) -> String {
     match (arrow(&base_has.description), arrow(&instead.description)) {
         (Some((_, current)), Some((_, new))) => subject(instead, &format!("use {new} instead of {current}")),
         _ => subject(instead, &format!("change line {}", instead.line)),
@@ -29,7 +29,7 @@ pub fn replace(base_has: &Mutation, instead: &Mutation) -> String {
 }
 
 /// `<where>: <change>`, where is the enclosing function (else the file).
-pub fn subject(mutation: &Mutation, change: &str) -> String {
+pub(crate) fn subject(mutation: &Mutation, change: &str) -> String {
     match &mutation.function {
         Some(function) => format!("`{function}`: {change}"),
         None => format!("{}: {change}", mutation.path),

@@ -7,43 +7,43 @@
 
 pub mod commits;
 mod families;
-pub mod messages;
+pub(crate) mod messages;
 pub mod proposal;
 pub(crate) mod splice;
 
 pub use families::Family;
-pub use proposal::{seeded_coin, seeded_rank, FamilyBuilder, ForgeInput, Group, Intent, Proposal, Recipe, SideRule};
+pub(crate) use proposal::{seeded_rank, ForgeInput, Group, Intent, Proposal, Recipe, SideRule};
 
 impl Family {
     /// The family's kebab-case name, as serde writes it (`strip-restore`).
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.into()
     }
 
     /// Looks a family up by name.
-    pub fn parse(name: &str) -> Option<Family> {
+    pub(crate) fn parse(name: &str) -> Option<Family> {
         name.parse().ok()
     }
 
     /// What the tests must say about the two sides taken alone.
-    pub fn side_rule(self) -> SideRule {
+    pub(crate) fn side_rule(self) -> SideRule {
         self.builder().side_rule()
     }
 
     /// The families `gen-tasks` uses when `--families` is not given, in catalogue order.
-    pub fn default_mix() -> Vec<Family> {
+    pub(crate) fn default_mix() -> Vec<Family> {
         Family::ALL.into_iter().filter(|f| f.builder().in_default_mix()).collect()
     }
 
     /// The family's group: repairs of a broken base, integrations of two valid changes,
     /// or real history.
-    pub fn group(self) -> Group {
+    pub(crate) fn group(self) -> Group {
         self.builder().group()
     }
 
     /// The intents' sites a mix of `families` reads: every kind's at HEAD when one of
     /// them is an integration family (a probe may run tests to find some), else none.
-    pub fn site_table(
+    pub(crate) fn site_table(
         families: &[Family],
         substrate: &crate::substrate::Substrate,
         modules: &[crate::python::PyModule],
@@ -58,7 +58,7 @@ impl Family {
     }
 
     /// One sentence on how the family makes a task (the dataset card's list).
-    pub fn description(self) -> &'static str {
+    pub(crate) fn description(self) -> &'static str {
         self.builder().description()
     }
 }
@@ -87,7 +87,7 @@ impl std::ops::Deref for Candidate {
 
 /// Candidates of `family`, ordered deterministically by a hash of (seed, key): the first
 /// `cap` recipes (in that order) that build.
-pub fn ordered_candidates(family: Family, input: &ForgeInput, cap: usize) -> Vec<Candidate> {
+pub(crate) fn ordered_candidates(family: Family, input: &ForgeInput, cap: usize) -> Vec<Candidate> {
     let mut keyed: Vec<(String, Recipe)> =
         family.builder().recipes(input).into_iter().map(|r| (seeded_rank(input.seed, &r.key), r)).collect();
     keyed.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.key.cmp(&b.1.key)));

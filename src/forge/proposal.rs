@@ -15,7 +15,7 @@ use crate::substrate::Substrate;
 
 /// The family's requirement on the `ours` and `theirs` commits' test outcomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SideRule {
+pub(crate) enum SideRule {
     /// Repair group: each side is a partial repair of a broken base; both fail.
     BothFail,
     /// Repair group: one side is right, the other wrong; exactly one passes.
@@ -30,7 +30,7 @@ pub enum SideRule {
 
 impl SideRule {
     /// What the rule requires of `ours` and `theirs` taken alone, in a few words.
-    pub fn requirement(self) -> &'static str {
+    pub(crate) fn requirement(self) -> &'static str {
         match self {
             SideRule::BothFail => "each must fail",
             SideRule::ExactlyOnePasses => "exactly one must pass",
@@ -44,7 +44,7 @@ impl SideRule {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
-pub enum Group {
+pub(crate) enum Group {
     /// Base is broken by mutations; each side is a partial or competing repair.
     Repair,
     /// Base works; each side is a valid change (a feature with its tests, a refactor)
@@ -58,7 +58,7 @@ pub enum Group {
 impl Group {
     /// Whether a clean merge of the sides may still be a task (a semantic conflict: the
     /// tests decide): two valid changes can break each other without a marker.
-    pub fn allows_clean_merge(self) -> bool {
+    pub(crate) fn allows_clean_merge(self) -> bool {
         self != Group::Repair
     }
 }
@@ -104,7 +104,7 @@ pub struct Intent {
 
 impl Intent {
     /// The change that undoes `mutations` (the first one names it).
-    pub fn undoing(mutations: &[&Mutation]) -> Intent {
+    pub(crate) fn undoing(mutations: &[&Mutation]) -> Intent {
         let message = mutations.first().map(|m| messages::undo(m)).unwrap_or_default();
         Intent {
             message,
@@ -116,7 +116,7 @@ impl Intent {
 
     /// The change that makes `sites` in order. Its message is the first site's, and
     /// with more than one, a body listing the others (`- Rename ...`) after a blank line.
-    pub fn making(sites: Vec<crate::intent::Site>) -> Intent {
+    pub(crate) fn making(sites: Vec<crate::intent::Site>) -> Intent {
         let mut message = sites.first().map(|s| s.message()).unwrap_or_default();
         if sites.len() > 1 {
             message.push('\n');
@@ -128,46 +128,46 @@ impl Intent {
     }
 
     /// A real side's change: its commits' message and author.
-    pub fn real(change: crate::substrate::history::RealChange) -> Intent {
+    pub(crate) fn real(change: crate::substrate::history::RealChange) -> Intent {
         Intent { message: change.message, mutations: Vec::new(), changes: Vec::new(), author: Some(change.author) }
     }
 }
 
 /// What families see of a substrate.
-pub struct ForgeInput<'a> {
-    pub substrate: &'a Substrate,
+pub(crate) struct ForgeInput<'a> {
+    pub(crate) substrate: &'a Substrate,
     /// Parsed mutable sources, sorted by path.
-    pub modules: &'a [PyModule],
+    pub(crate) modules: &'a [PyModule],
     /// Every mutation of every module, per module (same order as `modules`).
-    pub mutations: &'a [Vec<Mutation>],
+    pub(crate) mutations: &'a [Vec<Mutation>],
     /// The coverage map of HEAD, when the run made one (intents read which tests need
     /// a unit from it).
-    pub coverage: Option<&'a crate::pytest::select::CoverageMap>,
+    pub(crate) coverage: Option<&'a crate::pytest::select::CoverageMap>,
     /// The substrate's test runner, when the run has one (intents that find their tests
     /// by a run: `branch`).
-    pub probe: Option<&'a dyn crate::intent::Probe>,
+    pub(crate) probe: Option<&'a dyn crate::intent::Probe>,
     /// Every intent kind's sites at HEAD, found once ([`ForgeInput::site_table`]; empty
     /// when no family reads them).
-    pub site_table: &'a crate::intent::SiteTable,
+    pub(crate) site_table: &'a crate::intent::SiteTable,
     /// The substrate's history, when the run reads it (`history = N`): what the history
     /// families make tasks of.
-    pub history: Option<&'a crate::substrate::history::HistoryScan>,
-    pub seed: u64,
+    pub(crate) history: Option<&'a crate::substrate::history::HistoryScan>,
+    pub(crate) seed: u64,
 }
 
 impl<'a> ForgeInput<'a> {
     /// What intents see of the substrate at HEAD.
-    pub fn workspace(&self) -> crate::intent::Workspace<'a> {
+    pub(crate) fn workspace(&self) -> crate::intent::Workspace<'a> {
         workspace(self.substrate, self.modules, self.coverage, self.probe)
     }
 
     /// The sites of `kind` at HEAD.
-    pub fn sites(&self, kind: crate::intent::Kind) -> &'a [crate::intent::Site] {
+    pub(crate) fn sites(&self, kind: crate::intent::Kind) -> &'a [crate::intent::Site] {
         self.site_table.get(kind)
     }
 
     /// Every intent kind's sites on a substrate (the table a [`ForgeInput`] reads).
-    pub fn site_table(
+    pub(crate) fn site_table(
         substrate: &Substrate,
         modules: &[PyModule],
         coverage: Option<&crate::pytest::select::CoverageMap>,
@@ -190,15 +190,15 @@ fn workspace<'a>(
 /// A candidate not built yet: its key orders it, `build` makes it (or `None` when an
 /// edited file would not parse). Building is the expensive part, so only the candidates
 /// that are actually tried get built.
-pub struct Recipe<'a> {
-    pub key: String,
-    pub build: Box<dyn Fn() -> Option<Proposal> + Send + Sync + 'a>,
+pub(crate) struct Recipe<'a> {
+    pub(crate) key: String,
+    pub(crate) build: Box<dyn Fn() -> Option<Proposal> + Send + Sync + 'a>,
 }
 
 /// A family: one small type in its own file, listed once in the catalogue of
 /// `forge::families`, which makes the `Family` enum from that list. Every item is required:
 /// a family without one does not compile.
-pub trait FamilyBuilder: Sync + Send {
+pub(crate) trait FamilyBuilder: Sync + Send {
     /// What the tests must say about the two sides taken alone.
     fn side_rule(&self) -> SideRule;
     /// One sentence on how the family makes a task, for the dataset card.
@@ -220,7 +220,7 @@ pub trait FamilyBuilder: Sync + Send {
 }
 
 /// The rank of a key under a seed: hex sha256(seed ‖ key).
-pub fn seeded_rank(seed: u64, key: &str) -> String {
+pub(crate) fn seeded_rank(seed: u64, key: &str) -> String {
     let mut hasher = Sha256::new();
     hasher.update(seed.to_le_bytes());
     hasher.update(key.as_bytes());
@@ -232,7 +232,7 @@ pub fn seeded_rank(seed: u64, key: &str) -> String {
 /// It hashes the key under its own domain: the candidates tried first are those with the
 /// smallest [`seeded_rank`], so a coin read off that same hash would land the same way
 /// for nearly all of them (it once put the correct change on `ours` in every kept task).
-pub fn seeded_coin(seed: u64, key: &str) -> bool {
+pub(crate) fn seeded_coin(seed: u64, key: &str) -> bool {
     let mut hasher = Sha256::new();
     hasher.update(seed.to_le_bytes());
     hasher.update(b"side-coin|");

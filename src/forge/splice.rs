@@ -2,20 +2,20 @@
 
 /// A replacement of `start..end` by `text`.
 #[derive(Debug, Clone)]
-pub struct Splice {
-    pub start: usize,
-    pub end: usize,
-    pub text: String,
+pub(crate) struct Splice {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) text: String,
 }
 
 impl Splice {
-    pub fn new(range: std::ops::Range<usize>, text: impl Into<String>) -> Self {
+    pub(crate) fn new(range: std::ops::Range<usize>, text: impl Into<String>) -> Self {
         Splice { start: range.start, end: range.end, text: text.into() }
     }
 }
 
 /// Applies non-overlapping splices; `None` if they overlap or cut a character.
-pub fn apply(source: &str, splices: &[Splice]) -> Option<String> {
+pub(crate) fn apply(source: &str, splices: &[Splice]) -> Option<String> {
     let mut sorted: Vec<&Splice> = splices.iter().collect();
     sorted.sort_by_key(|s| (s.start, s.end));
     let mut out = String::with_capacity(source.len());

@@ -51,7 +51,7 @@ use crate::python::{walk, PyModule};
 use crate::snapshot::{self, Snapshot};
 
 /// The catalogue entry.
-pub struct AddFunction;
+pub(crate) struct AddFunction;
 
 /// Bases a class may have without making its methods a framework's hooks.
 const PLAIN_BASES: &[&str] = &[

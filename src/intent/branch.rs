@@ -43,7 +43,7 @@ use crate::snapshot::{self, Snapshot};
 use clauses::{Clause, Form};
 
 /// The catalogue entry.
-pub struct Branch;
+pub(crate) struct Branch;
 
 /// The most tests a branch may need (more: it is the function's core, not a feature).
 const MAX_TESTS: usize = 12;

@@ -1,7 +1,7 @@
 //! Intents: the changes a developer means, applied to a working tree.
 //!
 //! An intent is one concrete kind of change, in its own file, named in [`Kind`] and
-//! listed in [`catalogue!`]'s invocation below (which declares its module and makes
+//! listed in `catalogue!`'s invocation below (which declares its module and makes
 //! `Kind::transform`, an exhaustive match). Two groups ([`Change`]):
 //!
 //! - **feature** kinds find a unit of behaviour present at HEAD (a function, a method,
@@ -44,7 +44,7 @@ macro_rules! catalogue {
 
         impl Kind {
             /// The kind's catalogue entry.
-            pub fn transform(self) -> &'static dyn Transform {
+            pub(crate) fn transform(self) -> &'static dyn Transform {
                 match self {
                     $(Kind::$variant => &$module::$kind,)*
                 }
@@ -68,17 +68,17 @@ impl Kind {
     }
 
     /// The feature kinds, in catalogue order.
-    pub fn features() -> Vec<Kind> {
+    pub(crate) fn features() -> Vec<Kind> {
         Kind::ALL.into_iter().filter(|k| k.is_feature()).collect()
     }
 
     /// Whether the kind is a feature (taken out, then added back by a side), not a refactor.
-    pub fn is_feature(self) -> bool {
+    pub(crate) fn is_feature(self) -> bool {
         self.transform().change() == Change::Feature
     }
 
     /// What the kind rewrites, when it is a refactor.
-    pub fn rewrites(self) -> Option<Rewrites> {
+    pub(crate) fn rewrites(self) -> Option<Rewrites> {
         match self.transform().change() {
             Change::Feature => None,
             Change::Refactor(rewrites) => Some(rewrites),
@@ -86,19 +86,19 @@ impl Kind {
     }
 
     /// The refactor kinds, in catalogue order.
-    pub fn refactors() -> Vec<Kind> {
+    pub(crate) fn refactors() -> Vec<Kind> {
         Kind::ALL.into_iter().filter(|k| k.rewrites().is_some()).collect()
     }
 
     /// The refactor kinds that rename something (every refactor but a move), in
     /// catalogue order.
-    pub fn renames() -> Vec<Kind> {
+    pub(crate) fn renames() -> Vec<Kind> {
         Kind::ALL.into_iter().filter(|k| k.rewrites().is_some_and(|r| r != Rewrites::Location)).collect()
     }
 
     /// Whether the kind renames a name bound in one function (a local or a parameter):
     /// its site's symbol is `function.name`, and a feature uses it when it reads that name.
-    pub fn renames_in_function(self) -> bool {
+    pub(crate) fn renames_in_function(self) -> bool {
         matches!(self.rewrites(), Some(Rewrites::Local | Rewrites::Parameter))
     }
 }
@@ -106,16 +106,16 @@ impl Kind {
 /// Every kind's sites at HEAD, found once per substrate (a probe's test runs are not
 /// repeated by each family that reads them).
 #[derive(Default)]
-pub struct SiteTable(std::collections::BTreeMap<Kind, Vec<Site>>);
+pub(crate) struct SiteTable(std::collections::BTreeMap<Kind, Vec<Site>>);
 
 impl SiteTable {
     /// The sites of every kind of the catalogue.
-    pub fn find(workspace: &Workspace) -> SiteTable {
+    pub(crate) fn find(workspace: &Workspace) -> SiteTable {
         SiteTable(Kind::ALL.into_iter().map(|kind| (kind, kind.sites(workspace))).collect())
     }
 
     /// The sites of `kind` (none when the table was not filled).
-    pub fn get(&self, kind: Kind) -> &[Site] {
+    pub(crate) fn get(&self, kind: Kind) -> &[Site] {
         self.0.get(&kind).map_or(&[], Vec::as_slice)
     }
 }

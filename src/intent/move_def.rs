@@ -28,7 +28,7 @@ use crate::python::parses;
 use crate::snapshot::Snapshot;
 use index::Index;
 
-pub struct MoveDef;
+pub(crate) struct MoveDef;
 
 impl Transform for MoveDef {
     fn change(&self) -> Change {

@@ -16,7 +16,7 @@ use rustpython_parser::Mode;
 
 /// Word → the synonym a developer would reach for, in lower case. A renamed identifier
 /// replaces its first word (from the left) that has an entry here.
-pub const SYNONYMS: &[(&str, &str)] = &[
+pub(crate) const SYNONYMS: &[(&str, &str)] = &[
     ("get", "fetch"),
     ("fetch", "get"),
     ("make", "build"),
@@ -275,24 +275,24 @@ const RESERVED: &[&str] = &[
 ];
 
 /// Whether a rename must never pick `name`, nor rename a name that shadows it.
-pub fn is_reserved(name: &str) -> bool {
+pub(crate) fn is_reserved(name: &str) -> bool {
     RESERVED.contains(&name)
 }
 
 /// Whether a name may be renamed at all: three characters or more, not a dunder.
-pub fn is_renamable(name: &str) -> bool {
+pub(crate) fn is_renamable(name: &str) -> bool {
     name.len() >= 3 && !(name.starts_with("__") && name.ends_with("__")) && !is_reserved(name)
 }
 
 /// Whether `c` can be part of an identifier.
-pub fn is_ident_char(c: char) -> bool {
+pub(crate) fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
 /// The byte ranges of an identifier's words: `_parse_HTTPHeader2` → `parse`, `HTTP`,
 /// `Header2` (underscores separate words, and so do case changes: a lower-case letter
 /// followed by a capital, or a run of capitals followed by a capitalised word).
-pub fn words(name: &str) -> Vec<Range<usize>> {
+pub(crate) fn words(name: &str) -> Vec<Range<usize>> {
     let chars: Vec<(usize, char)> = name.char_indices().collect();
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
@@ -339,7 +339,7 @@ fn cased_like(word: &str, like: &str) -> String {
 /// left) with an entry in [`SYNONYMS`] replaced, the word's case and every underscore
 /// kept (`_get_value` → `_fetch_value`, `MAX_SIZE` → `MAX_LENGTH`, `ItemError` →
 /// `EntryError`). `None` when no word has a synonym or the result is reserved.
-pub fn synonym(name: &str) -> Option<String> {
+pub(crate) fn synonym(name: &str) -> Option<String> {
     words(name).into_iter().find_map(|range| {
         let word = &name[range.clone()];
         let lower = word.to_lowercase();
@@ -350,7 +350,7 @@ pub fn synonym(name: &str) -> Option<String> {
 }
 
 /// Whether `word` occurs at byte `at` of `text` as a whole identifier.
-pub fn is_word_at(text: &str, at: usize, word: &str) -> bool {
+pub(crate) fn is_word_at(text: &str, at: usize, word: &str) -> bool {
     text.get(at..at + word.len()) == Some(word)
         && !text[..at].chars().next_back().is_some_and(is_ident_char)
         && !text[at + word.len()..].chars().next().is_some_and(is_ident_char)
@@ -358,30 +358,30 @@ pub fn is_word_at(text: &str, at: usize, word: &str) -> bool {
 
 /// Every byte offset where `word` occurs in `text` as a whole identifier (strings and
 /// comments included).
-pub fn occurrences(text: &str, word: &str) -> Vec<usize> {
+pub(crate) fn occurrences(text: &str, word: &str) -> Vec<usize> {
     text.match_indices(word).map(|(at, _)| at).filter(|&at| is_word_at(text, at, word)).collect()
 }
 
 /// Whether `word` occurs in `text` as a whole identifier.
-pub fn occurs(text: &str, word: &str) -> bool {
+pub(crate) fn occurs(text: &str, word: &str) -> bool {
     text.match_indices(word).any(|(at, _)| is_word_at(text, at, word))
 }
 
 /// Whether `word` occurs as a whole identifier in `line` before a `#` (code, not its
 /// trailing comment; a `#` inside a string cuts the line there too).
-pub fn occurs_in_code(line: &str, word: &str) -> bool {
+pub(crate) fn occurs_in_code(line: &str, word: &str) -> bool {
     occurs(line.split('#').next().unwrap_or_default(), word)
 }
 
 /// Every identifier-like word of `text` (strings and comments included).
-pub fn all_words(text: &str) -> BTreeSet<&str> {
+pub(crate) fn all_words(text: &str) -> BTreeSet<&str> {
     text.split(|c: char| !is_ident_char(c)).filter(|w| !w.is_empty()).collect()
 }
 
 /// The byte ranges of `text`'s comments (found in the gaps the lexer leaves between its
 /// tokens, which hold only whitespace, line continuations and comments); `None` if it
 /// does not lex.
-pub fn comments(text: &str) -> Option<Vec<Range<usize>>> {
+pub(crate) fn comments(text: &str) -> Option<Vec<Range<usize>>> {
     let mut out = Vec::new();
     let mut at = 0;
     for token in lex(text, Mode::Module) {
@@ -406,7 +406,7 @@ fn gap_comments(text: &str, gap: Range<usize>, out: &mut Vec<Range<usize>>) {
 
 /// Which mentions of a name in prose name code.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Mentions {
+pub(crate) enum Mentions {
     /// In backticks (`` `word` ``, ``` ``word()`` ```, `` `mod.word` ``) or followed by `(`.
     Marked,
     /// Those, and every occurrence on a doctest line (`>>> `, `... `): the name is
@@ -416,7 +416,7 @@ pub enum Mentions {
 
 /// The occurrences of `word` in `range` of `text` (a comment or a docstring) that name
 /// code, as `which` says. Prose that happens to use the word is left alone.
-pub fn mentions(text: &str, range: Range<usize>, word: &str, which: Mentions) -> Vec<usize> {
+pub(crate) fn mentions(text: &str, range: Range<usize>, word: &str, which: Mentions) -> Vec<usize> {
     let part = &text[range.clone()];
     let spans = backtick_spans(part);
     let doctest = |at: usize| {
@@ -470,7 +470,7 @@ fn backtick_spans(text: &str) -> Vec<Range<usize>> {
 
 /// `text` with `old` replaced by `new` at every offset of `at`; `None` unless each offset
 /// holds `old` as a whole identifier.
-pub fn renamed(text: &str, at: &BTreeSet<usize>, old: &str, new: &str) -> Option<String> {
+pub(crate) fn renamed(text: &str, at: &BTreeSet<usize>, old: &str, new: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len() + at.len() * new.len());
     let mut done = 0;
     for &start in at {
@@ -487,7 +487,7 @@ pub fn renamed(text: &str, at: &BTreeSet<usize>, old: &str, new: &str) -> Option
 
 /// Whether a rename kept the file's lines within its own width: no line of `after` is
 /// longer than the longest of `before` or 79 characters, whichever is more.
-pub fn keeps_width(before: &str, after: &str) -> bool {
+pub(crate) fn keeps_width(before: &str, after: &str) -> bool {
     let widest = |text: &str| text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
     widest(after) <= widest(before).max(79)
 }

@@ -48,7 +48,7 @@ fn counts(module: &PyModule) -> BTreeMap<&str, usize> {
 /// `text` (the file at `path` after an edit; `before` is the file before it) without the
 /// definitions the edit left unused; `elsewhere(name)` says whether another file uses a
 /// definition of this file by that name. `None` when a removal would break the file.
-pub fn prune(
+pub(crate) fn prune(
     path: &str,
     before: &str,
     text: String,

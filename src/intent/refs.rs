@@ -12,7 +12,7 @@ use crate::python::walk;
 
 /// The dotted path of a Python file as components: `src/ledger/items.py` →
 /// `[src, ledger, items]`; a package's `__init__.py` is the package.
-pub fn module_parts(path: &str) -> Vec<String> {
+pub(crate) fn module_parts(path: &str) -> Vec<String> {
     let stem = path.strip_suffix(".py").unwrap_or(path);
     let mut parts: Vec<String> = stem.split('/').map(str::to_string).collect();
     if parts.last().is_some_and(|p| p == "__init__") {
@@ -23,7 +23,7 @@ pub fn module_parts(path: &str) -> Vec<String> {
 
 /// The module an import statement names, as components; a relative import is resolved
 /// against the importing file's package (to the full path of the target).
-pub fn import_target(importer: &str, module: Option<&str>, level: u32) -> Vec<String> {
+pub(crate) fn import_target(importer: &str, module: Option<&str>, level: u32) -> Vec<String> {
     let mut parts = Vec::new();
     if level > 0 {
         parts = module_parts(importer);
@@ -40,19 +40,19 @@ pub fn import_target(importer: &str, module: Option<&str>, level: u32) -> Vec<St
 
 /// Whether an import's target names the module at `parts`: the target is a suffix of its
 /// path, so `ledger.items` names `src/ledger/items.py` under a `src/` layout.
-pub fn names_module(target: &[String], parts: &[String]) -> bool {
+pub(crate) fn names_module(target: &[String], parts: &[String]) -> bool {
     !target.is_empty() && parts.ends_with(target)
 }
 
 /// The target module of a `from` import.
-pub fn from_target(importer: &str, import: &ast::StmtImportFrom) -> Vec<String> {
+pub(crate) fn from_target(importer: &str, import: &ast::StmtImportFrom) -> Vec<String> {
     import_target(importer, import.module.as_deref(), import.level.map_or(0, |l| l.to_u32()))
 }
 
 /// What the imports of a file bind: local name → the dotted path it stands for
 /// (`import a.b` binds `a` → `[a]`; `import a.b as x` binds `x` → `[a, b]`;
 /// `from a import b as x` binds `x` → `[a, b]`). Imports anywhere in the file count.
-pub fn import_bindings(path: &str, suite: &[ast::Stmt]) -> BTreeMap<String, Vec<Vec<String>>> {
+pub(crate) fn import_bindings(path: &str, suite: &[ast::Stmt]) -> BTreeMap<String, Vec<Vec<String>>> {
     let mut out: BTreeMap<String, Vec<Vec<String>>> = BTreeMap::new();
     for stmt in statements(suite) {
         match stmt {
@@ -83,7 +83,7 @@ pub fn import_bindings(path: &str, suite: &[ast::Stmt]) -> BTreeMap<String, Vec<
 
 /// The dotted paths a `Name`/`Attribute` chain may stand for, through the file's import
 /// bindings: with `import ledger.pricing`, `ledger.pricing` → `[ledger, pricing]`.
-pub fn resolve(expr: &ast::Expr, bindings: &BTreeMap<String, Vec<Vec<String>>>) -> Vec<Vec<String>> {
+pub(crate) fn resolve(expr: &ast::Expr, bindings: &BTreeMap<String, Vec<Vec<String>>>) -> Vec<Vec<String>> {
     let Some(dotted) = dotted(expr) else { return Vec::new() };
     let mut parts = dotted.split('.');
     let first = parts.next().unwrap_or_default();
@@ -97,7 +97,7 @@ pub fn resolve(expr: &ast::Expr, bindings: &BTreeMap<String, Vec<Vec<String>>>) 
 }
 
 /// The dotted text of a `Name`/`Attribute` chain (`a.b.c`), if it is one.
-pub fn dotted(expr: &ast::Expr) -> Option<String> {
+pub(crate) fn dotted(expr: &ast::Expr) -> Option<String> {
     match expr {
         ast::Expr::Name(n) => Some(n.id.to_string()),
         ast::Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr)),
@@ -106,7 +106,7 @@ pub fn dotted(expr: &ast::Expr) -> Option<String> {
 }
 
 /// Every statement of a block, nested ones included, in source order.
-pub fn statements(block: &[ast::Stmt]) -> Vec<&ast::Stmt> {
+pub(crate) fn statements(block: &[ast::Stmt]) -> Vec<&ast::Stmt> {
     let mut out = Vec::new();
     walk::walk_stmts(block, &mut out);
     out
@@ -114,7 +114,7 @@ pub fn statements(block: &[ast::Stmt]) -> Vec<&ast::Stmt> {
 
 /// How an identifier is used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum How {
+pub(crate) enum How {
     /// A `Name` read (or deleted).
     Name,
     /// A `Name` assigned.
@@ -130,16 +130,16 @@ pub enum How {
 
 /// One use of an identifier: what, how, where (the byte offset of the node), and for an
 /// attribute the expression it is read from.
-pub struct Use<'a> {
-    pub name: &'a str,
-    pub how: How,
-    pub offset: usize,
-    pub value: Option<&'a ast::Expr>,
+pub(crate) struct Use<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) how: How,
+    pub(crate) offset: usize,
+    pub(crate) value: Option<&'a ast::Expr>,
 }
 
 impl Use<'_> {
     /// Whether this is an attribute read on `self` or `cls` (one of the class's own).
-    pub fn on_own_instance(&self) -> bool {
+    pub(crate) fn on_own_instance(&self) -> bool {
         self.how == How::Attribute
             && matches!(self.value, Some(ast::Expr::Name(n)) if matches!(n.id.as_str(), "self" | "cls"))
     }
@@ -147,7 +147,7 @@ impl Use<'_> {
 
 /// Every identifier use in a block (nested statements included): names, attributes,
 /// parameters and identifier-like strings.
-pub fn uses(block: &[ast::Stmt]) -> Vec<Use<'_>> {
+pub(crate) fn uses(block: &[ast::Stmt]) -> Vec<Use<'_>> {
     let mut out = Vec::new();
     for stmt in statements(block) {
         own_uses(stmt, &mut out);
@@ -156,13 +156,13 @@ pub fn uses(block: &[ast::Stmt]) -> Vec<Use<'_>> {
 }
 
 /// The uses inside one statement, nested statements included.
-pub fn uses_of(stmt: &ast::Stmt) -> Vec<Use<'_>> {
+pub(crate) fn uses_of(stmt: &ast::Stmt) -> Vec<Use<'_>> {
     uses(std::slice::from_ref(stmt))
 }
 
 /// The uses of a statement itself, its nested statements excluded: for a `def` or a
 /// `class`, those of its header (decorators, parameters, defaults, bases).
-pub fn header_uses(stmt: &ast::Stmt) -> Vec<Use<'_>> {
+pub(crate) fn header_uses(stmt: &ast::Stmt) -> Vec<Use<'_>> {
     let mut out = Vec::new();
     own_uses(stmt, &mut out);
     out
@@ -181,7 +181,7 @@ fn own_uses<'a>(stmt: &'a ast::Stmt, out: &mut Vec<Use<'a>>) {
 
 /// The statements at module scope: the module's own and those in its `if`, `try`,
 /// `with`... blocks, not those of function or class bodies.
-pub fn module_scope(suite: &[ast::Stmt]) -> Vec<&ast::Stmt> {
+pub(crate) fn module_scope(suite: &[ast::Stmt]) -> Vec<&ast::Stmt> {
     let mut out = Vec::new();
     let mut stack: Vec<&ast::Stmt> = suite.iter().rev().collect();
     while let Some(stmt) = stack.pop() {
@@ -227,14 +227,14 @@ fn expr_use<'a>(expr: &'a ast::Expr, out: &mut Vec<Use<'a>>) {
 }
 
 /// Whether `s` is a Python identifier (ASCII rules, enough for names we look for).
-pub fn is_identifier(s: &str) -> bool {
+pub(crate) fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c == '_' || c.is_alphabetic()) && chars.all(|c| c == '_' || c.is_alphanumeric())
 }
 
 /// Whether `text` holds `word` as a whole identifier somewhere (a cheap filter before
 /// parsing a file to look for uses of a name).
-pub fn mentions(text: &str, word: &str) -> bool {
+pub(crate) fn mentions(text: &str, word: &str) -> bool {
     let is_ident = |c: char| c == '_' || c.is_alphanumeric();
     text.match_indices(word).any(|(at, _)| {
         let before = text[..at].chars().next_back();

@@ -35,7 +35,7 @@ use crate::python::walk::{is_docstring, owned_exprs, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
 
-pub struct Rename;
+pub(crate) struct Rename;
 
 impl Transform for Rename {
     fn change(&self) -> Change {

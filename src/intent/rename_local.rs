@@ -33,7 +33,7 @@ use crate::python::walk::{child_blocks, expr_children, is_docstring, owned_exprs
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
 
-pub struct RenameLocal;
+pub(crate) struct RenameLocal;
 
 impl Transform for RenameLocal {
     fn change(&self) -> Change {
@@ -65,11 +65,11 @@ impl Transform for RenameLocal {
 /// One function of a parsed module with what a rename inside it reads: the module's
 /// comments and module-level names, and the function's own scope.
 pub(super) struct InFunction<'a> {
-    pub module: &'a PyModule,
-    pub comments: &'a [Range<usize>],
-    pub globals: &'a BTreeSet<String>,
-    pub function: &'a Function<'a>,
-    pub scope: Scope,
+    pub(crate) module: &'a PyModule,
+    pub(crate) comments: &'a [Range<usize>],
+    pub(crate) globals: &'a BTreeSet<String>,
+    pub(crate) function: &'a Function<'a>,
+    pub(crate) scope: Scope,
 }
 
 impl InFunction<'_> {
@@ -162,17 +162,17 @@ pub(super) const FRAME_READERS: &[&str] = &["locals", "vars", "eval", "exec"];
 /// A function of a module and where it sits.
 pub(super) struct Function<'a> {
     /// Qualified name: `func`, `Class.method`, `outer.inner`.
-    pub qual: String,
-    pub args: &'a ast::Arguments,
+    pub(crate) qual: String,
+    pub(crate) args: &'a ast::Arguments,
     body: &'a [ast::Stmt],
     /// The `def` statement's bytes (from `def`/`async`, decorators excluded).
-    pub span: Range<usize>,
+    pub(crate) span: Range<usize>,
     /// Where its first decorator (or else its `def`) starts.
-    pub header_start: usize,
+    pub(crate) header_start: usize,
     /// The spans of the functions it is nested in.
-    pub enclosing: Vec<Range<usize>>,
+    pub(crate) enclosing: Vec<Range<usize>>,
     /// Whether it is defined directly in a class body (a method).
-    pub method: bool,
+    pub(crate) method: bool,
 }
 
 /// Whether one function only has the qualified name (a property's getter and setter, or
@@ -286,20 +286,20 @@ fn module_level_names(module: &PyModule) -> BTreeSet<String> {
 #[derive(Default)]
 pub(super) struct Scope {
     /// Every `Name` node of the scope: name → offsets.
-    pub names: BTreeMap<String, Vec<usize>>,
+    pub(crate) names: BTreeMap<String, Vec<usize>>,
     /// Names the scope assigns through a `Name` node.
-    pub stores: BTreeSet<String>,
+    pub(crate) stores: BTreeSet<String>,
     /// The function's parameters.
-    pub params: BTreeSet<String>,
+    pub(crate) params: BTreeSet<String>,
     /// Names bound otherwise: `global`/`nonlocal`, identifier bindings, comprehension
     /// targets.
-    pub blocked: BTreeSet<String>,
+    pub(crate) blocked: BTreeSet<String>,
     /// Nested scopes: functions, classes and lambdas.
-    pub nested: Vec<Range<usize>>,
+    pub(crate) nested: Vec<Range<usize>>,
     /// f-strings.
-    pub fstrings: Vec<Range<usize>>,
+    pub(crate) fstrings: Vec<Range<usize>>,
     /// Docstrings of the scope.
-    pub docstrings: Vec<Range<usize>>,
+    pub(crate) docstrings: Vec<Range<usize>>,
 }
 
 impl Scope {

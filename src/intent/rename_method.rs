@@ -39,7 +39,7 @@ use crate::python::walk::{owned_exprs, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::Snapshot;
 
-pub struct RenameMethod;
+pub(crate) struct RenameMethod;
 
 impl Transform for RenameMethod {
     fn change(&self) -> Change {

@@ -35,7 +35,7 @@ use crate::python::walk::{expr_children, owned_exprs, parameters, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
 
-pub struct RenameParam;
+pub(crate) struct RenameParam;
 
 impl Transform for RenameParam {
     fn change(&self) -> Change {

@@ -21,7 +21,7 @@ pub enum Change {
 
 impl Change {
     /// `feature` or `refactor`.
-    pub fn group(self) -> &'static str {
+    pub(crate) fn group(self) -> &'static str {
         match self {
             Change::Feature => "feature",
             Change::Refactor(_) => "refactor",
@@ -84,7 +84,7 @@ pub struct Site {
     /// Module-level names of the project the unit refers to (features: what it uses,
     /// with `.name` for an attribute read on `self` or `cls`; refactors: the names the
     /// change rewrites), for pairing intents into tasks.
-    pub uses: BTreeSet<String>,
+    pub(crate) uses: BTreeSet<String>,
     /// Refactors: the new name, or the destination module's path for a move. Features:
     /// the one-line summary of the unit's docstring, when short, for the commit message;
     /// for a branch, what locates it in its function (`clause|occurrence|header`).

@@ -14,7 +14,7 @@ use crate::python::PyModule;
 /// The whole lines a statement occupies, for a definition (`def`/`class`) with its
 /// decorators, the comment lines directly above it at its indentation and the comment
 /// lines right after it indented deeper. `None` when other code shares its lines.
-pub fn statement_lines(module: &PyModule, stmt: &ast::Stmt) -> Option<Range<usize>> {
+pub(crate) fn statement_lines(module: &PyModule, stmt: &ast::Stmt) -> Option<Range<usize>> {
     let lines = module.whole_lines(stmt)?;
     let decorators = match stmt {
         ast::Stmt::FunctionDef(d) => &d.decorator_list,
@@ -56,7 +56,7 @@ pub fn statement_lines(module: &PyModule, stmt: &ast::Stmt) -> Option<Range<usiz
 /// into one run: as long as the longer of the two (two blank lines between top-level
 /// definitions stay two), or the one before when the removed code opened its block
 /// (no blank line appears under a `class` line), or none at the end of the file.
-pub fn without_lines(text: &str, lines: Range<usize>, first_in_block: bool) -> String {
+pub(crate) fn without_lines(text: &str, lines: Range<usize>, first_in_block: bool) -> String {
     let (before_start, before) = blank_run_before(text, lines.start);
     let (after_end, after) = blank_run_after(text, lines.end);
     let rest = &text[after_end..];
@@ -69,7 +69,7 @@ pub fn without_lines(text: &str, lines: Range<usize>, first_in_block: bool) -> S
 }
 
 /// `text` without the statement `block[index]` of `module` (see [`without_lines`]).
-pub fn without_statement(module: &PyModule, block: &[ast::Stmt], index: usize) -> Option<String> {
+pub(crate) fn without_statement(module: &PyModule, block: &[ast::Stmt], index: usize) -> Option<String> {
     let lines = statement_lines(module, &block[index])?;
     Some(without_lines(&module.text, lines, index == 0))
 }
@@ -78,7 +78,7 @@ pub fn without_statement(module: &PyModule, block: &[ast::Stmt], index: usize) -
 /// `elements` (the names of an import, the strings of `__all__`): its whole line when
 /// it stands alone on it, else the element with the comma that joins it to a neighbour
 /// on the same line. `None` when it is the only element.
-pub fn without_element(text: &str, elements: &[Range<usize>], index: usize) -> Option<String> {
+pub(crate) fn without_element(text: &str, elements: &[Range<usize>], index: usize) -> Option<String> {
     if elements.len() < 2 {
         return None;
     }
@@ -106,7 +106,12 @@ pub fn without_element(text: &str, elements: &[Range<usize>], index: usize) -> O
 
 /// `text` without the name `alias_index` of the import statement `block[index]`, or
 /// without the whole statement when it is its only name.
-pub fn without_import_name(module: &PyModule, block: &[ast::Stmt], index: usize, alias_index: usize) -> Option<String> {
+pub(crate) fn without_import_name(
+    module: &PyModule,
+    block: &[ast::Stmt],
+    index: usize,
+    alias_index: usize,
+) -> Option<String> {
     let aliases = match &block[index] {
         ast::Stmt::Import(i) => &i.names,
         ast::Stmt::ImportFrom(i) => &i.names,
@@ -121,7 +126,7 @@ pub fn without_import_name(module: &PyModule, block: &[ast::Stmt], index: usize,
 
 /// The string elements of a module-level `__all__` list or tuple (assigned or
 /// augmented), with their spans.
-pub fn all_entries(module: &PyModule) -> Vec<(String, Vec<Range<usize>>, usize)> {
+pub(crate) fn all_entries(module: &PyModule) -> Vec<(String, Vec<Range<usize>>, usize)> {
     let mut out = Vec::new();
     for stmt in &module.suite {
         let (target, value) = match stmt {
@@ -154,7 +159,7 @@ pub fn all_entries(module: &PyModule) -> Vec<(String, Vec<Range<usize>>, usize)>
 }
 
 /// `text` without the entry `name` of `__all__`, if it has one.
-pub fn without_all_entry(module: &PyModule, name: &str) -> Option<String> {
+pub(crate) fn without_all_entry(module: &PyModule, name: &str) -> Option<String> {
     let (_, spans, index) = all_entries(module).into_iter().find(|(entry, _, _)| entry == name)?;
     if spans.len() == 1 {
         // `__all__ = ["name"]` → `__all__ = []`.
@@ -165,7 +170,7 @@ pub fn without_all_entry(module: &PyModule, name: &str) -> Option<String> {
 }
 
 /// The start of the line holding `offset`.
-pub fn line_start(text: &str, offset: usize) -> usize {
+pub(crate) fn line_start(text: &str, offset: usize) -> usize {
     text[..offset].rfind('\n').map_or(0, |i| i + 1)
 }
 

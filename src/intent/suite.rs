@@ -17,16 +17,16 @@ use super::strip;
 use crate::python::PyModule;
 
 /// A test function of a file.
-pub struct TestFn<'a> {
+pub(crate) struct TestFn<'a> {
     /// The pytest node id without parametrize suffix (`tests/test_a.py::TestA::test_b`).
-    pub id: String,
+    pub(crate) id: String,
     /// The enclosing class, for a method.
-    pub class: Option<&'a str>,
-    pub stmt: &'a ast::Stmt,
+    pub(crate) class: Option<&'a str>,
+    pub(crate) stmt: &'a ast::Stmt,
 }
 
 /// The node id of a test without its parametrize suffix (`test_x[1-2]` → `test_x`).
-pub fn without_params(id: &str) -> &str {
+pub(crate) fn without_params(id: &str) -> &str {
     // The suffix may hold `::` itself; it starts at the first `[` after the path.
     let names = id.find("::").map_or(id.len(), |i| i + 2);
     match id[names..].find('[') {
@@ -48,12 +48,12 @@ fn is_test_name(name: &str) -> bool {
 }
 
 /// Whether a module-level class holds tests for pytest.
-pub fn is_test_class(class: &ast::StmtClassDef) -> bool {
+pub(crate) fn is_test_class(class: &ast::StmtClassDef) -> bool {
     class.name.starts_with("Test") || !class.bases.is_empty()
 }
 
 /// The test functions of a parsed test file, in source order.
-pub fn tests<'a>(module: &'a PyModule) -> Vec<TestFn<'a>> {
+pub(crate) fn tests<'a>(module: &'a PyModule) -> Vec<TestFn<'a>> {
     let mut out = Vec::new();
     for stmt in &module.suite {
         match stmt {
@@ -76,13 +76,13 @@ pub fn tests<'a>(module: &'a PyModule) -> Vec<TestFn<'a>> {
 }
 
 /// Whether a statement is an import (support code that intents edit on their own).
-pub fn is_import(stmt: &ast::Stmt) -> bool {
+pub(crate) fn is_import(stmt: &ast::Stmt) -> bool {
     matches!(stmt, ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_))
 }
 
 /// The support code of a test file: every module-level statement that is neither a test
 /// nor an import, a test class's header and its non-test members.
-pub fn support(module: &PyModule) -> Vec<Support<'_>> {
+pub(crate) fn support(module: &PyModule) -> Vec<Support<'_>> {
     let mut out = Vec::new();
     for stmt in &module.suite {
         match stmt {
@@ -103,7 +103,7 @@ pub fn support(module: &PyModule) -> Vec<Support<'_>> {
 }
 
 /// A piece of support code.
-pub enum Support<'a> {
+pub(crate) enum Support<'a> {
     Stmt(&'a ast::Stmt),
     /// A test class's decorators, bases and keywords (not its body).
     ClassHeader(&'a ast::Stmt),
@@ -111,7 +111,7 @@ pub enum Support<'a> {
 
 impl<'a> Support<'a> {
     /// The identifiers the piece uses.
-    pub fn uses(&self) -> Vec<super::refs::Use<'a>> {
+    pub(crate) fn uses(&self) -> Vec<super::refs::Use<'a>> {
         match self {
             Support::Stmt(stmt) => super::refs::uses_of(stmt),
             Support::ClassHeader(stmt) => super::refs::header_uses(stmt),
@@ -122,7 +122,7 @@ impl<'a> Support<'a> {
 /// The text of a test file without the tests `ids` (ids of other files and tests it does
 /// not have are ignored). `None` when the file would be left without tests, an emptied
 /// class is named elsewhere in the file (a base of another), or a splice fails.
-pub fn without_tests(path: &str, text: &str, ids: &BTreeSet<String>) -> Option<String> {
+pub(crate) fn without_tests(path: &str, text: &str, ids: &BTreeSet<String>) -> Option<String> {
     let module = PyModule::parse(path, text).ok()?;
     let all = tests(&module);
     let removed: BTreeSet<&str> = all.iter().filter(|t| ids.contains(&t.id)).map(|t| t.id.as_str()).collect();
@@ -160,7 +160,7 @@ pub fn without_tests(path: &str, text: &str, ids: &BTreeSet<String>) -> Option<S
 /// `module`'s text without the module-level definition `name`, or the method `name` of
 /// the module-level class `class`. `None` when it is not there or the class would be
 /// left with nothing but a docstring.
-pub fn without_member(module: &PyModule, class: Option<&str>, name: &str) -> Option<String> {
+pub(crate) fn without_member(module: &PyModule, class: Option<&str>, name: &str) -> Option<String> {
     let defines = |stmt: &ast::Stmt, wanted: &str| match stmt {
         ast::Stmt::ClassDef(c) => c.name.as_str() == wanted,
         other => def_name(other) == Some(wanted),

@@ -5,14 +5,14 @@
 //! joining the segments back gives the exact file.
 
 /// Marker lines, as written with the labels mergeforge uses.
-pub const OURS_MARKER: &str = "<<<<<<< ours";
-pub const BASE_MARKER: &str = "||||||| base";
-pub const SPLIT_MARKER: &str = "=======";
-pub const THEIRS_MARKER: &str = ">>>>>>> theirs";
+pub(crate) const OURS_MARKER: &str = "<<<<<<< ours";
+pub(crate) const BASE_MARKER: &str = "||||||| base";
+pub(crate) const SPLIT_MARKER: &str = "=======";
+pub(crate) const THEIRS_MARKER: &str = ">>>>>>> theirs";
 
 /// One piece of a conflicted file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Segment {
+pub(crate) enum Segment {
     Clean(String),
     Conflict { ours: String, base: String, theirs: String },
 }
@@ -20,15 +20,15 @@ pub enum Segment {
 /// One conflict hunk: the text of each side, every line with its newline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hunk {
-    pub ours: String,
-    pub base: String,
-    pub theirs: String,
+    pub(crate) ours: String,
+    pub(crate) base: String,
+    pub(crate) theirs: String,
 }
 
 /// A piece of a conflicted file with its exact raw text (markers included for a hunk).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawSegment {
-    pub raw: String,
+    pub(crate) raw: String,
     /// The hunk's sides when this piece is a conflict block.
     pub hunk: Option<Hunk>,
 }
@@ -36,7 +36,7 @@ pub struct RawSegment {
 /// Splits a file into clean text and conflict hunks. Marker lines are recognised by
 /// their prefix (`<<<<<<<`, `|||||||`, `=======`, `>>>>>>>`) whatever the label.
 /// Unterminated markers are kept as clean text.
-pub fn parse(text: &str) -> Vec<Segment> {
+pub(crate) fn parse(text: &str) -> Vec<Segment> {
     raw_segments(text)
         .into_iter()
         .map(|segment| match segment.hunk {
@@ -47,7 +47,7 @@ pub fn parse(text: &str) -> Vec<Segment> {
 }
 
 /// [`parse`], keeping each piece's raw text (a hunk's with its marker lines).
-pub fn raw_segments(text: &str) -> Vec<RawSegment> {
+pub(crate) fn raw_segments(text: &str) -> Vec<RawSegment> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let mut out = Vec::new();
     let mut clean = String::new();
@@ -104,12 +104,12 @@ fn read_hunk(lines: &[&str], start: usize) -> Option<(Hunk, usize)> {
 }
 
 /// Number of conflict hunks in a text.
-pub fn count_conflicts(text: &str) -> usize {
+pub(crate) fn count_conflicts(text: &str) -> usize {
     parse(text).iter().filter(|s| matches!(s, Segment::Conflict { .. })).count()
 }
 
 /// Whether any line of `text` looks like a conflict marker.
-pub fn has_markers(text: &str) -> bool {
+pub(crate) fn has_markers(text: &str) -> bool {
     text.lines()
         .any(|l| l.starts_with("<<<<<<<") || l.starts_with(">>>>>>>") || l.starts_with("|||||||") || l == "=======")
 }

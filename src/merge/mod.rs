@@ -5,7 +5,7 @@
 //! This stage owns the conflict view of a task (which paths conflict, how many hunks,
 //! how many conflicted lines). It does not run tests and does not know families.
 
-pub mod markers;
+pub(crate) mod markers;
 
 use std::sync::Arc;
 
@@ -93,7 +93,7 @@ pub fn merge(repo: &Repository, ours: Oid, theirs: Oid) -> Result<MergeResult> {
 
 /// The files both sides changed from base, in path order, as conflicted files without
 /// hunks: where a clean merge of the two can break (a semantic conflict).
-pub fn touched_by_both(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> Vec<ConflictedFile> {
+pub(crate) fn touched_by_both(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> Vec<ConflictedFile> {
     let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
     paths
         .into_iter()

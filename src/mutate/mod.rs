@@ -5,8 +5,8 @@
 //! This stage owns the operator catalogue ([`catalogue`]) and applying splices. It knows
 //! nothing about git, families or tests: a family picks mutations, this module makes them.
 
-pub mod operator;
-pub mod ops;
+pub(crate) mod operator;
+pub(crate) mod ops;
 
 pub use crate::python::PyModule;
 pub use operator::{Mutation, Operator, OperatorKind, OperatorRef};
@@ -69,7 +69,7 @@ pub fn apply(text: &str, path: &str, mutations: &[&Mutation]) -> Option<String> 
 }
 
 /// All mutations of every operator in `module`, sorted by position then operator order.
-pub fn all_mutations(module: &PyModule) -> Vec<Mutation> {
+pub(crate) fn all_mutations(module: &PyModule) -> Vec<Mutation> {
     let mut all: Vec<Mutation> = catalogue().iter().flat_map(|op| op.mutations(module)).collect();
     all.sort_by_key(|a| (a.start, a.end));
     all
@@ -77,7 +77,7 @@ pub fn all_mutations(module: &PyModule) -> Vec<Mutation> {
 
 impl OperatorRef {
     /// Looks a name up in the catalogue and the operators families apply themselves.
-    pub fn parse(name: &str) -> Option<Self> {
+    pub(crate) fn parse(name: &str) -> Option<Self> {
         catalogue().iter().chain(ops::MADE_BY_FAMILIES).copied().find(|op| op.name() == name).map(OperatorRef::new)
     }
 }

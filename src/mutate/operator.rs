@@ -25,9 +25,9 @@ pub enum OperatorKind {
 pub struct Mutation {
     pub operator: OperatorRef,
     pub kind: OperatorKind,
-    pub path: String,
+    pub(crate) path: String,
     /// Qualified name of the enclosing function, if any.
-    pub function: Option<String>,
+    pub(crate) function: Option<String>,
     /// 1-based line where the edit starts.
     pub line: usize,
     pub start: usize,
@@ -39,17 +39,17 @@ pub struct Mutation {
 
 impl Mutation {
     /// Whether two mutations touch overlapping bytes of the same file.
-    pub fn overlaps(&self, other: &Mutation) -> bool {
+    pub(crate) fn overlaps(&self, other: &Mutation) -> bool {
         self.path == other.path && self.start < other.end && other.start < self.end
     }
 
     /// A stable identity of the edit, for keys and ids.
-    pub fn key(&self) -> String {
+    pub(crate) fn key(&self) -> String {
         format!("{}:{}:{}-{}:{}", self.operator, self.path, self.start, self.end, self.replacement)
     }
 }
 
-/// A mutation operator: one small type, listed once in [`catalogue`].
+/// A mutation operator: one small type, listed once in [`crate::mutate::catalogue`].
 pub trait Operator: Sync + Send {
     /// Kebab-case name recorded in task features (e.g. `flip-compare`).
     fn name(&self) -> &'static str;
@@ -62,22 +62,17 @@ pub trait Operator: Sync + Send {
 }
 
 /// An operator of the catalogue as records hold it: written as its name, read back by
-/// looking the name up in [`catalogue`] (an unknown name is an error, never a default).
+/// looking the name up in [`crate::mutate::catalogue`] (an unknown name is an error, never a default).
 /// Compares and orders by name.
 #[derive(Clone, Copy)]
 pub struct OperatorRef(&'static dyn Operator);
 
 impl OperatorRef {
-    pub fn new(operator: &'static dyn Operator) -> Self {
+    pub(crate) fn new(operator: &'static dyn Operator) -> Self {
         OperatorRef(operator)
     }
 
-    /// The catalogue entry.
-    pub fn get(self) -> &'static dyn Operator {
-        self.0
-    }
-
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.0.name()
     }
 }

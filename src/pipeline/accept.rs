@@ -39,10 +39,10 @@ pub(crate) trait Keepable {
 /// The outcome of selection.
 pub(crate) struct Selection<T> {
     /// Kept tasks in global order (before `--max-tasks`).
-    pub accepted: Vec<T>,
-    pub tried: usize,
-    pub rejected: BTreeMap<Rejection, usize>,
-    pub shortfall: Vec<Shortfall>,
+    pub(crate) accepted: Vec<T>,
+    pub(crate) tried: usize,
+    pub(crate) rejected: BTreeMap<Rejection, usize>,
+    pub(crate) shortfall: Vec<Shortfall>,
 }
 
 /// In a run of the default family mix, semantic and mixed tasks are kept while they
@@ -207,14 +207,14 @@ fn counted(n: usize, one: &str, many: &str) -> String {
 
 /// Tasks new ones must not repeat: by id, or by near-duplicate fingerprint.
 #[derive(Debug, Clone, Default)]
-pub struct Exclusions {
-    pub ids: BTreeSet<String>,
-    pub fingerprints: BTreeSet<String>,
+pub(crate) struct Exclusions {
+    pub(crate) ids: BTreeSet<String>,
+    pub(crate) fingerprints: BTreeSet<String>,
 }
 
 impl Exclusions {
     /// Excludes `task` and its near-duplicates.
-    pub fn add(&mut self, task: &TaskFiles) {
+    pub(crate) fn add(&mut self, task: &TaskFiles) {
         self.ids.insert(task.task.id.clone());
         self.fingerprints.insert(task.fingerprint());
     }

@@ -14,25 +14,25 @@ use crate::resolve::{self, Rung};
 /// Per family, the count of each level and of each medium rung's solves.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(transparent)]
-pub struct LevelBreakdown {
+pub(crate) struct LevelBreakdown {
     families: BTreeMap<Family, FamilyLevels>,
 }
 
 /// One family's row.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct FamilyLevels {
-    pub easy: usize,
-    pub medium: usize,
-    pub hard: usize,
+pub(crate) struct FamilyLevels {
+    pub(crate) easy: usize,
+    pub(crate) medium: usize,
+    pub(crate) hard: usize,
     /// Medium tasks solved by each medium record key (`union`, `tokens`, …); a task that
     /// several combiners solve counts under each, so the counts may add up to more than
     /// `medium`. Keys that solve nothing are left out.
-    pub medium_solved_by: BTreeMap<&'static str, usize>,
+    pub(crate) medium_solved_by: BTreeMap<&'static str, usize>,
 }
 
 impl LevelBreakdown {
     /// The breakdown of `tasks`.
-    pub fn of<'a>(tasks: impl IntoIterator<Item = &'a TaskFiles>) -> Self {
+    pub(crate) fn of<'a>(tasks: impl IntoIterator<Item = &'a TaskFiles>) -> Self {
         let mut breakdown = LevelBreakdown::default();
         for task in tasks {
             breakdown.add(task);
@@ -41,7 +41,7 @@ impl LevelBreakdown {
     }
 
     /// Counts one task under its family and structural level.
-    pub fn add(&mut self, task: &TaskFiles) {
+    pub(crate) fn add(&mut self, task: &TaskFiles) {
         let row = self.families.entry(task.task.family).or_default();
         match task.task.difficulty.structural_level {
             Level::Easy => row.easy += 1,
@@ -59,7 +59,7 @@ impl LevelBreakdown {
     }
 
     /// The row of `family`, if this run made a task of it.
-    pub fn family(&self, family: Family) -> Option<&FamilyLevels> {
+    pub(crate) fn family(&self, family: Family) -> Option<&FamilyLevels> {
         self.families.get(&family)
     }
 }

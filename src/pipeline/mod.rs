@@ -32,7 +32,7 @@ mod judge;
 mod levels;
 mod options;
 mod order;
-pub mod shard;
+pub(crate) mod shard;
 mod stage;
 
 use std::collections::BTreeMap;
@@ -44,61 +44,60 @@ use anyhow::Result;
 use crate::bundle::dataset::{VersionFiles, WriteResult};
 use crate::bundle::manifest::{Ladder, Manifest, SubstrateEntry};
 use crate::bundle::record::TaskFiles;
-pub use crate::bundle::version::VersionMeta;
 use crate::bundle::version::{self, write_generated};
 use crate::difficulty::quota::Shortfall;
 use crate::pytest::testrun::RunStats;
 use crate::substrate::history::HistoryCounts;
 use crate::validate::Rejection;
 use accept::ensure_tasks;
-pub use accept::Exclusions;
+pub(crate) use accept::Exclusions;
 use engine::{progress_bar, Engine};
-pub use levels::{FamilyLevels, LevelBreakdown};
-pub use options::{embedded_substrates, GenOptions};
+pub(crate) use levels::LevelBreakdown;
+pub(crate) use options::{embedded_substrates, GenOptions};
 pub(crate) use stage::mutable_modules;
 use stage::{history_counts, stage, substrate_entries};
 
 /// What judging a run's candidates came to, whether or not it wrote a version.
 #[derive(Debug, Clone, Default)]
-pub struct GenStats {
-    pub candidates_tried: usize,
+pub(crate) struct GenStats {
+    pub(crate) candidates_tried: usize,
     /// Tasks kept (before `--max-tasks`).
-    pub kept: usize,
+    pub(crate) kept: usize,
     /// Rejected candidates by reason.
-    pub rejected: BTreeMap<Rejection, usize>,
+    pub(crate) rejected: BTreeMap<Rejection, usize>,
     /// Quotas that were not met (empty without quotas).
-    pub shortfall: Vec<Shortfall>,
+    pub(crate) shortfall: Vec<Shortfall>,
     /// Substrates skipped, as (path, reason).
-    pub skipped_substrates: Vec<(String, String)>,
+    pub(crate) skipped_substrates: Vec<(String, String)>,
     /// The test runners' work over all substrates (none when merging shards: the shards
     /// ran the tests).
-    pub runs: RunStats,
+    pub(crate) runs: RunStats,
     /// Levels per family of the tasks this run made, and the medium rungs that solve them.
-    pub levels: LevelBreakdown,
+    pub(crate) levels: LevelBreakdown,
     /// Per substrate, the tests seen flipping between two runs of one tree (candidates
     /// resting on them were dropped as `flaky`); substrates without any are left out.
-    pub flaky_tests: BTreeMap<String, Vec<String>>,
+    pub(crate) flaky_tests: BTreeMap<String, Vec<String>>,
     /// What the history scans found (all zero when the run read no history).
-    pub history: HistoryCounts,
+    pub(crate) history: HistoryCounts,
     /// Wall time per stage.
-    pub timings: Timings,
+    pub(crate) timings: Timings,
 }
 
 /// Wall time per stage of a run.
 #[derive(Debug, Clone, Copy, Default, serde::Serialize)]
-pub struct Timings {
+pub(crate) struct Timings {
     /// Substrates loaded, their tests run at HEAD, coverage maps, parsing and mutations.
     #[serde(serialize_with = "seconds")]
-    pub prepare: Duration,
+    pub(crate) prepare: Duration,
     /// History walked and classified (git only).
     #[serde(serialize_with = "seconds")]
-    pub history: Duration,
+    pub(crate) history: Duration,
     /// Intents' sites found and candidates built.
     #[serde(serialize_with = "seconds")]
-    pub forge: Duration,
+    pub(crate) forge: Duration,
     /// Candidates merged, tested, levelled and checked by the grader.
     #[serde(serialize_with = "seconds")]
-    pub judge: Duration,
+    pub(crate) judge: Duration,
 }
 
 fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -107,28 +106,28 @@ fn seconds<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::O
 
 /// What a run did: the version it wrote, and its [`GenStats`].
 #[derive(Debug, Clone)]
-pub struct GenReport {
-    pub version_dir: PathBuf,
-    pub write: WriteResult,
-    pub manifest: Manifest,
-    pub elapsed: Duration,
-    pub stats: GenStats,
+pub(crate) struct GenReport {
+    pub(crate) version_dir: PathBuf,
+    pub(crate) write: WriteResult,
+    pub(crate) manifest: Manifest,
+    pub(crate) elapsed: Duration,
+    pub(crate) stats: GenStats,
 }
 
 /// What [`generate`] made.
 #[derive(Debug, Clone)]
-pub struct Generated {
+pub(crate) struct Generated {
     /// In generation order, `max_tasks` applied.
-    pub tasks: Vec<TaskFiles>,
+    pub(crate) tasks: Vec<TaskFiles>,
     /// Every usable substrate, in order (with task counts of `tasks`).
-    pub substrates: Vec<SubstrateEntry>,
+    pub(crate) substrates: Vec<SubstrateEntry>,
     /// The ladder that levelled the tasks.
-    pub ladder: Ladder,
-    pub stats: GenStats,
+    pub(crate) ladder: Ladder,
+    pub(crate) stats: GenStats,
 }
 
 /// Runs the whole pipeline and writes the dataset version.
-pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
+pub(crate) fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
     let started = Instant::now();
     let generated = generate(options, &Exclusions::default())?;
     ensure_tasks(
@@ -148,7 +147,7 @@ pub fn gen_tasks(options: &GenOptions) -> Result<GenReport> {
 
 /// Prepares the substrates, forges and judges candidates, and returns the kept tasks
 /// (not written). Tasks in `exclude` (and their near-duplicates) are not made again.
-pub fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated> {
+pub(crate) fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Generated> {
     let staged = stage(options)?;
     let goal = options.goal();
     let engine = Engine::new(&staged, options.jobs);

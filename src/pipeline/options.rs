@@ -15,36 +15,36 @@ use crate::substrate::{self, SubstrateSpec};
 
 /// Everything that decides what `gen-tasks` produces, plus how it runs.
 #[derive(Debug, Clone)]
-pub struct GenOptions {
+pub(crate) struct GenOptions {
     /// Substrates to use, in order.
-    pub substrates: Vec<SubstrateSpec>,
-    pub out: PathBuf,
+    pub(crate) substrates: Vec<SubstrateSpec>,
+    pub(crate) out: PathBuf,
     /// Where test outcomes are cached (default `OUT/.mergeforge-cache`).
-    pub cache_dir: PathBuf,
-    pub dataset: String,
-    pub version: String,
-    pub seed: u64,
-    pub max_tasks: Option<usize>,
-    pub families: Vec<Family>,
+    pub(crate) cache_dir: PathBuf,
+    pub(crate) dataset: String,
+    pub(crate) version: String,
+    pub(crate) seed: u64,
+    pub(crate) max_tasks: Option<usize>,
+    pub(crate) families: Vec<Family>,
     /// Tasks kept per (substrate, family) (without quotas).
-    pub per_cell: usize,
+    pub(crate) per_cell: usize,
     /// Candidates tried per (substrate, family) at most.
-    pub candidates_per_cell: usize,
+    pub(crate) candidates_per_cell: usize,
     /// Level quotas; `None` keeps `per_cell` tasks per cell instead.
-    pub quotas: Option<Quotas>,
-    pub jobs: usize,
-    pub progress: bool,
+    pub(crate) quotas: Option<Quotas>,
+    pub(crate) jobs: usize,
+    pub(crate) progress: bool,
     /// The canonical command line recorded in the manifest.
-    pub command: Vec<String>,
+    pub(crate) command: Vec<String>,
     /// Which tests run on a tree: selected by a coverage map of HEAD, or all of them.
-    pub selection: SelectionMode,
+    pub(crate) selection: SelectionMode,
     /// Leave the `mergiraf` rung out of the ladder (`--no-mergiraf`); the command that
     /// runs the pipeline chooses the rung's binary before it starts
     /// ([`crate::resolve::mergiraf::prepare`]).
-    pub no_mergiraf: bool,
+    pub(crate) no_mergiraf: bool,
     /// Read the last N commits of each git substrate's history for the history families
     /// (`--history N`); `None`: each substrate's `history = N`, if any.
-    pub history: Option<usize>,
+    pub(crate) history: Option<usize>,
 }
 
 impl GenOptions {
@@ -69,7 +69,7 @@ impl GenOptions {
 
 /// The embedded substrates: every folder with a `substrate.toml` under `substrates/`
 /// (found by [`substrate::embedded_root`]), sorted by name.
-pub fn embedded_substrates() -> Result<Vec<SubstrateSpec>> {
+pub(crate) fn embedded_substrates() -> Result<Vec<SubstrateSpec>> {
     let root = substrate::embedded_root()?;
     let mut specs = Vec::new();
     let entries = std::fs::read_dir(&root)

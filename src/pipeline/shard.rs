@@ -52,20 +52,20 @@ use crate::snapshot::sha256_hex;
 use crate::validate::Rejection;
 
 /// The `schema` of `shard.json` (2: kept tasks carry the four files of format v2).
-pub const SHARD_SCHEMA: &str = "mergeforge.shard/2";
+pub(crate) const SHARD_SCHEMA: &str = "mergeforge.shard/2";
 /// The file that marks a shard folder finished (written last).
-pub const SHARD_FILE: &str = "shard.json";
+pub(crate) const SHARD_FILE: &str = "shard.json";
 
 /// Shard `index` of `count` (0-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ShardSpec {
-    pub index: usize,
-    pub count: usize,
+pub(crate) struct ShardSpec {
+    pub(crate) index: usize,
+    pub(crate) count: usize,
 }
 
 impl ShardSpec {
     /// Parses `K/N` (0 ≤ K < N).
-    pub fn parse(text: &str) -> Result<ShardSpec> {
+    pub(crate) fn parse(text: &str) -> Result<ShardSpec> {
         let usage = "use K/N with shards numbered 0 to N-1, e.g. 0/3, 1/3, 2/3";
         let Some((k, n)) = text.split_once('/') else { bail!("--shard {text}: not K/N; {usage}") };
         let (Ok(index), Ok(count)) = (k.trim().parse::<usize>(), n.trim().parse::<usize>()) else {
@@ -81,7 +81,7 @@ impl ShardSpec {
     }
 
     /// Whether this shard judges global position `position`.
-    pub fn holds(&self, position: usize) -> bool {
+    pub(crate) fn holds(&self, position: usize) -> bool {
         position % self.count == self.index
     }
 
@@ -91,7 +91,7 @@ impl ShardSpec {
     }
 
     /// The shard folder's name next to the version: `VERSION.shard-K-of-N`.
-    pub fn folder_name(&self, version: &str) -> String {
+    pub(crate) fn folder_name(&self, version: &str) -> String {
         format!("{version}.shard-{}-of-{}", self.index, self.count)
     }
 }
@@ -104,69 +104,69 @@ impl std::fmt::Display for ShardSpec {
 
 /// Everything the shards of one run must agree on; its hash is the run's fingerprint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ShardRun {
-    pub generator: Generator,
+pub(crate) struct ShardRun {
+    pub(crate) generator: Generator,
     /// Dataset, version, canonical command (no --shard, --out, --cache, --jobs), seed.
     #[serde(flatten)]
-    pub meta: VersionMeta,
-    pub per_cell: usize,
+    pub(crate) meta: VersionMeta,
+    pub(crate) per_cell: usize,
     /// `--quota` in canonical form, if any.
-    pub quota: Option<String>,
-    pub max_tasks: Option<usize>,
+    pub(crate) quota: Option<String>,
+    pub(crate) max_tasks: Option<usize>,
     /// The usable substrates, in order (`tasks` is 0 here).
-    pub substrates: Vec<SubstrateEntry>,
+    pub(crate) substrates: Vec<SubstrateEntry>,
     /// Each (substrate, family) cell and its number of candidates, in order.
-    pub cells: Vec<CellRecord>,
+    pub(crate) cells: Vec<CellRecord>,
     /// The ladder that levelled the shard's tasks (the same rungs and tool versions on
     /// every shard, or the levels would not be comparable).
-    pub ladder: Ladder,
+    pub(crate) ladder: Ladder,
 }
 
 impl ShardRun {
-    pub fn fingerprint(&self) -> Result<String> {
+    pub(crate) fn fingerprint(&self) -> Result<String> {
         Ok(sha256_hex(&serde_json::to_vec(self)?))
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CellRecord {
+pub(crate) struct CellRecord {
     /// Index into [`ShardRun::substrates`].
-    pub substrate: usize,
-    pub family: Family,
-    pub candidates: usize,
+    pub(crate) substrate: usize,
+    pub(crate) family: Family,
+    pub(crate) candidates: usize,
 }
 
 /// `shard.json`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ShardFile {
-    pub schema: String,
-    pub shard: usize,
-    pub of: usize,
-    pub fingerprint: String,
-    pub run: ShardRun,
+pub(crate) struct ShardFile {
+    pub(crate) schema: String,
+    pub(crate) shard: usize,
+    pub(crate) of: usize,
+    pub(crate) fingerprint: String,
+    pub(crate) run: ShardRun,
     /// Positions in the global order (all shards together).
-    pub positions: usize,
+    pub(crate) positions: usize,
     /// Substrates this shard skipped (their tests failed), as (path, reason).
     #[serde(default)]
-    pub skipped_substrates: Vec<(String, String)>,
+    pub(crate) skipped_substrates: Vec<(String, String)>,
     /// One per judged position, in order.
-    pub records: Vec<PositionRecord>,
+    pub(crate) records: Vec<PositionRecord>,
 }
 
 /// The verdict on the candidate at one global position.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PositionRecord {
-    pub position: usize,
-    pub cell: usize,
+pub(crate) struct PositionRecord {
+    pub(crate) position: usize,
+    pub(crate) cell: usize,
     /// The candidate's index in its cell.
-    pub index: usize,
+    pub(crate) index: usize,
     #[serde(flatten)]
-    pub verdict: RecordedVerdict,
+    pub(crate) verdict: RecordedVerdict,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
-pub enum RecordedVerdict {
+pub(crate) enum RecordedVerdict {
     Rejected {
         reason: Rejection,
     },
@@ -176,7 +176,7 @@ pub enum RecordedVerdict {
 
 /// What a shard records of a kept candidate (its files are under `kept/<position>/`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct KeptRecord {
+pub(crate) struct KeptRecord {
     id: String,
     fingerprint: String,
     level: Level,
@@ -189,22 +189,22 @@ pub struct KeptRecord {
 
 /// What `gen-tasks --shard` did.
 #[derive(Debug, Clone)]
-pub struct ShardReport {
-    pub dir: PathBuf,
-    pub write: WriteResult,
-    pub shard: ShardSpec,
-    pub fingerprint: String,
+pub(crate) struct ShardReport {
+    pub(crate) dir: PathBuf,
+    pub(crate) write: WriteResult,
+    pub(crate) shard: ShardSpec,
+    pub(crate) fingerprint: String,
     /// Positions in the global order, and how many this shard judged.
-    pub positions: usize,
-    pub judged: usize,
-    pub kept: usize,
-    pub rejected: BTreeMap<Rejection, usize>,
-    pub skipped_substrates: Vec<(String, String)>,
-    pub elapsed: Duration,
+    pub(crate) positions: usize,
+    pub(crate) judged: usize,
+    pub(crate) kept: usize,
+    pub(crate) rejected: BTreeMap<Rejection, usize>,
+    pub(crate) skipped_substrates: Vec<(String, String)>,
+    pub(crate) elapsed: Duration,
 }
 
 /// `gen-tasks --shard K/N`: judges this shard's positions and writes its folder.
-pub fn gen_shard(options: &GenOptions, shard: ShardSpec) -> Result<ShardReport> {
+pub(crate) fn gen_shard(options: &GenOptions, shard: ShardSpec) -> Result<ShardReport> {
     let started = Instant::now();
     let staged = stage(options)?;
     let goal = options.goal();
@@ -360,7 +360,7 @@ impl Keepable for ShardTask {
 }
 
 /// `merge-shards OUT SHARD_DIR...`: writes the version the shards' run makes.
-pub fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
+pub(crate) fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
     let started = Instant::now();
     let shards = load_shards(dirs)?;
     let (first_dir, first) = &shards[0];

@@ -26,29 +26,29 @@ use super::features::{fields_table, record_features, render_fields};
 use super::records::{SolutionRecord, Split, TaskRecord};
 
 /// Files over this size go through LFS (besides every bundle).
-pub const LFS_THRESHOLD: u64 = 8 * 1024 * 1024;
+pub(crate) const LFS_THRESHOLD: u64 = 8 * 1024 * 1024;
 
 /// What the card says that is not in the manifest.
 #[derive(Debug, Clone)]
-pub struct CardInfo<'a> {
-    pub manifest: &'a Manifest,
-    pub license: &'a str,
-    pub pretty_name: &'a str,
-    pub repo_id: Option<&'a str>,
-    pub tags: &'a [String],
-    pub test_ratio: f64,
+pub(crate) struct CardInfo<'a> {
+    pub(crate) manifest: &'a Manifest,
+    pub(crate) license: &'a str,
+    pub(crate) pretty_name: &'a str,
+    pub(crate) repo_id: Option<&'a str>,
+    pub(crate) tags: &'a [String],
+    pub(crate) test_ratio: f64,
     /// Rows per (task config, split); a missing entry means none.
-    pub rows: &'a BTreeMap<(TaskConfig, Split), usize>,
+    pub(crate) rows: &'a BTreeMap<(TaskConfig, Split), usize>,
     /// Split groups per split.
-    pub groups: &'a BTreeMap<Split, usize>,
+    pub(crate) groups: &'a BTreeMap<Split, usize>,
 }
 
 /// Tags every card carries; `--tags` adds to them.
-pub const BASE_TAGS: [&str; 7] =
+pub(crate) const BASE_TAGS: [&str; 7] =
     ["code", "git", "merge-conflicts", "python", "reinforcement-learning", "software-engineering", "mergeforge"];
 
 /// `.gitattributes`: every bundle through LFS, plus any other file over the threshold.
-pub fn gitattributes(large_files: &[String]) -> String {
+pub(crate) fn gitattributes(large_files: &[String]) -> String {
     let mut text = String::from("*.bundle filter=lfs diff=lfs merge=lfs -text\n");
     for path in large_files {
         let _ = writeln!(text, "{} filter=lfs diff=lfs merge=lfs -text", escape_attr_path(path));
@@ -70,7 +70,7 @@ fn escape_attr_path(path: &str) -> String {
 }
 
 /// The Hub's size category for a row count.
-pub fn size_category(rows: usize) -> &'static str {
+pub(crate) fn size_category(rows: usize) -> &'static str {
     match rows {
         0..=999 => "n<1K",
         1_000..=9_999 => "1K<n<10K",
@@ -81,7 +81,7 @@ pub fn size_category(rows: usize) -> &'static str {
 }
 
 /// The whole `README.md`.
-pub fn readme(info: &CardInfo) -> String {
+pub(crate) fn readme(info: &CardInfo) -> String {
     let mut out = String::new();
     front_matter(&mut out, info);
     body(&mut out, info);
@@ -468,7 +468,7 @@ fn layout(out: &mut String, info: &CardInfo) {
 }
 
 /// A command line for a shell: words with characters a shell treats specially are quoted.
-pub fn shell_command(argv: &[String]) -> String {
+pub(crate) fn shell_command(argv: &[String]) -> String {
     argv.iter()
         .map(|word| {
             let plain = !word.is_empty()

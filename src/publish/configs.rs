@@ -22,15 +22,15 @@ use crate::difficulty::Level;
 use crate::forge::{Family, Group};
 
 /// The agent-facing config over every task folder.
-pub const DEFAULT_CONFIG: &str = "default";
+pub(crate) const DEFAULT_CONFIG: &str = "default";
 /// The config (and folder under [`TASKS_DATA`]) of the tasks made from real history.
-pub const REAL_CONFIG: &str = "real";
+pub(crate) const REAL_CONFIG: &str = "real";
 /// The config of the solution records.
-pub const SOLUTIONS_CONFIG: &str = "solutions";
+pub(crate) const SOLUTIONS_CONFIG: &str = "solutions";
 /// The folder of the agent-facing records (one folder per [`TaskConfig`] inside).
-pub const TASKS_DATA: &str = "data/tasks";
+pub(crate) const TASKS_DATA: &str = "data/tasks";
 /// The folder of the solution records.
-pub const SOLUTIONS_DATA: &str = "data/solutions";
+pub(crate) const SOLUTIONS_DATA: &str = "data/solutions";
 
 /// The config a task's agent-facing record is published in besides `default`, and the
 /// folder under [`TASKS_DATA`] it is written to.
@@ -44,7 +44,7 @@ pub enum TaskConfig {
 
 impl TaskConfig {
     /// Every task config, in the order the card lists them.
-    pub const ALL: [TaskConfig; 4] = [
+    pub(crate) const ALL: [TaskConfig; 4] = [
         TaskConfig::Level(Level::Easy),
         TaskConfig::Level(Level::Medium),
         TaskConfig::Level(Level::Hard),
@@ -71,7 +71,7 @@ impl TaskConfig {
 
 /// The configs present: `default`, then every task config with at least one row, each
 /// with the splits that have rows, and `solutions` (the splits of `default`).
-pub fn configs(rows: &BTreeMap<(TaskConfig, Split), usize>) -> Vec<(String, Vec<Split>)> {
+pub(crate) fn configs(rows: &BTreeMap<(TaskConfig, Split), usize>) -> Vec<(String, Vec<Split>)> {
     let has = |config: Option<TaskConfig>, split: Split| {
         rows.iter().any(|((c, s), n)| *s == split && *n > 0 && config.is_none_or(|want| want == *c))
     };
@@ -89,7 +89,7 @@ pub fn configs(rows: &BTreeMap<(TaskConfig, Split), usize>) -> Vec<(String, Vec<
 }
 
 /// The data-file glob of a config's split.
-pub fn data_glob(config: &str, split: Split) -> String {
+pub(crate) fn data_glob(config: &str, split: Split) -> String {
     match config {
         SOLUTIONS_CONFIG => format!("{SOLUTIONS_DATA}/{}-*.jsonl", split.name()),
         DEFAULT_CONFIG => format!("{TASKS_DATA}/*/{}-*.jsonl", split.name()),

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 
 /// A feature of the flat record, as the card's `dataset_info` declares it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Feature {
+pub(crate) enum Feature {
     Value(&'static str),
     List(Box<Feature>),
     Struct(Vec<(String, Feature)>),
@@ -18,12 +18,12 @@ use Feature::{List, Struct, Value};
 
 /// The JSON Schema of a record type: its features and the card's table of its fields
 /// (names, types, the fields' doc comments) come from it.
-pub fn record_schema<T: JsonSchema>() -> serde_json::Value {
+pub(crate) fn record_schema<T: JsonSchema>() -> serde_json::Value {
     schemars::schema_for!(T).to_value()
 }
 
 /// The features of a record type, field for field, derived from its JSON Schema.
-pub fn record_features<T: JsonSchema>() -> Vec<(String, Feature)> {
+pub(crate) fn record_features<T: JsonSchema>() -> Vec<(String, Feature)> {
     let schema = record_schema::<T>();
     match feature_of(&schema, &schema) {
         Struct(fields) => fields,
@@ -32,7 +32,7 @@ pub fn record_features<T: JsonSchema>() -> Vec<(String, Feature)> {
 }
 
 /// The card's table of a record type's fields: name, type, meaning.
-pub fn fields_table<T: JsonSchema>(out: &mut String) {
+pub(crate) fn fields_table<T: JsonSchema>(out: &mut String) {
     out.push_str("| field | type | meaning |\n|---|---|---|\n");
     let schema = record_schema::<T>();
     for (name, feature) in record_features::<T>() {
@@ -92,7 +92,7 @@ fn type_name(feature: &Feature) -> String {
 }
 
 /// Renders fields as the YAML list `datasets` reads (`Features._from_yaml_list`).
-pub fn render_fields(out: &mut String, fields: &[(String, Feature)], indent: usize) {
+pub(crate) fn render_fields(out: &mut String, fields: &[(String, Feature)], indent: usize) {
     let pad = " ".repeat(indent);
     for (name, feature) in fields {
         let _ = writeln!(out, "{pad}- name: {name}");

@@ -17,10 +17,10 @@ use crate::validate::{Baselines, MaybeOutcome};
 
 /// An outcome with every key always present.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct FlatOutcome {
-    pub passed: bool,
-    pub failed_tests: Vec<String>,
-    pub timed_out: bool,
+pub(crate) struct FlatOutcome {
+    pub(crate) passed: bool,
+    pub(crate) failed_tests: Vec<String>,
+    pub(crate) timed_out: bool,
 }
 
 impl From<&Outcome> for FlatOutcome {
@@ -44,7 +44,7 @@ impl From<&FlatOutcome> for Outcome {
 
 /// The baselines as columns (see the module header). Parallel to [`crate::resolve::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FlatBaselines(Vec<Option<FlatOutcome>>);
+pub(crate) struct FlatBaselines(Vec<Option<FlatOutcome>>);
 
 impl From<&Baselines> for FlatBaselines {
     fn from(baselines: &Baselines) -> Self {

@@ -16,7 +16,7 @@ use crate::snapshot::{hex, sha256_hex};
 
 /// One file of the folder: bytes made here, or a file copied as is.
 #[derive(Debug, Clone)]
-pub enum Content {
+pub(crate) enum Content {
     Bytes(Vec<u8>),
     /// A file to copy, with its sha256 and length (already checked by the caller).
     Copy {
@@ -27,15 +27,11 @@ pub enum Content {
 }
 
 impl Content {
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         match self {
             Content::Bytes(bytes) => bytes.len() as u64,
             Content::Copy { len, .. } => *len,
         }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     fn sha256(&self) -> String {
@@ -47,25 +43,25 @@ impl Content {
 }
 
 /// Relative `/`-separated path → content.
-pub type Plan = BTreeMap<String, Content>;
+pub(crate) type Plan = BTreeMap<String, Content>;
 
 /// What happened to the target folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
 #[strum(serialize_all = "kebab-case")]
-pub enum FolderWrite {
+pub(crate) enum FolderWrite {
     Created,
     /// The folder already held exactly this content.
     Unchanged,
 }
 
 impl FolderWrite {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.into()
     }
 }
 
 /// Writes `plan` as the folder `target`.
-pub fn write_folder(target: &Path, plan: &Plan) -> Result<FolderWrite> {
+pub(crate) fn write_folder(target: &Path, plan: &Plan) -> Result<FolderWrite> {
     let name = target
         .file_name()
         .with_context(|| format!("{}: --out needs a folder name", target.display()))?
@@ -152,7 +148,7 @@ fn first_difference(existing: &BTreeMap<String, String>, wanted: &BTreeMap<Strin
 }
 
 /// Every file under `root` (relative path → hex sha256), streamed.
-pub fn hash_tree(root: &Path) -> Result<BTreeMap<String, String>> {
+pub(crate) fn hash_tree(root: &Path) -> Result<BTreeMap<String, String>> {
     crate::bundle::dataset::walk_files(root)?
         .into_iter()
         .map(|(relative, path)| Ok((relative, hash_file(&path)?)))
@@ -160,7 +156,7 @@ pub fn hash_tree(root: &Path) -> Result<BTreeMap<String, String>> {
 }
 
 /// Hex sha256 of a file, streamed.
-pub fn hash_file(path: &Path) -> Result<String> {
+pub(crate) fn hash_file(path: &Path) -> Result<String> {
     let mut file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 16];

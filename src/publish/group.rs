@@ -29,7 +29,7 @@ use crate::python::walk::child_blocks;
 use crate::python::PyModule;
 
 /// The qualified name of module level.
-pub const MODULE_LEVEL: &str = "<module>";
+pub(crate) const MODULE_LEVEL: &str = "<module>";
 
 /// The split group of a task: `<substrate>:<path>:<qualname>`.
 pub fn group_of(task: &Task, solution: &Solution) -> String {
@@ -41,7 +41,7 @@ pub fn group_of(task: &Task, solution: &Solution) -> String {
 }
 
 /// The path and qualified name where a task's first conflict hunk starts.
-pub fn conflict_site(task: &Task, solution: &Solution) -> (String, String) {
+pub(crate) fn conflict_site(task: &Task, solution: &Solution) -> (String, String) {
     let mut paths: Vec<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
     paths.sort_unstable();
     let file = |path: &str| solution.files.iter().find(|f| f.path == path);
@@ -100,7 +100,7 @@ fn pieces(merged: &str) -> Option<Vec<Piece<'_>>> {
 /// first non-empty side in the order ours, base, theirs (so that a hunk where ours
 /// deleted code is placed by the code it deleted); and the 1-based line where that
 /// side starts. `None` without a marker.
-pub fn first_hunk_text(merged: &str) -> Option<(String, usize)> {
+pub(crate) fn first_hunk_text(merged: &str) -> Option<(String, usize)> {
     let mut text = String::new();
     let mut lines = 0usize;
     let mut first = None;
@@ -122,7 +122,7 @@ pub fn first_hunk_text(merged: &str) -> Option<(String, usize)> {
 }
 
 /// The 1-based first line where `a` and `b` differ (a line present in one only counts).
-pub fn first_difference(a: &str, b: &str) -> Option<usize> {
+pub(crate) fn first_difference(a: &str, b: &str) -> Option<usize> {
     if a == b {
         return None;
     }
@@ -138,7 +138,7 @@ pub fn first_difference(a: &str, b: &str) -> Option<usize> {
 }
 
 /// The qualified name of the innermost `def` or `class` holding `line` in `text`.
-pub fn qualname_at(path: &str, text: &str, line: usize) -> String {
+pub(crate) fn qualname_at(path: &str, text: &str, line: usize) -> String {
     if !path.ends_with(".py") {
         return MODULE_LEVEL.to_string();
     }

@@ -23,14 +23,14 @@
 //! `bundle`'s types, checks every task.json and bundle against the recorded sha256, and
 //! never changes the version it reads. Same version and options give the same bytes.
 
-pub mod card;
+pub(crate) mod card;
 pub mod configs;
-pub mod features;
-pub mod flat_outcome;
-pub mod folder;
+pub(crate) mod features;
+pub(crate) mod flat_outcome;
+pub(crate) mod folder;
 pub mod group;
-pub mod push;
-pub mod read;
+pub(crate) mod push;
+pub(crate) mod read;
 pub mod records;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -42,65 +42,65 @@ use crate::bundle::record::{TaskFiles, REPO_BUNDLE, SOLUTION_BUNDLE};
 use crate::bundle::{Manifest, StoredVersion};
 
 use configs::TaskConfig;
-pub use folder::FolderWrite;
+pub(crate) use folder::FolderWrite;
 use folder::{Content, Plan};
-pub use push::{PushOptions, PushReport};
+pub(crate) use push::{PushOptions, PushReport};
 use records::Split;
 
 /// The largest data file the Hub takes without LFS, and our shard limit.
-pub const MAX_SHARD_BYTES: u64 = 8 * 1024 * 1024;
+pub(crate) const MAX_SHARD_BYTES: u64 = 8 * 1024 * 1024;
 
 /// Everything `publish` needs.
 #[derive(Debug, Clone)]
-pub struct PublishOptions {
+pub(crate) struct PublishOptions {
     /// A finished version directory `OUT/DATASET/VERSION` (with manifest.json).
-    pub dataset_dir: PathBuf,
+    pub(crate) dataset_dir: PathBuf,
     /// The folder to write.
-    pub out: PathBuf,
-    pub repo_id: Option<String>,
-    pub license: String,
+    pub(crate) out: PathBuf,
+    pub(crate) repo_id: Option<String>,
+    pub(crate) license: String,
     /// Default: `<dataset> <version>`.
-    pub pretty_name: Option<String>,
+    pub(crate) pretty_name: Option<String>,
     /// Card tags besides the base ones.
-    pub tags: Vec<String>,
+    pub(crate) tags: Vec<String>,
     /// Fraction of tasks in the test split, in [0, 1].
-    pub test_ratio: f64,
+    pub(crate) test_ratio: f64,
     /// Shard size limit, at most [`MAX_SHARD_BYTES`].
-    pub max_shard_bytes: u64,
-    pub push: Option<PushOptions>,
+    pub(crate) max_shard_bytes: u64,
+    pub(crate) push: Option<PushOptions>,
 }
 
 /// What `publish` did.
 #[derive(Debug, Clone)]
-pub struct PublishReport {
-    pub out: PathBuf,
-    pub dataset: String,
-    pub version: String,
-    pub write: FolderWrite,
-    pub tasks: usize,
+pub(crate) struct PublishReport {
+    pub(crate) out: PathBuf,
+    pub(crate) dataset: String,
+    pub(crate) version: String,
+    pub(crate) write: FolderWrite,
+    pub(crate) tasks: usize,
     /// Rows per (config, split), `default` and `solutions` included.
-    pub rows: BTreeMap<(String, String), usize>,
+    pub(crate) rows: BTreeMap<(String, String), usize>,
     /// Every data shard: relative path and size.
-    pub shards: Vec<(String, u64)>,
-    pub files: usize,
-    pub bytes: u64,
+    pub(crate) shards: Vec<(String, u64)>,
+    pub(crate) files: usize,
+    pub(crate) bytes: u64,
     /// Files routed through LFS by size (bundles aside).
-    pub large_files: Vec<String>,
-    pub push: Option<PushReport>,
+    pub(crate) large_files: Vec<String>,
+    pub(crate) push: Option<PushReport>,
 }
 
 /// A finished version, read and checked.
 #[derive(Debug)]
-pub struct Version {
-    pub dir: PathBuf,
-    pub manifest: Manifest,
-    pub manifest_bytes: Vec<u8>,
+pub(crate) struct Version {
+    pub(crate) dir: PathBuf,
+    pub(crate) manifest: Manifest,
+    pub(crate) manifest_bytes: Vec<u8>,
     /// Tasks in manifest order, with their files.
-    pub tasks: Vec<TaskFiles>,
+    pub(crate) tasks: Vec<TaskFiles>,
 }
 
 /// Publishes `options.dataset_dir` to `options.out` (and pushes it if asked).
-pub fn publish(options: &PublishOptions) -> Result<PublishReport> {
+pub(crate) fn publish(options: &PublishOptions) -> Result<PublishReport> {
     check_options(options)?;
     let version = load_version(&options.dataset_dir)?;
     refuse_out_inside(&version.dir, &options.out)?;
@@ -196,7 +196,7 @@ fn refuse_out_inside(version_dir: &Path, out: &Path) -> Result<()> {
 
 /// Reads a finished version: the manifest, then every task.json and bundle, each
 /// checked against the sha256 recorded for it.
-pub fn load_version(dir: &Path) -> Result<Version> {
+pub(crate) fn load_version(dir: &Path) -> Result<Version> {
     if !dir.exists() {
         bail!(
             "{}: no such dataset version folder; pass --dataset OUT/DATASET/VERSION (e.g. generated/mergeforge-embedded/1.0.0)",

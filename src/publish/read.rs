@@ -19,30 +19,30 @@ use crate::snapshot::sha256_hex;
 
 /// A task read from a published folder.
 #[derive(Debug)]
-pub struct PublishedTask {
-    pub task: Task,
-    pub solution: Solution,
+pub(crate) struct PublishedTask {
+    pub(crate) task: Task,
+    pub(crate) solution: Solution,
     /// The task's `repo.bundle`.
-    pub bundle: PathBuf,
+    pub(crate) bundle: PathBuf,
 }
 
 /// A published folder, read and checked.
 #[derive(Debug)]
-pub struct Published {
-    pub manifest: Manifest,
+pub(crate) struct Published {
+    pub(crate) manifest: Manifest,
     /// In manifest order.
-    pub tasks: Vec<PublishedTask>,
+    pub(crate) tasks: Vec<PublishedTask>,
 }
 
 /// Whether `dir` looks like a published folder (task records and bundles) rather than
 /// a dataset version directory.
-pub fn is_published(dir: &Path) -> bool {
+pub(crate) fn is_published(dir: &Path) -> bool {
     dir.join(TASKS_DATA).is_dir() && dir.join("bundles").is_dir()
 }
 
 /// Reads the published folder `dir`. Refuses, with one line, a folder whose solutions
 /// were left out: grading needs them.
-pub fn load(dir: &Path) -> Result<Published> {
+pub(crate) fn load(dir: &Path) -> Result<Published> {
     let (manifest, _) = crate::bundle::manifest::read(dir)?;
     if !dir.join(SOLUTIONS_DATA).is_dir() {
         bail!(

@@ -33,15 +33,15 @@ use crate::validate::{Baselines, Validation};
 #[serde(deny_unknown_fields)]
 pub struct TaskRecord {
     /// always `mergeforge.task/2`
-    pub schema: String,
+    pub(crate) schema: String,
     /// task id: `<substrate>-<10 hex>`, content-derived (it names no family)
     pub id: String,
     /// how the conflict was made (table above)
     pub family: Family,
     /// `textual` (git stops with markers), `semantic` (clean merge, failing tests) or `mixed`
-    pub conflict_kind: ConflictKind,
+    pub(crate) conflict_kind: ConflictKind,
     /// `name`, `commit` (null when the substrate is a folder)
-    pub substrate: SubstrateRef,
+    pub(crate) substrate: SubstrateRef,
     /// argv run from the repository root; `python` means an interpreter with pytest
     pub test_command: Vec<String>,
     /// extra environment for the test command
@@ -67,78 +67,78 @@ pub struct TaskRecord {
 #[serde(deny_unknown_fields)]
 pub struct SolutionRecord {
     /// always `mergeforge.solution/2`
-    pub schema: String,
+    pub(crate) schema: String,
     /// the task's id (join with the task configs on it)
     pub id: String,
     /// the split group: `<substrate>:<path>:<qualname>` of the scope holding the first conflict hunk; a group's
     /// tasks are all in one split
     pub group: String,
     /// one line on what the two sides did and how gold combines them (it states the resolution)
-    pub summary: String,
+    pub(crate) summary: String,
     /// commit ids of `base`, `ours`, `theirs` (in `bundle`) and `gold` (in `solution_bundle`)
-    pub commits: Commits,
+    pub(crate) commits: Commits,
     /// every file the gold merge differs in: merged text (with diff3 markers when `has_conflict`) and gold text
-    pub files: Vec<FlatFile>,
+    pub(crate) files: Vec<FlatFile>,
     /// files gold changes although git merged them cleanly
-    pub edits_outside_conflicts: Vec<String>,
+    pub(crate) edits_outside_conflicts: Vec<String>,
     /// `ours` and `theirs`: each side's commit `message` and the `mutations` (AST edits) its change concerns
-    pub intents: Intents,
+    pub(crate) intents: Intents,
     /// tests on `conflicted`, `ours`, `theirs`, `gold`
-    pub validation: FlatValidation,
+    pub(crate) validation: FlatValidation,
     /// tests after each baseline resolver of the ladder (`union` records both orders; a resolver whose tool was
     /// not available is null)
-    pub baselines: FlatBaselines,
+    pub(crate) baselines: FlatBaselines,
     /// what the score is computed from
-    pub features: Features,
+    pub(crate) features: Features,
     /// the environment's grader checked at generation: each baseline agent's reward `share` of the maximum and
     /// whether it `solved` the task, and `gold_passing`, the test ids a graded tree must pass
-    pub grader: Option<GraderCheck>,
+    pub(crate) grader: Option<GraderCheck>,
     /// the real commits a task of the project's history was made from (`kind` commit or merge, the `commit` it
     /// stands for, its `base` and the `sides`' commits); null on generated tasks
-    pub origin: Option<crate::substrate::history::RealOrigin>,
+    pub(crate) origin: Option<crate::substrate::history::RealOrigin>,
     /// path of the task's `solution.bundle` (branch gold) in this repository
     pub solution_bundle: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct EnvVar {
-    pub name: String,
-    pub value: String,
+    pub(crate) name: String,
+    pub(crate) value: String,
 }
 
 /// A file as merged (`conflicted`, with diff3 markers when `has_conflict`) and as gold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct FlatFile {
-    pub path: String,
+pub(crate) struct FlatFile {
+    pub(crate) path: String,
     /// True if the file is among the task's conflicts; false for a file gold edits
     /// although git merged it cleanly.
-    pub has_conflict: bool,
-    pub conflicted: String,
-    pub gold: String,
+    pub(crate) has_conflict: bool,
+    pub(crate) conflicted: String,
+    pub(crate) gold: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct FlatValidation {
-    pub base: Option<FlatOutcome>,
-    pub conflicted: FlatOutcome,
-    pub ours: FlatOutcome,
-    pub theirs: FlatOutcome,
-    pub gold: FlatOutcome,
+pub(crate) struct FlatValidation {
+    pub(crate) base: Option<FlatOutcome>,
+    pub(crate) conflicted: FlatOutcome,
+    pub(crate) ours: FlatOutcome,
+    pub(crate) theirs: FlatOutcome,
+    pub(crate) gold: FlatOutcome,
 }
 
 /// Where a task's `repo.bundle` lives in the published folder.
-pub fn bundle_path(task_id: &str) -> String {
+pub(crate) fn bundle_path(task_id: &str) -> String {
     format!("bundles/{task_id}.bundle")
 }
 
 /// Where a task's `solution.bundle` lives in the published folder (a folder of its
 /// own, so that a download can leave every solution out).
-pub fn solution_bundle_path(task_id: &str) -> String {
+pub(crate) fn solution_bundle_path(task_id: &str) -> String {
     format!("solutions/{task_id}.bundle")
 }
 
 /// The agent-facing record of a task.
-pub fn task_record(task: &Task) -> TaskRecord {
+pub(crate) fn task_record(task: &Task) -> TaskRecord {
     TaskRecord {
         schema: task.schema.clone(),
         id: task.id.clone(),
@@ -161,7 +161,7 @@ pub fn task_record(task: &Task) -> TaskRecord {
 }
 
 /// The solution record of a task, in split group `group`.
-pub fn solution_record(task: &Task, solution: &Solution, group: String) -> SolutionRecord {
+pub(crate) fn solution_record(task: &Task, solution: &Solution, group: String) -> SolutionRecord {
     let conflicted_paths: Vec<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
     let v = &solution.validation;
     SolutionRecord {
@@ -198,7 +198,7 @@ pub fn solution_record(task: &Task, solution: &Solution, group: String) -> Solut
 }
 
 /// The task.json a record was made from (the inverse of [`task_record`]).
-pub fn task_from_record(record: &TaskRecord) -> Task {
+pub(crate) fn task_from_record(record: &TaskRecord) -> Task {
     Task {
         schema: record.schema.clone(),
         id: record.id.clone(),
@@ -216,7 +216,7 @@ pub fn task_from_record(record: &TaskRecord) -> Task {
 }
 
 /// The solution.json a record was made from (the inverse of [`solution_record`]).
-pub fn solution_from_record(record: &SolutionRecord) -> Solution {
+pub(crate) fn solution_from_record(record: &SolutionRecord) -> Solution {
     Solution {
         schema: record.schema.clone(),
         id: record.id.clone(),
@@ -257,9 +257,9 @@ pub enum Split {
 }
 
 impl Split {
-    pub const ALL: [Split; 2] = [Split::Train, Split::Test];
+    pub(crate) const ALL: [Split; 2] = [Split::Train, Split::Test];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.into()
     }
 }
@@ -282,7 +282,7 @@ pub fn split_of(group: &str, test_ratio: f64) -> Split {
 }
 
 /// One JSONL line (compact JSON and a newline) per record.
-pub fn jsonl_line(record: &impl Serialize) -> Result<Vec<u8>> {
+pub(crate) fn jsonl_line(record: &impl Serialize) -> Result<Vec<u8>> {
     let mut line = serde_json::to_vec(record)?;
     line.push(b'\n');
     Ok(line)
@@ -291,7 +291,7 @@ pub fn jsonl_line(record: &impl Serialize) -> Result<Vec<u8>> {
 /// Packs lines into shards of at most `max_bytes`, in order: a shard is closed when the
 /// next line would take it over the limit. A single line over the limit is an error
 /// (it could not be stored without breaking the limit).
-pub fn shard_lines(lines: &[(String, Vec<u8>)], max_bytes: u64) -> Result<Vec<Vec<u8>>> {
+pub(crate) fn shard_lines(lines: &[(String, Vec<u8>)], max_bytes: u64) -> Result<Vec<Vec<u8>>> {
     let mut shards: Vec<Vec<u8>> = Vec::new();
     let mut current: Vec<u8> = Vec::new();
     for (id, line) in lines {
@@ -313,7 +313,7 @@ pub fn shard_lines(lines: &[(String, Vec<u8>)], max_bytes: u64) -> Result<Vec<Ve
 }
 
 /// The file name of shard `index` of a split: `train-00000.jsonl`.
-pub fn shard_name(split: Split, index: usize) -> String {
+pub(crate) fn shard_name(split: Split, index: usize) -> String {
     format!("{}-{index:05}.jsonl", split.name())
 }
 

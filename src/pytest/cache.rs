@@ -29,7 +29,7 @@ impl OutcomeCache {
     }
 
     /// Removes the temporary files of writers that were killed; returns how many.
-    pub fn sweep_leftovers(&self) -> usize {
+    pub(crate) fn sweep_leftovers(&self) -> usize {
         let Ok(entries) = std::fs::read_dir(&self.dir) else { return 0 };
         entries.flatten().map(|e| crate::leftovers::sweep(&e.path(), CACHE_TEMP_PREFIX)).sum()
     }
@@ -38,7 +38,7 @@ impl OutcomeCache {
         self.dir.join(&key[..2]).join(format!("{key}.json"))
     }
 
-    pub fn get(&self, key: &str) -> Option<Outcome> {
+    pub(crate) fn get(&self, key: &str) -> Option<Outcome> {
         let text = std::fs::read_to_string(self.path(key)).ok()?;
         let cached: CachedOutcome = serde_json::from_str(&text).ok()?;
         Some(Outcome { duration_ms: cached.duration_ms, ..cached.outcome })
@@ -46,7 +46,7 @@ impl OutcomeCache {
 
     /// Stores `outcome` under `key` unless an entry is there already; returns the stored
     /// outcome (see [`OutcomeCache::put_confirmed`]).
-    pub fn put(&self, key: &str, outcome: Outcome) -> Result<Outcome> {
+    pub(crate) fn put(&self, key: &str, outcome: Outcome) -> Result<Outcome> {
         self.put_confirmed(key, outcome, &[])
     }
 
@@ -57,7 +57,7 @@ impl OutcomeCache {
     /// test near its time limit may time out in one run and not in another; whoever
     /// reads the cache later (the unsharded reference, a resumed run) must see the
     /// verdict the first judge used.
-    pub fn put_confirmed(&self, key: &str, outcome: Outcome, confirmed: &[Confirmation]) -> Result<Outcome> {
+    pub(crate) fn put_confirmed(&self, key: &str, outcome: Outcome, confirmed: &[Confirmation]) -> Result<Outcome> {
         let cached = CachedOutcome { duration_ms: outcome.duration_ms, outcome, confirmed: confirmed.to_vec() };
         let mut text = serde_json::to_string(&cached)?;
         text.push('\n');
@@ -69,7 +69,7 @@ impl OutcomeCache {
     }
 
     /// The confirmations the verdict under `key` needed (empty for a single run).
-    pub fn confirmations(&self, key: &str) -> Option<Vec<Confirmation>> {
+    pub(crate) fn confirmations(&self, key: &str) -> Option<Vec<Confirmation>> {
         let text = std::fs::read_to_string(self.path(key)).ok()?;
         serde_json::from_str::<CachedOutcome>(&text).ok().map(|c| c.confirmed)
     }

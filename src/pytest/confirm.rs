@@ -47,7 +47,7 @@ pub enum Confirmation {
 
 impl Confirmation {
     /// Every kind, in the order reports list them.
-    pub const ALL: [Confirmation; 4] =
+    pub(crate) const ALL: [Confirmation; 4] =
         [Confirmation::SelectedPass, Confirmation::ScaledTimeout, Confirmation::OrderDependent, Confirmation::Repeat];
 
     /// The kebab-case name, as serde writes it.
@@ -64,21 +64,21 @@ impl Confirmation {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ConfirmationStats {
     /// Confirmations by kind, parallel to [`Confirmation::ALL`].
-    pub by_kind: [usize; 4],
+    pub(crate) by_kind: [usize; 4],
     /// Of those, the ones whose verdict (passed, timed out) differed from the run they
     /// confirmed: the unconfirmed verdict would have been wrong, or a test is flaky.
     pub overturned: usize,
     /// Wall time of the confirmation runs executed (a confirmation answered by the
     /// outcome cache costs nothing).
-    pub time: Duration,
+    pub(crate) time: Duration,
     /// Test files run alone at HEAD to find order-dependent tests, and their wall time.
     pub files_run_alone: usize,
-    pub alone_time: Duration,
+    pub(crate) alone_time: Duration,
 }
 
 impl ConfirmationStats {
     /// Confirmations of every kind.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.by_kind.iter().sum()
     }
 
@@ -167,7 +167,7 @@ pub(crate) fn overturns(first: &Outcome, confirming: &Outcome) -> bool {
 /// The tests whose verdict differs between two runs of one tree: failing in one and
 /// not the other (the placeholders `<timeout>` and `<exit N>` included, so a run that
 /// flips as a whole names itself).
-pub fn flipped_tests(first: &Outcome, second: &Outcome) -> Vec<String> {
+pub(crate) fn flipped_tests(first: &Outcome, second: &Outcome) -> Vec<String> {
     let a: BTreeSet<&String> = first.failed_tests.iter().collect();
     let b: BTreeSet<&String> = second.failed_tests.iter().collect();
     a.symmetric_difference(&b).map(|id| id.to_string()).collect()
@@ -177,7 +177,7 @@ pub fn flipped_tests(first: &Outcome, second: &Outcome) -> Vec<String> {
 /// suite passes): they depend on what ran before them. A selected failure that names one
 /// may be the selection's doing, so it is confirmed by a full run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OrderDependence {
+pub(crate) enum OrderDependence {
     /// These node ids (sorted).
     Known(BTreeSet<String>),
     /// The files could not all be run alone: every selected failure is confirmed.
@@ -189,7 +189,7 @@ impl OrderDependence {
     /// node ids and the outcome of running just them. A failing id that is one of the
     /// file's tests is order-dependent; any other failure of the run (a collection
     /// error, a time-out, a crash) makes every test of the file order-dependent.
-    pub fn from_alone_runs(alone: &BTreeMap<String, (Vec<String>, Outcome)>) -> OrderDependence {
+    pub(crate) fn from_alone_runs(alone: &BTreeMap<String, (Vec<String>, Outcome)>) -> OrderDependence {
         let mut tests = BTreeSet::new();
         for (ids, outcome) in alone.values() {
             if outcome.passed {
@@ -207,7 +207,7 @@ impl OrderDependence {
 
     /// Whether a selected run that failed with `failed` needs a full run: it names an
     /// order-dependent test, or a file (a collection error) holding one.
-    pub fn needs_full_run(&self, failed: &[String]) -> bool {
+    pub(crate) fn needs_full_run(&self, failed: &[String]) -> bool {
         let OrderDependence::Known(tests) = self else { return true };
         failed.iter().any(|id| {
             tests.contains(id) || (!id.contains("::") && tests.iter().any(|t| t.starts_with(&format!("{id}::"))))
@@ -215,7 +215,7 @@ impl OrderDependence {
     }
 
     /// The order-dependent tests, when known.
-    pub fn tests(&self) -> Option<&BTreeSet<String>> {
+    pub(crate) fn tests(&self) -> Option<&BTreeSet<String>> {
         match self {
             OrderDependence::Known(tests) => Some(tests),
             OrderDependence::Unknown => None,

@@ -42,7 +42,7 @@ use crate::sandbox::{kill_group, materialised_sandbox, read_capped, sandboxed_co
 use crate::snapshot::Snapshot;
 
 /// The server program (see its docstring for the protocol).
-pub const SERVER_SOURCE: &str = include_str!("mergeforge_forkserver.py");
+pub(crate) const SERVER_SOURCE: &str = include_str!("mergeforge_forkserver.py");
 const SERVER_FILE: &str = "mergeforge_forkserver.py";
 /// The child's exit status when it refuses a tree before running anything.
 const REFUSED: i32 = 86;
@@ -75,7 +75,7 @@ pub struct ServerSpec {
 /// How a child gets the changed tree's code (its name is the protocol's word).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
 #[strum(serialize_all = "kebab-case")]
-pub enum ChildMode {
+pub(crate) enum ChildMode {
     /// Swap the new code of changed functions into the warm modules (exact only for
     /// changes inside function bodies; refused otherwise).
     Swap,
@@ -90,7 +90,7 @@ impl ChildMode {
 }
 
 /// How one run on a server ended.
-pub enum Served {
+pub(crate) enum Served {
     Ran(RunOutput),
     /// The server cannot run this tree exactly: run it in a fresh process.
     Refused,
@@ -100,15 +100,15 @@ pub enum Served {
 /// returns the variables to set; `accept` looks at the folder after the run (false:
 /// refused); `args` go after the server's pytest arguments.
 pub struct RunHooks<'a> {
-    pub mode: ChildMode,
-    pub prepare: &'a dyn Fn(&Path) -> Result<BTreeMap<String, String>>,
-    pub accept: &'a dyn Fn(&Path) -> bool,
-    pub args: &'a [&'a str],
+    pub(crate) mode: ChildMode,
+    pub(crate) prepare: &'a dyn Fn(&Path) -> Result<BTreeMap<String, String>>,
+    pub(crate) accept: &'a dyn Fn(&Path) -> bool,
+    pub(crate) args: &'a [&'a str],
 }
 
 impl RunHooks<'_> {
     /// A run of the command as it is, its modules imported afresh.
-    pub fn fresh() -> RunHooks<'static> {
+    pub(crate) fn fresh() -> RunHooks<'static> {
         RunHooks { mode: ChildMode::Fresh, prepare: &|_| Ok(BTreeMap::new()), accept: &|_| true, args: &[] }
     }
 
@@ -142,12 +142,12 @@ impl ForkServerPool {
     }
 
     /// Servers started so far.
-    pub fn servers_started(&self) -> usize {
+    pub(crate) fn servers_started(&self) -> usize {
         self.started.load(Ordering::Relaxed)
     }
 
     /// Wall time spent starting them (interpreter, imports, collecting the suite).
-    pub fn start_time(&self) -> Duration {
+    pub(crate) fn start_time(&self) -> Duration {
         Duration::from_nanos(self.start_nanos.load(Ordering::Relaxed))
     }
 

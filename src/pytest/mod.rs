@@ -16,8 +16,8 @@
 pub mod cache;
 pub mod confirm;
 pub mod forkserver;
-pub mod outcome;
-pub mod report;
+pub(crate) mod outcome;
+pub(crate) mod report;
 pub mod select;
 pub mod testrun;
 pub mod venv;

@@ -18,7 +18,7 @@ pub struct Outcome {
     /// Measured wall time: kept in the outcome cache, never in a record (records must
     /// not depend on how fast a machine was).
     #[serde(skip)]
-    pub duration_ms: u64,
+    pub(crate) duration_ms: u64,
     /// Present (true) only when the run hit the time limit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[schemars(extend("const" = true))]
@@ -56,7 +56,7 @@ pub(crate) fn outcome_of(output: &RunOutput) -> Outcome {
 
 /// The placeholder id a failing run gets when Python could not import a module:
 /// `<missing module NAME>` (NAME as Python named it, dotted).
-pub const MISSING_MODULE: &str = "<missing module ";
+pub(crate) const MISSING_MODULE: &str = "<missing module ";
 
 /// The first module Python reported missing in `output`
 /// (`ModuleNotFoundError: No module named 'yaml'`).

@@ -4,10 +4,10 @@
 //! every failure as `FAILED <id> - <message>` and every error as `ERROR <id> - <message>`.
 
 /// At most this many failing ids are kept per outcome; the count is kept separately.
-pub const MAX_RECORDED_FAILURES: usize = 200;
+pub(crate) const MAX_RECORDED_FAILURES: usize = 200;
 
 /// Failing test ids in the order pytest reported them, deduplicated, capped.
-pub fn failing_test_ids(output: &str) -> Vec<String> {
+pub(crate) fn failing_test_ids(output: &str) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
     for line in output.lines() {
         let rest = line.strip_prefix("FAILED ").or_else(|| line.strip_prefix("ERROR "));
@@ -26,7 +26,7 @@ pub fn failing_test_ids(output: &str) -> Vec<String> {
 
 /// Test ids pytest reported as passed (`PASSED <id>` lines of the short summary, which
 /// `-rp` asks for), uncapped.
-pub fn passed_test_ids(output: &str) -> std::collections::BTreeSet<String> {
+pub(crate) fn passed_test_ids(output: &str) -> std::collections::BTreeSet<String> {
     output
         .lines()
         .filter_map(|line| line.strip_prefix("PASSED "))
@@ -53,7 +53,7 @@ fn test_id_of(rest: &str) -> &str {
 }
 
 /// Whether `argv` runs pytest (so that pytest-specific flags may be appended).
-pub fn is_pytest(argv: &[String]) -> bool {
+pub(crate) fn is_pytest(argv: &[String]) -> bool {
     argv.iter().any(|a| a == "pytest" || a.ends_with("/pytest"))
 }
 

@@ -29,7 +29,7 @@ use super::cache::write_atomically;
 pub use super::cache::{OutcomeCache, CACHE_TEMP_PREFIX};
 use super::confirm::{self, Confirmation, ConfirmationCounters, ConfirmationStats, OrderDependence};
 use super::forkserver::{ChildMode, ForkServerPool, RunHooks, ServerSpec};
-pub use super::outcome::Outcome;
+pub(crate) use super::outcome::Outcome;
 use super::outcome::{executed_cases, outcome_of};
 use super::report;
 use super::select::{self, CoverageIndex, CoverageMap, Selection};
@@ -63,7 +63,7 @@ pub struct RunStats {
     /// Sandboxed test runs actually executed.
     pub test_runs: usize,
     /// Summed wall time of those runs, and of starting fork servers.
-    pub test_time: Duration,
+    pub(crate) test_time: Duration,
     /// Test cases those runs executed (pytest's summary counts).
     pub test_cases: usize,
     /// Of `test_runs`, those fork servers ran (see [`super::forkserver`]).
@@ -236,7 +236,7 @@ impl TestRunner {
     }
 
     /// The coverage map of HEAD this runner selects by, if it has one.
-    pub fn coverage(&self) -> Option<&CoverageMap> {
+    pub(crate) fn coverage(&self) -> Option<&CoverageMap> {
         self.selector.as_ref().map(|s| s.index.map())
     }
 
@@ -342,7 +342,7 @@ impl TestRunner {
     /// first run) and returns the tests whose verdict differs from `first`'s, a run of the
     /// same tree: the flaky tests, also kept for [`Self::flaky_tests`]. How a pass that a
     /// verdict rests on (HEAD's, gold's) is confirmed.
-    pub fn flips(&self, tree: &Snapshot, first: &Outcome) -> Result<Vec<String>> {
+    pub(crate) fn flips(&self, tree: &Snapshot, first: &Outcome) -> Result<Vec<String>> {
         let key = sha256_hex(format!("{}:repeat", self.suite_key(tree)).as_bytes());
         let (again, ran) = self.cached_run(&key, || self.execute_suite(tree, Serving::Fresh))?;
         self.counted(Confirmation::Repeat, first, &again, ran);

@@ -19,7 +19,7 @@ use anyhow::{bail, Context, Result};
 use crate::snapshot::sha256_hex;
 
 /// The pytest every venv gets, pinned so that outcomes do not drift between machines.
-pub const PYTEST_REQUIREMENT: &str = "pytest==8.4.2";
+pub(crate) const PYTEST_REQUIREMENT: &str = "pytest==8.4.2";
 
 /// The version [`PYTEST_REQUIREMENT`] pins (`8.4.2`).
 pub fn pytest_version() -> &'static str {
@@ -68,7 +68,7 @@ impl PythonEnv {
 }
 
 /// Finds the base interpreter: `$MERGEFORGE_PYTHON`, else `python3` on PATH.
-pub fn base_interpreter() -> String {
+pub(crate) fn base_interpreter() -> String {
     std::env::var("MERGEFORGE_PYTHON").unwrap_or_else(|_| "python3".to_string())
 }
 
@@ -82,7 +82,7 @@ pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
 /// [`base_interpreter`]) with pytest and `deps`, building it under `cache_dir` if needed.
 /// A requirement in `deps` naming pytest (`pytest==7.0.1`) replaces the default pin
 /// [`PYTEST_REQUIREMENT`]: a project's older commits may need an older pytest.
-pub fn ensure_venv_from(cache_dir: &Path, python: Option<&str>, deps: &[String]) -> Result<PythonEnv> {
+pub(crate) fn ensure_venv_from(cache_dir: &Path, python: Option<&str>, deps: &[String]) -> Result<PythonEnv> {
     let base = python.map_or_else(base_interpreter, str::to_string);
     let version = interpreter_version(Path::new(&base)).with_context(|| match python {
         Some(_) => format!("python interpreter `{base}` (the substrate's `python`) not usable: install it or change `python` in substrate.toml"),
@@ -143,7 +143,7 @@ fn distribution_name(requirement: &str) -> String {
 
 /// The version a pytest requirement pins (`8.4.2` of `pytest==8.4.2`), else the
 /// requirement itself (`pytest<8`).
-pub fn pinned_version(requirement: &str) -> &str {
+pub(crate) fn pinned_version(requirement: &str) -> &str {
     requirement.split_once("==").map_or(requirement, |(_, version)| version.trim())
 }
 

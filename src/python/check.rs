@@ -27,7 +27,7 @@ use super::{parses, PyModule};
 ///
 /// The text around the piece is unchanged, so a piece that parses means a file that
 /// parses. Anything else is decided by parsing the whole file.
-pub fn still_parses(module: &PyModule, edit: Range<usize>, replacement: &str) -> bool {
+pub(crate) fn still_parses(module: &PyModule, edit: Range<usize>, replacement: &str) -> bool {
     let text = &module.text;
     let mut enclosing = Vec::new();
     enclosing_statements(module, &module.suite, &edit, &mut enclosing);

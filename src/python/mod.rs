@@ -14,9 +14,9 @@
 //! It knows nothing of mutations, families or tests; `mutate`, `forge`, `resolve` and
 //! `env` build on it, and nothing here imports them.
 
-pub mod check;
-pub mod text;
-pub mod walk;
+pub(crate) mod check;
+pub(crate) mod text;
+pub(crate) mod walk;
 
 use std::ops::Range;
 
@@ -27,20 +27,20 @@ use walk::child_blocks;
 
 /// A parsed module; byte offsets in the AST index `text`.
 pub struct PyModule {
-    pub path: String,
-    pub text: String,
-    pub suite: Vec<ast::Stmt>,
+    pub(crate) path: String,
+    pub(crate) text: String,
+    pub(crate) suite: Vec<ast::Stmt>,
     line_starts: Vec<usize>,
 }
 
 /// A statement and where it sits.
-pub struct StmtSite<'a> {
-    pub stmt: &'a ast::Stmt,
+pub(crate) struct StmtSite<'a> {
+    pub(crate) stmt: &'a ast::Stmt,
     /// Qualified name of the innermost enclosing function (`Class.method`), if any.
-    pub function: Option<String>,
+    pub(crate) function: Option<String>,
     /// The block holding the statement and the statement's index in it.
-    pub block: &'a [ast::Stmt],
-    pub index: usize,
+    pub(crate) block: &'a [ast::Stmt],
+    pub(crate) index: usize,
 }
 
 /// Whether `text` parses as a Python module.
@@ -69,19 +69,19 @@ impl PyModule {
     }
 
     /// The byte range of `range`'s text.
-    pub fn span(node: &impl Ranged) -> Range<usize> {
+    pub(crate) fn span(node: &impl Ranged) -> Range<usize> {
         let r = node.range();
         r.start().to_usize()..r.end().to_usize()
     }
 
     /// The source text of a node.
-    pub fn source(&self, node: &impl Ranged) -> &str {
+    pub(crate) fn source(&self, node: &impl Ranged) -> &str {
         &self.text[Self::span(node)]
     }
 
     /// The whole lines a statement occupies (from the start of its first line to just past
     /// the newline of its last), if nothing else shares those lines.
-    pub fn whole_lines(&self, node: &impl Ranged) -> Option<Range<usize>> {
+    pub(crate) fn whole_lines(&self, node: &impl Ranged) -> Option<Range<usize>> {
         let span = Self::span(node);
         let line_start = self.text[..span.start].rfind('\n').map_or(0, |i| i + 1);
         if !self.text[line_start..span.start].trim().is_empty() {
@@ -97,7 +97,7 @@ impl PyModule {
     }
 
     /// The indentation (leading whitespace) of the line holding `offset`.
-    pub fn indent_at(&self, offset: usize) -> &str {
+    pub(crate) fn indent_at(&self, offset: usize) -> &str {
         let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
         let line = &self.text[line_start..];
         let width = line.len() - line.trim_start_matches([' ', '\t']).len();
@@ -105,7 +105,7 @@ impl PyModule {
     }
 
     /// Every statement in the module, depth-first in source order.
-    pub fn statements(&self) -> Vec<StmtSite<'_>> {
+    pub(crate) fn statements(&self) -> Vec<StmtSite<'_>> {
         let mut sites = Vec::new();
         walk_block(&self.suite, None, &mut Vec::new(), &mut sites);
         sites

@@ -10,20 +10,20 @@ use super::PyModule;
 
 /// The whole lines a block occupies: from its first statement's line to the end of its
 /// last statement's line.
-pub fn block_lines(module: &PyModule, block: &[ast::Stmt]) -> Option<Range<usize>> {
+pub(crate) fn block_lines(module: &PyModule, block: &[ast::Stmt]) -> Option<Range<usize>> {
     let first = module.whole_lines(block.first()?)?;
     let last = module.whole_lines(block.last()?)?;
     Some(first.start..last.end)
 }
 
 /// Whether an `if` statement is the `elif` branch of another.
-pub fn is_elif(module: &PyModule, stmt: &ast::Stmt) -> bool {
+pub(crate) fn is_elif(module: &PyModule, stmt: &ast::Stmt) -> bool {
     matches!(stmt, ast::Stmt::If(_)) && module.source(stmt).starts_with("elif")
 }
 
 /// `a` and `b` (each whole lines, `a` first in the file) exchanged around `middle`,
 /// keeping a final line without newline last.
-pub fn swapped(a: &str, middle: &str, b: &str) -> String {
+pub(crate) fn swapped(a: &str, middle: &str, b: &str) -> String {
     if b.ends_with('\n') || !a.ends_with('\n') {
         format!("{b}{middle}{a}")
     } else {
@@ -33,7 +33,7 @@ pub fn swapped(a: &str, middle: &str, b: &str) -> String {
 
 /// Source of an expression's negation: `not x` → `x`, a plain name, call, attribute or
 /// subscript `c` → `not c`, anything else → `not (c)`.
-pub fn negated(module: &PyModule, test: &ast::Expr) -> String {
+pub(crate) fn negated(module: &PyModule, test: &ast::Expr) -> String {
     if let ast::Expr::UnaryOp(u) = test {
         if u.op == ast::UnaryOp::Not {
             // The node's range runs to the end of the operand's parentheses, if any, so
@@ -57,7 +57,7 @@ pub fn negated(module: &PyModule, test: &ast::Expr) -> String {
 }
 
 /// Python's binding strength of an expression's outermost operator (higher binds tighter).
-pub fn precedence(expr: &ast::Expr) -> u8 {
+pub(crate) fn precedence(expr: &ast::Expr) -> u8 {
     match expr {
         ast::Expr::NamedExpr(_) | ast::Expr::Yield(_) | ast::Expr::YieldFrom(_) | ast::Expr::Starred(_) => 0,
         ast::Expr::Lambda(_) => 1,
@@ -75,7 +75,7 @@ pub fn precedence(expr: &ast::Expr) -> u8 {
     }
 }
 
-pub fn binop_precedence(op: &ast::Operator) -> u8 {
+pub(crate) fn binop_precedence(op: &ast::Operator) -> u8 {
     match op {
         ast::Operator::BitOr => 7,
         ast::Operator::BitXor => 8,
@@ -92,7 +92,7 @@ pub fn binop_precedence(op: &ast::Operator) -> u8 {
 }
 
 /// A short one-line rendering of source text for descriptions.
-pub fn short(text: &str) -> String {
+pub(crate) fn short(text: &str) -> String {
     let first = text.lines().next().unwrap_or("").trim_end();
     let mut out: String = first.chars().take(60).collect();
     if out.len() < text.trim_end().len() {

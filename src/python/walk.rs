@@ -7,7 +7,7 @@
 use rustpython_ast::{self as ast, Ranged};
 
 /// The statement blocks directly inside a compound statement (not functions/classes).
-pub fn child_blocks(stmt: &ast::Stmt) -> Vec<&[ast::Stmt]> {
+pub(crate) fn child_blocks(stmt: &ast::Stmt) -> Vec<&[ast::Stmt]> {
     match stmt {
         ast::Stmt::If(s) => vec![&s.body, &s.orelse],
         ast::Stmt::For(s) => vec![&s.body, &s.orelse],
@@ -50,7 +50,7 @@ pub(crate) fn walk_stmts<'a>(block: &'a [ast::Stmt], out: &mut Vec<&'a ast::Stmt
 }
 
 /// Whether a statement is a docstring (a bare string constant).
-pub fn is_docstring(stmt: &ast::Stmt) -> bool {
+pub(crate) fn is_docstring(stmt: &ast::Stmt) -> bool {
     matches!(stmt, ast::Stmt::Expr(e) if matches!(e.value.as_ref(),
         ast::Expr::Constant(c) if matches!(c.value, ast::Constant::Str(_))))
 }
@@ -58,7 +58,7 @@ pub fn is_docstring(stmt: &ast::Stmt) -> bool {
 /// The expressions a statement evaluates itself (not those of its nested statements),
 /// top level only. For a `def`/`class` these are the header's: decorators, defaults,
 /// annotations, bases and keywords.
-pub fn stmt_exprs(stmt: &ast::Stmt) -> Vec<&ast::Expr> {
+pub(crate) fn stmt_exprs(stmt: &ast::Stmt) -> Vec<&ast::Expr> {
     let mut out: Vec<&ast::Expr> = Vec::new();
     match stmt {
         ast::Stmt::FunctionDef(d) => {
@@ -151,7 +151,7 @@ fn handler_types<'a>(handlers: &'a [ast::ExceptHandler], out: &mut Vec<&'a ast::
 }
 
 /// Default values and annotations of a parameter list.
-pub fn arguments_exprs<'a>(args: &'a ast::Arguments, out: &mut Vec<&'a ast::Expr>) {
+pub(crate) fn arguments_exprs<'a>(args: &'a ast::Arguments, out: &mut Vec<&'a ast::Expr>) {
     for arg in args.posonlyargs.iter().chain(&args.args) {
         out.extend(arg.def.annotation.as_deref());
         out.extend(arg.default.as_deref());
@@ -169,7 +169,7 @@ pub fn arguments_exprs<'a>(args: &'a ast::Arguments, out: &mut Vec<&'a ast::Expr
 }
 
 /// Every parameter of a parameter list, in source order.
-pub fn parameters(args: &ast::Arguments) -> Vec<&ast::Arg> {
+pub(crate) fn parameters(args: &ast::Arguments) -> Vec<&ast::Arg> {
     let mut out: Vec<&ast::Arg> = args.posonlyargs.iter().chain(&args.args).map(|a| &a.def).collect();
     out.extend(args.vararg.as_deref());
     out.extend(args.kwonlyargs.iter().map(|a| &a.def));
@@ -200,7 +200,7 @@ fn pattern_exprs<'a>(pattern: &'a ast::Pattern, out: &mut Vec<&'a ast::Expr>) {
 }
 
 /// The names a match pattern captures.
-pub fn pattern_names<'a>(pattern: &'a ast::Pattern, out: &mut Vec<&'a str>) {
+pub(crate) fn pattern_names<'a>(pattern: &'a ast::Pattern, out: &mut Vec<&'a str>) {
     match pattern {
         ast::Pattern::MatchValue(_) | ast::Pattern::MatchSingleton(_) => {}
         ast::Pattern::MatchSequence(p) => p.patterns.iter().for_each(|p| pattern_names(p, out)),
@@ -221,7 +221,7 @@ pub fn pattern_names<'a>(pattern: &'a ast::Pattern, out: &mut Vec<&'a str>) {
 }
 
 /// The direct sub-expressions of an expression.
-pub fn expr_children(expr: &ast::Expr) -> Vec<&ast::Expr> {
+pub(crate) fn expr_children(expr: &ast::Expr) -> Vec<&ast::Expr> {
     let mut out: Vec<&ast::Expr> = Vec::new();
     match expr {
         ast::Expr::BoolOp(e) => out.extend(e.values.iter()),
@@ -313,7 +313,7 @@ fn generators<'a>(generators: &'a [ast::Comprehension], out: &mut Vec<&'a ast::E
 /// The expressions a statement owns directly (its nested statements' expressions
 /// excluded), every sub-expression included (keyword arguments, comprehensions, `with`
 /// items, defaults and match patterns too), sorted by start (outer before inner).
-pub fn owned_exprs(stmt: &ast::Stmt) -> Vec<&ast::Expr> {
+pub(crate) fn owned_exprs(stmt: &ast::Stmt) -> Vec<&ast::Expr> {
     let mut out = Vec::new();
     let mut stack: Vec<&ast::Expr> = stmt_exprs(stmt);
     while let Some(expr) = stack.pop() {

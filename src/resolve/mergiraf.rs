@@ -47,7 +47,7 @@ pub enum Binary {
 
 impl Binary {
     /// The executable, when there is one.
-    pub fn path(&self) -> Option<&Path> {
+    pub(crate) fn path(&self) -> Option<&Path> {
         match self {
             Binary::Found(path) => Some(path),
             Binary::Skipped | Binary::NotFound => None,
@@ -65,10 +65,6 @@ pub struct Mergiraf {
 pub static FROM_PATH: Mergiraf = Mergiraf { binary: OnceLock::new() };
 
 impl Mergiraf {
-    /// A resolver using this binary.
-    pub fn with_binary(binary: &Path) -> Self {
-        Mergiraf { binary: OnceLock::from(Binary::Found(binary.to_path_buf())) }
-    }
 
     /// Which binary this resolver runs (found on first use when not chosen before).
     pub fn choice(&self) -> &Binary {
@@ -77,7 +73,7 @@ impl Mergiraf {
 
     /// Fixes which binary this resolver runs; an error if it already runs another one
     /// (a command chooses once, before anything resolves).
-    pub fn choose(&self, binary: Binary) -> anyhow::Result<()> {
+    pub(crate) fn choose(&self, binary: Binary) -> anyhow::Result<()> {
         let chosen = self.binary.get_or_init(|| binary.clone());
         if *chosen != binary {
             anyhow::bail!("internal error: the mergiraf rung already runs {chosen:?}, not {binary:?}");
@@ -86,12 +82,12 @@ impl Mergiraf {
     }
 
     /// The binary this resolver runs, if there is one.
-    pub fn binary(&self) -> Option<&Path> {
+    pub(crate) fn binary(&self) -> Option<&Path> {
         self.choice().path()
     }
 
     /// What `mergiraf --version` prints (its first line), when a binary is available.
-    pub fn version(&self) -> Option<String> {
+    pub(crate) fn version(&self) -> Option<String> {
         let output = std::process::Command::new(self.binary()?).arg("--version").output().ok()?;
         let text = String::from_utf8_lossy(&output.stdout);
         let line = text.lines().next()?.trim();
@@ -188,7 +184,7 @@ impl Resolver for Mergiraf {
 /// `$MERGEFORGE_MERGIRAF` names (an error when it is not executable); `mergiraf` on
 /// PATH; the cached install; else the pinned release installed now (`progress`: draw a
 /// spinner while cargo builds it).
-pub fn prepare(skip: bool, progress: bool) -> anyhow::Result<Binary> {
+pub(crate) fn prepare(skip: bool, progress: bool) -> anyhow::Result<Binary> {
     let binary = find_or_install(skip, progress)?;
     FROM_PATH.choose(binary.clone())?;
     Ok(binary)

@@ -1,7 +1,7 @@
 //! Baseline resolvers: mechanical ways to resolve a conflicted file, used to level tasks.
 //!
 //! Each resolver is one small type behind [`Resolver`], in its own file, listed once in
-//! [`catalogue!`]'s invocation below, which declares its module and makes [`ALL`], in
+//! `catalogue!`'s invocation below, which declares its module and makes [`ALL`], in
 //! ladder order. Its name, description, rung, record key, eval agent and
 //! availability are items of the entry; the ladder, the record, the demo page, the eval
 //! agents, `gen-tasks --help` and `docs/reference/ladder.md` read them.
@@ -10,14 +10,9 @@
 //! them) into a resolved text. A hunk it cannot resolve keeps its markers, so its result
 //! is always a tree the tests can judge. Resolvers never see tests or families.
 
-pub mod resolver;
+pub(crate) mod resolver;
 
-pub use mergiraf::Mergiraf;
-pub use ours::TakeOurs;
-pub use rule::Rule;
-pub use structured::Structured;
 pub use theirs::TakeTheirs;
-pub use tokens::Tokens;
 pub use union::{UnionOursFirst, UnionTheirsFirst};
 
 pub use resolver::{
@@ -48,7 +43,7 @@ catalogue! {
 
 /// The record keys of [`ALL`] in ladder order, each with its resolvers (one for an own
 /// key, the members of a shared one).
-pub fn record_keys() -> Vec<(&'static str, Vec<&'static dyn Resolver>)> {
+pub(crate) fn record_keys() -> Vec<(&'static str, Vec<&'static dyn Resolver>)> {
     let mut keys: Vec<(&'static str, Vec<&'static dyn Resolver>)> = Vec::new();
     for resolver in ALL.iter().copied() {
         let key = resolver.record_key().key();
@@ -67,6 +62,7 @@ pub fn by_name(name: &str) -> Option<&'static dyn Resolver> {
 
 #[cfg(test)]
 mod tests {
+    use super::ours::TakeOurs;
     use super::*;
     use crate::merge::markers::{self, Segment};
 

@@ -3,7 +3,7 @@
 use super::resolver::{Hunk, RecordKey, Resolver, Rung};
 
 /// Takes ours for every hunk.
-pub struct TakeOurs;
+pub(crate) struct TakeOurs;
 
 impl Resolver for TakeOurs {
     fn name(&self) -> &'static str {

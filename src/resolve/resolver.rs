@@ -22,7 +22,7 @@ pub struct FileResolution {
 
 impl FileResolution {
     /// The conflicted text unchanged: nothing resolved.
-    pub fn unresolved(conflicted: &str) -> Self {
+    pub(crate) fn unresolved(conflicted: &str) -> Self {
         let unresolved = segments(conflicted).iter().filter(|s| s.hunk.is_some()).count();
         FileResolution { text: conflicted.to_string(), unresolved }
     }
@@ -50,14 +50,14 @@ pub enum RecordKey {
 
 impl RecordKey {
     /// The key under `validation.baselines`.
-    pub fn key(self) -> &'static str {
+    pub(crate) fn key(self) -> &'static str {
         match self {
             RecordKey::Own(key) | RecordKey::Shared { key, .. } => key,
         }
     }
 
     /// How the demo page names the resolver: `rule`, `union (ours first)`.
-    pub fn label(self) -> String {
+    pub(crate) fn label(self) -> String {
         match self {
             RecordKey::Own(key) => key.to_string(),
             RecordKey::Shared { key, member } => format!("{key} ({})", member.replace('_', " ")),
@@ -66,7 +66,7 @@ impl RecordKey {
 }
 
 /// A way to resolve the conflicts of a file: one small type in its own file, listed once
-/// in [`ALL`]. The items without a default are its catalogue metadata; the ladder
+/// in [`crate::resolve::ALL`]. The items without a default are its catalogue metadata; the ladder
 /// ([`crate::validate::Baselines`]), the level, the record, the demo page and the eval
 /// agents are all read from them.
 pub trait Resolver: Sync + Send {
@@ -109,9 +109,9 @@ pub trait Resolver: Sync + Send {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("resolver `{resolver}` failed on {path}: {reason}")]
 pub struct ResolverFailure {
-    pub resolver: &'static str,
-    pub path: String,
-    pub reason: String,
+    pub(crate) resolver: &'static str,
+    pub(crate) path: String,
+    pub(crate) reason: String,
 }
 pub use crate::merge::markers::{Hunk, RawSegment};
 
@@ -142,9 +142,9 @@ pub fn resolve_hunks(text: &str, mut resolve: impl FnMut(&Hunk) -> Option<String
 /// hunk replaced by its base, ours or theirs side. `None` if the file has no conflict.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Versions {
-    pub base: String,
-    pub ours: String,
-    pub theirs: String,
+    pub(crate) base: String,
+    pub(crate) ours: String,
+    pub(crate) theirs: String,
 }
 
 pub fn versions(conflicted: &str) -> Option<Versions> {
@@ -221,7 +221,7 @@ pub fn resolve_tree(
 }
 
 /// Three-way merge of an opaque text: equal sides, or one side unchanged.
-pub fn merge_text(base: &str, ours: &str, theirs: &str) -> Option<String> {
+pub(crate) fn merge_text(base: &str, ours: &str, theirs: &str) -> Option<String> {
     if ours == theirs || theirs == base {
         Some(ours.to_string())
     } else if ours == base {

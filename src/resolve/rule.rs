@@ -11,7 +11,7 @@
 use super::resolver::{trimmed_lines, Hunk, RecordKey, Resolver, Rung};
 
 /// The rule-based resolver.
-pub struct Rule;
+pub(crate) struct Rule;
 
 impl Resolver for Rule {
     fn name(&self) -> &'static str {

@@ -27,7 +27,7 @@ use rustpython_parser::Mode;
 use super::resolver::{Hunk, RecordKey, Resolver, Rung};
 
 /// The token-level diff3 resolver.
-pub struct Tokens;
+pub(crate) struct Tokens;
 
 impl Resolver for Tokens {
     fn name(&self) -> &'static str {
@@ -54,7 +54,7 @@ impl Resolver for Tokens {
 }
 
 /// The hunk's sides merged token by token, `None` if a token still conflicts.
-pub fn merge_hunk(hunk: &Hunk) -> Option<String> {
+pub(crate) fn merge_hunk(hunk: &Hunk) -> Option<String> {
     let [base, ours, theirs] = tokenize_sides([&hunk.base, &hunk.ours, &hunk.theirs])?.map(|tokens| to_lines(&tokens));
     from_lines(&merge_lines(&base, &ours, &theirs)?)
 }
@@ -71,7 +71,7 @@ fn tokenize_sides(texts: [&str; 3]) -> Option<[Vec<&str>; 3]> {
 
 /// The text cut at the rustpython lexer's token boundaries, whitespace runs and comments
 /// as tokens of their own; `None` if it does not lex.
-pub fn lexer_tokens(text: &str) -> Option<Vec<&str>> {
+pub(crate) fn lexer_tokens(text: &str) -> Option<Vec<&str>> {
     let closers = text.chars().filter(|c| matches!(c, ')' | ']' | '}')).count();
     let prefix = closers + 1;
     let source = format!("{}{text}", "(".repeat(prefix));
@@ -126,7 +126,7 @@ fn skipped(text: &str, range: Range<usize>) -> Option<Vec<Range<usize>>> {
 
 /// The text cut into runs of identifier characters, runs of digits, runs of whitespace
 /// and single other characters.
-pub fn plain_tokens(text: &str) -> Vec<&str> {
+pub(crate) fn plain_tokens(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut at = 0;
     while let Some(c) = text[at..].chars().next() {
@@ -180,7 +180,7 @@ fn from_lines(lines: &str) -> Option<String> {
 }
 
 /// The token with `\`, newline and carriage return escaped.
-pub fn escape(token: &str) -> String {
+pub(crate) fn escape(token: &str) -> String {
     let mut out = String::with_capacity(token.len());
     for c in token.chars() {
         match c {
@@ -194,7 +194,7 @@ pub fn escape(token: &str) -> String {
 }
 
 /// The inverse of [`escape`]; `None` on an escape it never writes.
-pub fn unescape(line: &str) -> Option<String> {
+pub(crate) fn unescape(line: &str) -> Option<String> {
     let mut out = String::with_capacity(line.len());
     let mut chars = line.chars();
     while let Some(c) = chars.next() {

@@ -36,7 +36,7 @@ use landlock::{
 /// of the host's v2 hierarchy for the command's CPU time (`cpu.stat`, which every v2
 /// cgroup has, and `cpu.pressure`: [`super::cputime`]). On a host with cgroups v2 only,
 /// one folder is both.
-pub struct CommandCgroups {
+pub(crate) struct CommandCgroups {
     /// Each folder and its `cgroup.procs` as a C string, written by the child before exec.
     folders: Vec<(PathBuf, CString)>,
     /// The one of them that is a cgroup v2 (with a `cpu.stat`), if any.
@@ -99,7 +99,7 @@ fn new_cgroup(root: &Path) -> Option<(PathBuf, CString)> {
 impl CommandCgroups {
     /// Fresh cgroups allowing at most `max` processes and counting CPU time, as far as
     /// this host gives them; `None` where it gives neither.
-    pub fn create(max: u64) -> Option<CommandCgroups> {
+    pub(crate) fn create(max: u64) -> Option<CommandCgroups> {
         let mut cgroups = CommandCgroups { folders: Vec::new(), cpu: None };
         if let Some((dir, procs)) = cgroup_root().and_then(new_cgroup) {
             match std::fs::write(dir.join("pids.max"), max.to_string()) {
@@ -121,23 +121,23 @@ impl CommandCgroups {
     }
 
     /// The procs files the child writes its pid into, one per hierarchy.
-    pub fn procs_paths(&self) -> Vec<CString> {
+    pub(crate) fn procs_paths(&self) -> Vec<CString> {
         self.folders.iter().map(|(_, procs)| procs.clone()).collect()
     }
 
     /// The cgroup v2 counting the command's CPU time, if this host gives one.
-    pub fn cpu_cgroup(&self) -> Option<&Path> {
+    pub(crate) fn cpu_cgroup(&self) -> Option<&Path> {
         self.cpu.as_deref()
     }
 
     /// Kills every process still in the cgroups (repeatedly, until they are empty).
-    pub fn kill_all(&self) {
+    pub(crate) fn kill_all(&self) {
         self.kill_all_except(None);
     }
 
     /// Kills every process in the cgroups but `keep` (repeatedly, until none is left):
     /// what a fork server's child left behind, the server itself spared.
-    pub fn kill_all_except(&self, keep: Option<i32>) {
+    pub(crate) fn kill_all_except(&self, keep: Option<i32>) {
         for (dir, _) in &self.folders {
             kill_all_in(dir, keep);
         }
@@ -175,7 +175,7 @@ impl Drop for CommandCgroups {
 /// Removes the cgroups of runs whose mergeforge process is gone (a killed run), after
 /// killing whatever is still in them (a fork server, a test it started); returns how
 /// many were removed. Cgroups are named `run-<pid>-<n>` and live on this host only.
-pub fn sweep_dead_cgroups() -> usize {
+pub(crate) fn sweep_dead_cgroups() -> usize {
     let roots = [cgroup_root(), cpu_cgroup_root()];
     let mut roots: Vec<&Path> = roots.into_iter().flatten().collect();
     roots.dedup();
@@ -207,7 +207,7 @@ fn sweep_dead_cgroups_in(root: &Path) -> usize {
 ///
 /// # Safety
 /// Must only be called in a freshly forked child before exec.
-pub unsafe fn join_cgroup(procs: &CString) -> std::io::Result<()> {
+pub(crate) unsafe fn join_cgroup(procs: &CString) -> std::io::Result<()> {
     let mut buffer = [0u8; 24];
     let mut pid = libc::getpid() as u64;
     let mut at = buffer.len();
@@ -285,10 +285,10 @@ const SCOPE_ABI: ABI = ABI::V6;
 
 /// System folders a read-confined command may read (those that exist): programs,
 /// shared libraries, and `/etc` (the C library's configuration, locales, certificates).
-pub const SYSTEM_FOLDERS: [&str; 7] = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc"];
+pub(crate) const SYSTEM_FOLDERS: [&str; 7] = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc"];
 
 /// The device files a read-confined command may read and write.
-pub const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
+pub(crate) const DEVICES: [&str; 5] = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
 
 /// The Landlock rules, in the order they are added. Reading anywhere: read beneath `/`,
 /// write existing files under `/dev`, do anything inside the sandbox. Reading only
@@ -314,7 +314,7 @@ fn rules(reads: &Reads) -> Vec<(Beneath, Grant)> {
 
 /// The folder of `reads` that `path` lies beneath (both with symlinks resolved), if
 /// any: a confined command can read `path` anyway (a dataset installed under `/usr`).
-pub fn readable_beneath(reads: &Reads, path: &Path) -> Option<PathBuf> {
+pub(crate) fn readable_beneath(reads: &Reads, path: &Path) -> Option<PathBuf> {
     let Reads::Only(folders) = reads else { return Some(PathBuf::from("/")) };
     let path = std::fs::canonicalize(path).ok()?;
     let system = SYSTEM_FOLDERS.iter().map(PathBuf::from);
@@ -325,15 +325,15 @@ pub fn readable_beneath(reads: &Reads, path: &Path) -> Option<PathBuf> {
 
 /// A ruleset ready for the child to apply, and the rules the child adds to it once it
 /// mounted what they name ([`MountedRules`]).
-pub struct Confinement {
-    pub ruleset: RulesetCreated,
-    pub mounted: Option<MountedRules>,
+pub(crate) struct Confinement {
+    pub(crate) ruleset: RulesetCreated,
+    pub(crate) mounted: Option<MountedRules>,
 }
 
 /// Rules on folders the child mounts after the fork (new inodes, which no rule made
 /// before it can name): its own `/proc` (read) and its own `/dev/shm` (everything),
 /// added through a second descriptor of the same ruleset ([`MountedRules::add`]).
-pub struct MountedRules {
+pub(crate) struct MountedRules {
     ruleset_fd: OwnedFd,
     proc: bool,
     /// The access bits for `/dev/shm`, when the command has its own.
@@ -344,7 +344,7 @@ pub struct MountedRules {
 /// where the kernel has no Landlock (a warning says so once). `own_proc`: the command
 /// gets a `/proc` of its own; `own_shm`: a `/dev/shm` of its own; the child adds them
 /// with [`MountedRules::add`].
-pub fn confinement(writable: &Path, reads: &Reads, own_proc: bool, own_shm: bool) -> Option<Confinement> {
+pub(crate) fn confinement(writable: &Path, reads: &Reads, own_proc: bool, own_shm: bool) -> Option<Confinement> {
     let abi = LANDLOCK_ABI;
     let build = || -> Result<Confinement, Box<dyn std::error::Error>> {
         let mut ruleset =
@@ -411,7 +411,7 @@ impl MountedRules {
     ///
     /// # Safety
     /// Must only be called in a freshly forked child before exec.
-    pub unsafe fn add(&self) -> std::io::Result<()> {
+    pub(crate) unsafe fn add(&self) -> std::io::Result<()> {
         if self.proc {
             allow_beneath(&self.ruleset_fd, c"/proc", (AccessFs::ReadFile | AccessFs::ReadDir).bits())?;
         }
@@ -452,7 +452,7 @@ unsafe fn allow_beneath(ruleset_fd: &OwnedFd, path: &std::ffi::CStr, access: u64
 /// The confinement this host applies to a command reading `reads`, one line per rule
 /// (`/dev: read-and-write-files`), or `None` where Landlock is not enforced: part of
 /// the sandbox's [`super::Profile`].
-pub fn confinement_profile(reads: &Reads) -> Option<Vec<String>> {
+pub(crate) fn confinement_profile(reads: &Reads) -> Option<Vec<String>> {
     landlock_available().then(|| {
         let mut lines: Vec<String> = rules(reads)
             .iter()
@@ -483,7 +483,7 @@ pub fn confinement_profile(reads: &Reads) -> Option<Vec<String>> {
 }
 
 /// Whether this host gives sandboxed commands a pids cgroup (see [`CommandCgroups`]).
-pub fn pids_cgroup_available() -> bool {
+pub(crate) fn pids_cgroup_available() -> bool {
     cgroup_root().is_some()
 }
 

@@ -39,7 +39,7 @@ use anyhow::{Context, Result};
 /// child) may hold a worker, and a command that computes for part of its life and
 /// waits for the rest a margin. Three times keeps a sleeping hang at the embedded
 /// substrates' 60 s limit to three minutes.
-pub const WALL_BACKSTOP_FACTOR: u32 = 3;
+pub(crate) const WALL_BACKSTOP_FACTOR: u32 = 3;
 
 /// How often a running command's usage is read.
 const READ_EVERY: Duration = Duration::from_millis(50);
@@ -49,11 +49,11 @@ const POLL: Duration = Duration::from_millis(5);
 
 /// What a command's processes used so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Usage {
+pub(crate) struct Usage {
     /// CPU time.
-    pub cpu: Duration,
+    pub(crate) cpu: Duration,
     /// Time they were ready to run but waited for a CPU (what load adds to wall time).
-    pub waiting: Duration,
+    pub(crate) waiting: Duration,
 }
 
 impl Usage {
@@ -70,13 +70,13 @@ pub fn wall_backstop(limit: Duration) -> Duration {
 
 /// Whether a command with time limit `limit` that used `usage` over `wall` is past it:
 /// its CPU budget spent, or the backstop reached by its wall time less its waiting.
-pub fn past_limit(limit: Duration, usage: Usage, wall: Duration) -> bool {
+pub(crate) fn past_limit(limit: Duration, usage: Usage, wall: Duration) -> bool {
     usage.cpu >= limit || wall.saturating_sub(usage.waiting) >= wall_backstop(limit)
 }
 
 /// Reads one command's [`Usage`], all its processes together.
 #[derive(Debug, Clone)]
-pub enum CpuMeter {
+pub(crate) enum CpuMeter {
     /// A cgroup v2 folder, counted from `since` (its usage when the command started).
     Cgroup { dir: PathBuf, since: Usage },
     /// The processes of this process group, in `/proc`.
@@ -86,7 +86,7 @@ pub enum CpuMeter {
 impl CpuMeter {
     /// The meter of a command in the cgroup v2 `cgroup` (its usage then was `since`)
     /// or, without one, of the process group `group`.
-    pub fn new(cgroup: Option<&Path>, since: Usage, group: i32) -> CpuMeter {
+    pub(crate) fn new(cgroup: Option<&Path>, since: Usage, group: i32) -> CpuMeter {
         match cgroup {
             Some(dir) => CpuMeter::Cgroup { dir: dir.to_path_buf(), since },
             None => CpuMeter::Group(group),
@@ -94,7 +94,7 @@ impl CpuMeter {
     }
 
     /// What the command has used so far.
-    pub fn used(&self) -> Usage {
+    pub(crate) fn used(&self) -> Usage {
         match self {
             CpuMeter::Cgroup { dir, since } => cgroup_usage(dir).unwrap_or(*since).since(*since),
             CpuMeter::Group(group) => group_usage(*group),
@@ -103,7 +103,7 @@ impl CpuMeter {
 
     /// CPU time the command used in all, once its first process ended having used
     /// `reaped` (its own and its reaped descendants').
-    pub fn total_cpu(&self, reaped: Duration) -> Duration {
+    pub(crate) fn total_cpu(&self, reaped: Duration) -> Duration {
         match self {
             CpuMeter::Cgroup { .. } => self.used().cpu.max(reaped),
             CpuMeter::Group(group) => reaped + group_usage(*group).cpu,
@@ -113,7 +113,7 @@ impl CpuMeter {
 
 /// What the processes of a cgroup v2 used so far: the `usage_usec` of its `cpu.stat`
 /// (`None` without it) and the `some` total of its `cpu.pressure` (zero without it).
-pub fn cgroup_usage(dir: &Path) -> Option<Usage> {
+pub(crate) fn cgroup_usage(dir: &Path) -> Option<Usage> {
     let stat = std::fs::read_to_string(dir.join("cpu.stat")).ok()?;
     let cpu = stat.lines().find_map(|line| line.strip_prefix("usage_usec "))?.trim().parse().ok()?;
     let pressure = std::fs::read_to_string(dir.join("cpu.pressure")).unwrap_or_default();
@@ -128,7 +128,7 @@ pub fn cgroup_usage(dir: &Path) -> Option<Usage> {
 
 /// What the live processes of process group `group` (and the children they reaped)
 /// used so far, from `/proc`.
-pub fn group_usage(group: i32) -> Usage {
+pub(crate) fn group_usage(group: i32) -> Usage {
     let Ok(entries) = std::fs::read_dir("/proc") else { return Usage::default() };
     let pids = entries.flatten().filter(|entry| entry.file_name().to_str().is_some_and(|n| n.parse::<u32>().is_ok()));
     let mut ticks = 0;
@@ -177,20 +177,28 @@ fn clock_ticks_per_second() -> f64 {
     }
 }
 
+/// Kills the process group `pid` leads (the command and everything it started there).
+pub(crate) fn kill_group(pid: i32) {
+    // SAFETY: kill(2) with a negative pid signals the process group we created.
+    unsafe {
+        libc::kill(-pid, libc::SIGKILL);
+    }
+}
+
 /// How a command's first process ended.
 #[derive(Debug, Clone, Copy)]
-pub struct Ended {
-    pub status: ExitStatus,
+pub(crate) struct Ended {
+    pub(crate) status: ExitStatus,
     /// CPU time it and the descendants it reaped used.
-    pub reaped_cpu: Duration,
+    pub(crate) reaped_cpu: Duration,
     /// It was killed for going past its time limit ([`past_limit`]).
-    pub killed: bool,
+    pub(crate) killed: bool,
 }
 
 /// Waits for our child `pid` (leader of its own process group) to end, reaping it, and
 /// kills the group when the command goes past `limit` ([`past_limit`]: `meter`'s usage,
 /// wall time since `started`).
-pub fn wait_for(pid: i32, meter: &CpuMeter, limit: Duration, started: Instant) -> Result<Ended> {
+pub(crate) fn wait_for(pid: i32, meter: &CpuMeter, limit: Duration, started: Instant) -> Result<Ended> {
     let mut next_reading = Instant::now();
     loop {
         if let Some((status, reaped_cpu)) = reap(pid, libc::WNOHANG)? {
@@ -200,7 +208,7 @@ pub fn wait_for(pid: i32, meter: &CpuMeter, limit: Duration, started: Instant) -
         if now >= next_reading {
             next_reading = now + READ_EVERY;
             if past_limit(limit, meter.used(), started.elapsed()) {
-                super::kill_group(pid);
+                kill_group(pid);
                 let (status, reaped_cpu) = reap(pid, 0)?.context("the killed command was not reaped")?;
                 return Ok(Ended { status, reaped_cpu, killed: true });
             }
@@ -301,7 +309,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
             seen = group_usage(pid).cpu;
         }
-        super::super::kill_group(pid);
+        super::kill_group(pid);
         let (_, reaped) = reap(pid, 0).unwrap().unwrap();
         assert!(seen >= Duration::from_millis(300), "measured {seen:?} in {:?}", started.elapsed());
         assert!(reaped >= seen, "reaped {reaped:?} < measured {seen:?}");

@@ -19,9 +19,9 @@
 
 pub mod confine;
 pub mod cputime;
-pub mod mounts;
-pub mod netns;
-pub mod pidns;
+pub(crate) mod mounts;
+pub(crate) mod netns;
+pub(crate) mod pidns;
 mod probe;
 
 use std::collections::BTreeMap;
@@ -35,6 +35,7 @@ use anyhow::{Context, Result};
 
 use crate::snapshot::{self, Snapshot};
 pub use confine::Reads;
+pub(crate) use cputime::kill_group;
 
 /// Resource limits for one run, and what it may read.
 #[derive(Debug, Clone)]
@@ -100,26 +101,26 @@ type RlimitResource = libc::c_int;
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Profile {
     /// Every rlimit, by name.
-    pub rlimits: BTreeMap<&'static str, u64>,
+    pub(crate) rlimits: BTreeMap<&'static str, u64>,
     /// The time limit. It is serialised under the name it had when a wall clock
     /// measured it: the limit is the same number, what it bounds is now the command's CPU
     /// time ([`cputime`]), so outcomes cached under it keep their keys.
     #[serde(rename = "wall_timeout_ms")]
-    pub time_limit_ms: u128,
-    pub output_cap_bytes: usize,
+    pub(crate) time_limit_ms: u128,
+    pub(crate) output_cap_bytes: usize,
     /// The variables every command gets (`HOME`, `TMPDIR` and `XDG_CACHE_HOME` aside:
     /// they are folders of each run's own sandbox).
-    pub env: BTreeMap<&'static str, String>,
+    pub(crate) env: BTreeMap<&'static str, String>,
     /// Whether commands run in a network namespace of their own (no network).
-    pub network_namespace: bool,
+    pub(crate) network_namespace: bool,
     /// Whether that namespace's loopback is up (127.0.0.1 works inside it).
-    pub loopback: bool,
+    pub(crate) loopback: bool,
     /// The size of the private `/dev/shm` commands get, where they get one.
-    pub private_shm: Option<&'static str>,
+    pub(crate) private_shm: Option<&'static str>,
     /// Whether a pids cgroup caps their processes (and collects what they leave).
-    pub pids_cgroup: bool,
+    pub(crate) pids_cgroup: bool,
     /// The Landlock rules, where the kernel enforces them.
-    pub landlock: Option<Vec<String>>,
+    pub(crate) landlock: Option<Vec<String>>,
 }
 
 impl Profile {
@@ -169,7 +170,7 @@ const PASSED_THROUGH: &[&str] = &["LANG", "LC_ALL", "TZ"];
 
 /// Prefix of a sandbox folder in the system's temporary folder (followed by
 /// [`crate::leftovers::owner_tag`]).
-pub const SANDBOX_PREFIX: &str = "mergeforge-sandbox-";
+pub(crate) const SANDBOX_PREFIX: &str = "mergeforge-sandbox-";
 
 /// Materialises the tree in a private temporary directory and runs the command there.
 pub fn run_in_fresh_tree(request: &RunRequest) -> Result<RunOutput> {
@@ -179,7 +180,7 @@ pub fn run_in_fresh_tree(request: &RunRequest) -> Result<RunOutput> {
 
 /// A new sandbox root (named for [`crate::leftovers`], removed when dropped) holding a
 /// fresh copy of `tree` in its `work` folder, which is returned with it.
-pub fn materialised_sandbox(tree: &Snapshot) -> Result<(tempfile::TempDir, PathBuf)> {
+pub(crate) fn materialised_sandbox(tree: &Snapshot) -> Result<(tempfile::TempDir, PathBuf)> {
     let sandbox = tempfile::Builder::new()
         .prefix(&format!("{SANDBOX_PREFIX}{}-", crate::leftovers::owner_tag()))
         .tempdir()
@@ -191,7 +192,7 @@ pub fn materialised_sandbox(tree: &Snapshot) -> Result<(tempfile::TempDir, PathB
 }
 
 /// Runs `argv` with `work` as the current directory; `sandbox_root` holds `home` and `tmp`.
-pub fn run_in_dir(
+pub(crate) fn run_in_dir(
     work: &Path,
     sandbox_root: &Path,
     argv: &[String],
@@ -232,8 +233,8 @@ pub fn run_in_dir(
 
 /// A command set up to run sandboxed, and the cgroups it will join (if any).
 pub(crate) struct Sandboxed {
-    pub command: Command,
-    pub cgroup: Option<confine::CommandCgroups>,
+    pub(crate) command: Command,
+    pub(crate) cgroup: Option<confine::CommandCgroups>,
 }
 
 /// `argv` in `work` with the scrubbed environment (plus `extra_env`), `HOME` and `TMPDIR`
@@ -291,13 +292,6 @@ fn fixed_env() -> Vec<(&'static str, String)> {
         }
     }
     env
-}
-
-pub(crate) fn kill_group(pid: i32) {
-    // SAFETY: kill(2) with a negative pid signals the process group we created.
-    unsafe {
-        libc::kill(-pid, libc::SIGKILL);
-    }
 }
 
 pub(crate) fn read_capped<R: Read>(source: Option<R>, cap: usize) -> (String, bool) {

@@ -14,7 +14,7 @@
 use std::sync::OnceLock;
 
 /// The size of a command's `/dev/shm` (the tmpfs `size=` option).
-pub const SHM_SIZE: &str = "64m";
+pub(crate) const SHM_SIZE: &str = "64m";
 
 /// The tmpfs options: [`SHM_SIZE`] and the mode of a shared temporary folder.
 const SHM_OPTIONS: &std::ffi::CStr = c"size=64m,mode=1777";
@@ -22,7 +22,7 @@ const SHM_OPTIONS: &std::ffi::CStr = c"size=64m,mode=1777";
 /// Whether sandboxed commands can get a mount namespace and a `/dev/shm` of their own
 /// (needs root: CAP_SYS_ADMIN). Probed once by running `true` in one; where refused a
 /// warning says so once on stderr.
-pub fn available() -> bool {
+pub(crate) fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     // SAFETY: `enter` only makes async-signal-safe system calls.
     *AVAILABLE.get_or_init(|| unsafe {
@@ -35,7 +35,7 @@ pub fn available() -> bool {
 ///
 /// # Safety
 /// Must only be called in a freshly forked child before exec.
-pub unsafe fn enter() -> std::io::Result<()> {
+pub(crate) unsafe fn enter() -> std::io::Result<()> {
     let failed = || Err(std::io::Error::last_os_error());
     if libc::unshare(libc::CLONE_NEWNS) != 0 {
         return failed();

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 /// Whether runs get their own network namespace (needs root: CAP_SYS_ADMIN). Probed
 /// once by starting `true` in one; where that is refused tests run with the host
 /// network and a warning says so once on stderr.
-pub fn available() -> bool {
+pub(crate) fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     // SAFETY: `enter` only makes async-signal-safe system calls.
     *AVAILABLE.get_or_init(|| unsafe {
@@ -24,7 +24,7 @@ pub fn available() -> bool {
 ///
 /// # Safety
 /// Must only be called in a freshly forked child before exec.
-pub unsafe fn enter() -> std::io::Result<()> {
+pub(crate) unsafe fn enter() -> std::io::Result<()> {
     if libc::unshare(libc::CLONE_NEWNET) != 0 {
         return Err(std::io::Error::last_os_error());
     }

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 /// Whether sandboxed commands can get a pid namespace and a `/proc` of their own
 /// (needs root: CAP_SYS_ADMIN, and a mount namespace: [`super::mounts::available`]).
 /// Probed once by running `true` in one; where refused a warning says so once on stderr.
-pub fn available() -> bool {
+pub(crate) fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
         if !super::mounts::available() {
@@ -45,7 +45,7 @@ pub fn available() -> bool {
 /// # Safety
 /// Must only be called in a freshly forked child before exec, after
 /// [`super::mounts::enter`].
-pub unsafe fn enter() -> std::io::Result<()> {
+pub(crate) unsafe fn enter() -> std::io::Result<()> {
     let failed = || Err(std::io::Error::last_os_error());
     if libc::unshare(libc::CLONE_NEWPID) != 0 {
         return failed();

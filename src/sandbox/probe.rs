@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 ///
 /// # Safety
 /// `enter` must only make async-signal-safe system calls (it runs between fork and exec).
-pub unsafe fn enters(enter: unsafe fn() -> std::io::Result<()>, warning: &str) -> bool {
+pub(crate) unsafe fn enters(enter: unsafe fn() -> std::io::Result<()>, warning: &str) -> bool {
     let mut probe = Command::new("true");
     probe.stdout(Stdio::null()).stderr(Stdio::null());
     // SAFETY: the caller promises `enter` is async-signal-safe.

@@ -7,16 +7,16 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 /// The file name looked up at a substrate's root.
-pub const CONFIG_FILE: &str = "substrate.toml";
+pub(crate) const CONFIG_FILE: &str = "substrate.toml";
 
 /// A parsed `substrate.toml`. Unknown keys are an error, so typos do not pass silently.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct SubstrateConfig {
     /// Default: the substrate folder's name.
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// Only in a config passed with `--substrate-config`: the repository, relative to the file.
-    pub path: Option<PathBuf>,
+    pub(crate) path: Option<PathBuf>,
     /// argv run from the repository root; `python` means the substrate's interpreter.
     #[serde(default = "default_test_command")]
     pub test_command: Vec<String>,
@@ -25,33 +25,33 @@ pub struct SubstrateConfig {
     pub env: BTreeMap<String, String>,
     /// Folders (relative to the root) where mutations may happen; `.` is the root.
     #[serde(default = "default_source_dirs")]
-    pub source_dirs: Vec<String>,
+    pub(crate) source_dirs: Vec<String>,
     /// Path prefixes never mutated.
     #[serde(default = "default_exclude")]
-    pub exclude: Vec<String>,
+    pub(crate) exclude: Vec<String>,
     /// pip requirement strings installed into the substrate's venv; one naming pytest
     /// (`pytest==7.0.1`) replaces the pytest the tool pins.
     #[serde(default)]
-    pub python_deps: Vec<String>,
+    pub(crate) python_deps: Vec<String>,
     /// The interpreter the venv is made from (`python3.8`); default `$MERGEFORGE_PYTHON`,
     /// else `python3`. Older commits of a project may need an older Python.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub python: Option<String>,
+    pub(crate) python: Option<String>,
     /// Wall-clock limit for one test run, in seconds.
     #[serde(default = "default_timeout")]
     pub timeout_s: u64,
     /// Also make tasks from the last N commits of HEAD's history (merge-replay and
     /// commit-replay; `gen-tasks --history N` overrides it). Needs a git repository.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub history: Option<usize>,
+    pub(crate) history: Option<usize>,
     /// The project's licence (SPDX expression), recorded in the manifest and the card.
     /// An embedded substrate without one is the generator's own code, under its licence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub license: Option<String>,
+    pub(crate) license: Option<String>,
     /// Where the project's code comes from (a URL), recorded in the manifest and the
     /// card. An embedded substrate without one is `substrates/<name>` of the generator.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
+    pub(crate) source: Option<String>,
 }
 
 fn default_test_command() -> Vec<String> {
@@ -95,7 +95,7 @@ impl SubstrateConfig {
     }
 
     /// Parses TOML text; `origin` names the file in errors.
-    pub fn parse(text: &str, origin: &Path) -> Result<Self> {
+    pub(crate) fn parse(text: &str, origin: &Path) -> Result<Self> {
         let config: SubstrateConfig =
             toml::from_str(text).with_context(|| format!("{}: invalid substrate config", origin.display()))?;
         config.check(origin)?;
@@ -103,7 +103,7 @@ impl SubstrateConfig {
     }
 
     /// Reads and parses a config file.
-    pub fn read(path: &Path) -> Result<Self> {
+    pub(crate) fn read(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("{}: cannot read substrate config", path.display()))?;
         Self::parse(&text, path)
@@ -123,7 +123,7 @@ impl SubstrateConfig {
     }
 
     /// Whether `path` (repo-relative) is a file mutations may change.
-    pub fn is_mutable(&self, path: &str) -> bool {
+    pub(crate) fn is_mutable(&self, path: &str) -> bool {
         if !path.ends_with(".py") {
             return false;
         }

@@ -5,7 +5,7 @@
 //! and the check that the tests pass before anything is generated from it. It must not
 //! know about mutations, families or tasks.
 
-pub mod config;
+pub(crate) mod config;
 pub mod history;
 
 use std::path::{Path, PathBuf};
@@ -23,14 +23,14 @@ use crate::snapshot::{content_id, Snapshot};
 pub struct Substrate {
     pub name: String,
     /// Where it was read from (for messages).
-    pub origin: PathBuf,
+    pub(crate) origin: PathBuf,
     /// The HEAD commit when read from a git repository.
-    pub commit: Option<String>,
+    pub(crate) commit: Option<String>,
     pub config: SubstrateConfig,
     /// Every tracked file at HEAD ("gold tree").
     pub files: Snapshot,
     /// Content id of `files` (sha256 over paths and bytes).
-    pub tree_id: String,
+    pub(crate) tree_id: String,
 }
 
 /// How the user named a substrate.
@@ -45,13 +45,13 @@ pub struct SubstrateSpec {
 }
 
 /// The environment variable naming the folder of embedded substrates explicitly.
-pub const EMBEDDED_ENV: &str = "MERGEFORGE_SUBSTRATES";
+pub(crate) const EMBEDDED_ENV: &str = "MERGEFORGE_SUBSTRATES";
 
 /// The folder of the embedded substrates: `$MERGEFORGE_SUBSTRATES`, else `substrates/`
 /// in the working directory, else `substrates/` next to the executable or in one of
 /// its parent folders (a checkout's `target/release/mergeforge` finds the checkout's).
 /// The binary carries no build path.
-pub fn embedded_root() -> Result<PathBuf> {
+pub(crate) fn embedded_root() -> Result<PathBuf> {
     if let Some(dir) = std::env::var_os(EMBEDDED_ENV) {
         let dir = PathBuf::from(dir);
         if !dir.is_dir() {
@@ -101,7 +101,7 @@ const IGNORED_NAMES: &[&str] = &[
 
 impl SubstrateSpec {
     /// A spec for `--substrate-config FILE` alone: the repository is the file's `path` key.
-    pub fn from_config_file(file: &Path) -> Result<Self> {
+    pub(crate) fn from_config_file(file: &Path) -> Result<Self> {
         let config = SubstrateConfig::read(file)?;
         let relative = config.path.clone().with_context(|| {
             format!("{}: no `path` key; say where the repository is, relative to this file", file.display())
@@ -244,7 +244,7 @@ impl Substrate {
     /// `license` and `source`; an embedded substrate (a folder of [`embedded_root`])
     /// without them is the generator's own code, under the crate's licence, from
     /// `substrates/<folder>` of its repository.
-    pub fn provenance(&self) -> (Option<String>, Option<String>) {
+    pub(crate) fn provenance(&self) -> (Option<String>, Option<String>) {
         let (mut license, mut source) = (self.config.license.clone(), self.config.source.clone());
         if license.is_none() || source.is_none() {
             let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());

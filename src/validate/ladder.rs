@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::resolve::{self, RecordKey, Resolver};
 
 /// What a record holds for one resolver of the ladder.
-pub trait LadderCell: Serialize + DeserializeOwned + JsonSchema {
+pub(crate) trait LadderCell: Serialize + DeserializeOwned + JsonSchema {
     /// Whether the resolver's result passed the tests.
     fn passed(&self) -> bool;
     /// The cell of a resolver the record has no key for.
@@ -56,7 +56,7 @@ impl<C: LadderCell> Serialize for Shared<'_, C> {
 }
 
 /// Writes `cells` (parallel to [`resolve::ALL`]) in the ladder layout.
-pub fn serialize<C: LadderCell, S: serde::Serializer>(cells: &[C], serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize<C: LadderCell, S: serde::Serializer>(cells: &[C], serializer: S) -> Result<S::Ok, S::Error> {
     let keys = by_key(cells);
     let mut map = serializer.serialize_map(Some(keys.len()))?;
     for (key, members) in &keys {
@@ -71,7 +71,9 @@ pub fn serialize<C: LadderCell, S: serde::Serializer>(cells: &[C], serializer: S
 }
 
 /// Reads cells (parallel to [`resolve::ALL`]) written in the ladder layout.
-pub fn deserialize<'de, C: LadderCell, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<C>, D::Error> {
+pub(crate) fn deserialize<'de, C: LadderCell, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<C>, D::Error> {
     let mut record = serde_json::Map::deserialize(deserializer)?;
     let known: Vec<&str> = resolve::record_keys().iter().map(|(key, _)| *key).collect();
     if let Some(unknown) = record.keys().find(|k| !known.contains(&k.as_str())) {
@@ -94,8 +96,9 @@ pub fn deserialize<'de, C: LadderCell, D: serde::Deserializer<'de>>(deserializer
 }
 
 /// The schema of the ladder layout with `C` cells: one property per record key in
-/// ladder order, described by its resolver; closed, every key required.
-pub fn schema<C: LadderCell>(generator: &mut SchemaGenerator, description: &str) -> Schema {
+/// ladder order, described by its resolver; closed. No key is required: a record written
+/// before a resolver joined the ladder lacks its key, which reads as unavailable.
+pub(crate) fn schema<C: LadderCell>(generator: &mut SchemaGenerator, description: &str) -> Schema {
     let mut properties = serde_json::Map::new();
     for (key, members) in resolve::record_keys() {
         let property = match members.as_slice() {
@@ -104,12 +107,10 @@ pub fn schema<C: LadderCell>(generator: &mut SchemaGenerator, description: &str)
         };
         properties.insert(key.to_string(), property.into());
     }
-    let required: Vec<&str> = resolve::record_keys().iter().map(|(key, _)| *key).collect();
     schemars::json_schema!({
         "type": "object",
         "description": description,
         "properties": properties,
-        "required": required,
         "additionalProperties": false,
     })
 }

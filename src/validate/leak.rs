@@ -13,7 +13,7 @@ const MIN_LINE: usize = 8;
 
 /// The first side whose message leaks a line of gold in `conflicted_paths`, as the
 /// leaked line.
-pub fn leaked_line(candidate: &Candidate, conflicted_paths: &[String]) -> Option<String> {
+pub(crate) fn leaked_line(candidate: &Candidate, conflicted_paths: &[String]) -> Option<String> {
     let sides = [(&candidate.ours, &candidate.ours_intent), (&candidate.theirs, &candidate.theirs_intent)];
     sides.iter().find_map(|(tree, intent)| leak(intent, tree, &candidate.gold, conflicted_paths))
 }

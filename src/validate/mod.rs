@@ -5,15 +5,15 @@
 //! This stage owns the [`Validation`] record and the reasons a candidate is rejected.
 //! It runs tests only through the sandbox's [`TestRunner`]; it does not level tasks.
 
-pub mod ladder;
-pub mod leak;
+pub(crate) mod ladder;
+pub(crate) mod leak;
 
 use anyhow::{Context, Result};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
 use crate::forge::{Candidate, SideRule};
-pub use crate::pytest::testrun::{Outcome, TestRunner};
+pub(crate) use crate::pytest::testrun::{Outcome, TestRunner};
 use crate::resolve::{self, Resolver, ResolverFailure, Rung};
 use crate::snapshot::{self, Snapshot};
 use ladder::LadderCell;
@@ -25,17 +25,17 @@ pub struct Validation {
     /// Base, the tree both sides branch from (integration group: it must pass; real
     /// history: recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub base: Option<Outcome>,
+    pub(crate) base: Option<Outcome>,
     /// The merge as git left it (markers in place).
     pub conflicted: Outcome,
     /// The ours commit alone.
     pub ours: Outcome,
     /// The theirs commit alone.
-    pub theirs: Outcome,
+    pub(crate) theirs: Outcome,
     /// The gold merge (the full suite).
-    pub gold: Outcome,
+    pub(crate) gold: Outcome,
     /// Every baseline resolver's result.
-    pub baselines: Baselines,
+    pub(crate) baselines: Baselines,
 }
 
 /// Outcomes of the baseline resolvers (the ladder in [`crate::resolve::ALL`]) applied to
@@ -47,44 +47,46 @@ pub struct Validation {
 /// ladder order), `{"available": false}` for a resolver that was not run; read back, a
 /// key the record lacks (a resolver added after the task was made) is unavailable.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Baselines {
+pub(crate) struct Baselines {
     /// Parallel to [`resolve::ALL`].
     outcomes: Vec<MaybeOutcome>,
 }
 
 impl Baselines {
     /// The outcome of every resolver of the ladder, in ladder order.
-    pub fn from_fn(mut outcome: impl FnMut(&'static dyn Resolver) -> MaybeOutcome) -> Self {
+    pub(crate) fn from_fn(mut outcome: impl FnMut(&'static dyn Resolver) -> MaybeOutcome) -> Self {
         Baselines { outcomes: resolve::ALL.iter().map(|r| outcome(*r)).collect() }
     }
 
     /// Every resolver of the ladder with its outcome, in ladder order.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static dyn Resolver, &MaybeOutcome)> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&'static dyn Resolver, &MaybeOutcome)> + '_ {
         resolve::ALL.iter().copied().zip(&self.outcomes)
     }
 
-    /// The outcome of the resolver named `name`, if it ran.
-    pub fn outcome(&self, name: &str) -> Option<&Outcome> {
-        self.iter().find(|(r, _)| r.name() == name).and_then(|(_, o)| o.outcome())
-    }
-
     /// Whether the resolvers recorded under `key` pass (any of them, for a shared key).
-    pub fn key_passes(&self, key: &str) -> bool {
+    pub(crate) fn key_passes(&self, key: &str) -> bool {
         self.iter().any(|(r, o)| r.record_key().key() == key && o.passed())
     }
 
+    /// The outcome of the resolver named `name`, if it ran.
+    #[cfg(test)]
+    pub(crate) fn outcome(&self, name: &str) -> Option<&Outcome> {
+        self.iter().find(|(r, _)| r.name() == name).and_then(|(_, o)| o.outcome())
+    }
+
     /// The lowest rung whose resolver solves the task, if any does.
-    pub fn solving_rung(&self) -> Option<Rung> {
+    pub(crate) fn solving_rung(&self) -> Option<Rung> {
         self.iter().filter(|(_, o)| o.passed()).map(|(r, _)| r.rung()).min()
     }
 
     /// Whether taking one side solves the task (the easy rung).
-    pub fn a_side_passes(&self) -> bool {
+    pub(crate) fn a_side_passes(&self) -> bool {
         self.solving_rung() == Some(Rung::Easy)
     }
 
     /// Whether a combining resolver solves it (the medium rung).
-    pub fn a_combination_passes(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn a_combination_passes(&self) -> bool {
         self.iter().any(|(r, o)| r.rung() == Rung::Medium && o.passed())
     }
 }
@@ -133,21 +135,21 @@ impl LadderCell for MaybeOutcome {
 /// The outcome of an optional baseline: a test run, or a record that it was not run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum MaybeOutcome {
+pub(crate) enum MaybeOutcome {
     Ran(Outcome),
     Unavailable(Unavailable),
 }
 
 impl MaybeOutcome {
-    pub fn unavailable() -> Self {
+    pub(crate) fn unavailable() -> Self {
         MaybeOutcome::Unavailable(Unavailable { available: false })
     }
 
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         matches!(self, MaybeOutcome::Ran(outcome) if outcome.passed)
     }
 
-    pub fn outcome(&self) -> Option<&Outcome> {
+    pub(crate) fn outcome(&self) -> Option<&Outcome> {
         match self {
             MaybeOutcome::Ran(outcome) => Some(outcome),
             MaybeOutcome::Unavailable(_) => None,
@@ -158,10 +160,10 @@ impl MaybeOutcome {
 /// `{"available": false}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Unavailable {
+pub(crate) struct Unavailable {
     /// Always false.
     #[schemars(extend("const" = false))]
-    pub available: bool,
+    pub(crate) available: bool,
 }
 
 /// Why a candidate is not a task.
@@ -356,7 +358,7 @@ fn early_side_check(rule: SideRule, ours: &Outcome) -> Option<Rejection> {
 /// is recorded as unavailable. A resolver that leaves the tree as it was costs nothing:
 /// the runner's cache already holds that tree's outcome. The inner `Err` is the first
 /// resolver that failed to run: the ladder is then incomplete.
-pub fn run_baselines(
+pub(crate) fn run_baselines(
     conflicted: &Snapshot,
     conflicted_paths: &[String],
     gold: &Snapshot,
@@ -470,7 +472,7 @@ mod tests {
         }
         assert!(!text.contains("1234") && !text.contains("duration"), "{text}");
         let back: Baselines = serde_json::from_value(json).unwrap();
-        assert_eq!(back, baselines);
+        assert_eq!(serde_json::to_string(&back).unwrap(), text, "reads back to the same record");
         assert_eq!(back.solving_rung(), Some(Rung::Medium));
         assert!(!back.a_side_passes() && back.a_combination_passes() && back.key_passes("union"));
     }

@@ -20,93 +20,93 @@ use crate::validate::{Baselines, Outcome};
 
 /// The filters of `GET /api/tasks`; a missing or empty value means "any".
 #[derive(Debug, Clone, Default, Deserialize)]
-pub struct Filter {
-    pub level: Option<String>,
-    pub family: Option<String>,
-    pub substrate: Option<String>,
+pub(crate) struct Filter {
+    pub(crate) level: Option<String>,
+    pub(crate) family: Option<String>,
+    pub(crate) substrate: Option<String>,
 }
 
 /// One value of a filter and how many tasks have it (the other filters applied).
 #[derive(Debug, Clone, Serialize)]
-pub struct FacetValue {
-    pub value: String,
-    pub count: usize,
+pub(crate) struct FacetValue {
+    pub(crate) value: String,
+    pub(crate) count: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Facets {
-    pub level: Vec<FacetValue>,
-    pub family: Vec<FacetValue>,
-    pub substrate: Vec<FacetValue>,
+pub(crate) struct Facets {
+    pub(crate) level: Vec<FacetValue>,
+    pub(crate) family: Vec<FacetValue>,
+    pub(crate) substrate: Vec<FacetValue>,
 }
 
 /// One row of the task list.
 #[derive(Debug, Clone, Serialize)]
-pub struct TaskSummary {
-    pub id: String,
-    pub level: Level,
-    pub family: Family,
-    pub substrate: String,
-    pub score: f64,
-    pub summary: String,
-    pub hunks: usize,
-    pub conflicted_files: usize,
+pub(crate) struct TaskSummary {
+    pub(crate) id: String,
+    pub(crate) level: Level,
+    pub(crate) family: Family,
+    pub(crate) substrate: String,
+    pub(crate) score: f64,
+    pub(crate) summary: String,
+    pub(crate) hunks: usize,
+    pub(crate) conflicted_files: usize,
 }
 
 /// `GET /api/tasks`.
 #[derive(Debug, Clone, Serialize)]
-pub struct TaskList {
-    pub dataset: String,
-    pub version: String,
-    pub total: usize,
-    pub matching: usize,
-    pub facets: Facets,
-    pub agents: Vec<String>,
-    pub tasks: Vec<TaskSummary>,
+pub(crate) struct TaskList {
+    pub(crate) dataset: String,
+    pub(crate) version: String,
+    pub(crate) total: usize,
+    pub(crate) matching: usize,
+    pub(crate) facets: Facets,
+    pub(crate) agents: Vec<String>,
+    pub(crate) tasks: Vec<TaskSummary>,
 }
 
 /// One file the gold merge changes: as merged (with markers if it conflicted), gold,
 /// and the unified diff between them.
 #[derive(Debug, Clone, Serialize)]
-pub struct FileView {
-    pub path: String,
+pub(crate) struct FileView {
+    pub(crate) path: String,
     /// Whether git left conflict markers in it (else the gold merge edits it outside
     /// the conflicts).
-    pub has_conflict: bool,
-    pub conflicted: String,
-    pub gold: String,
-    pub diff: String,
+    pub(crate) has_conflict: bool,
+    pub(crate) conflicted: String,
+    pub(crate) gold: String,
+    pub(crate) diff: String,
 }
 
 /// One test run of the validation record.
 #[derive(Debug, Clone, Serialize)]
-pub struct OutcomeRow {
-    pub tree: String,
-    pub passed: bool,
-    pub timed_out: bool,
-    pub failed_tests: Vec<String>,
+pub(crate) struct OutcomeRow {
+    pub(crate) tree: String,
+    pub(crate) passed: bool,
+    pub(crate) timed_out: bool,
+    pub(crate) failed_tests: Vec<String>,
 }
 
 /// One rung of the baseline ladder.
 #[derive(Debug, Clone, Serialize)]
-pub struct LadderRow {
-    pub resolver: String,
+pub(crate) struct LadderRow {
+    pub(crate) resolver: String,
     /// The level a task gets when this resolver is the first that solves it.
-    pub rung: Level,
+    pub(crate) rung: Level,
     /// `None` when the resolver was not available (mergiraf not installed).
-    pub outcome: Option<OutcomeRow>,
+    pub(crate) outcome: Option<OutcomeRow>,
 }
 
 /// `GET /api/tasks/{id}`.
 #[derive(Debug, Clone, Serialize)]
-pub struct TaskView {
+pub(crate) struct TaskView {
     /// The task record (`task.json`).
-    pub task: Value,
-    pub files: Vec<FileView>,
-    pub validation: Vec<OutcomeRow>,
-    pub ladder: Vec<LadderRow>,
+    pub(crate) task: Value,
+    pub(crate) files: Vec<FileView>,
+    pub(crate) validation: Vec<OutcomeRow>,
+    pub(crate) ladder: Vec<LadderRow>,
     /// The most an episode of this task can earn with the server's reward weights.
-    pub max_reward: f64,
+    pub(crate) max_reward: f64,
 }
 
 impl Filter {
@@ -115,7 +115,7 @@ impl Filter {
     }
 
     /// Refuses a level that does not exist (families and substrates just match nothing).
-    pub fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         match Self::wanted(&self.level) {
             Some(level) if Level::parse(level).is_none() => {
                 Err(format!("unknown level `{level}`: expected easy, medium or hard"))
@@ -150,7 +150,7 @@ impl Facet {
 }
 
 /// The tasks matching `filter`, in id order, with the counts of every filter value.
-pub fn list(tasks: &TaskSet, filter: &Filter, agents: &[&str]) -> TaskList {
+pub(crate) fn list(tasks: &TaskSet, filter: &Filter, agents: &[&str]) -> TaskList {
     let substrates: BTreeSet<&str> = tasks.tasks.iter().map(|t| t.task.substrate.name.as_str()).collect();
     let facets = Facets {
         level: facet(tasks, filter, Facet::Level, Level::ALL.iter().map(|l| l.name())),
@@ -198,7 +198,7 @@ fn summary(entry: &TaskEntry) -> TaskSummary {
 }
 
 /// Everything the page shows about one task.
-pub fn view(entry: &TaskEntry, weights: &RewardWeights) -> Result<TaskView, String> {
+pub(crate) fn view(entry: &TaskEntry, weights: &RewardWeights) -> Result<TaskView, String> {
     let task = &entry.task;
     let record = serde_json::to_value(task).map_err(|e| format!("task {}: cannot serialise: {e}", task.id))?;
     let files = entry

@@ -25,72 +25,72 @@ use crate::env::{EnvError, Environment, ResetRequest};
 
 /// `POST /api/demo/run`.
 #[derive(Debug, Clone, Deserialize)]
-pub struct DemoRequest {
-    pub task: String,
-    pub agent: String,
+pub(crate) struct DemoRequest {
+    pub(crate) task: String,
+    pub(crate) agent: String,
 }
 
 /// One step of the episode, as the page lists it.
 #[derive(Debug, Clone, Serialize)]
-pub struct StepRecord {
-    pub step: usize,
+pub(crate) struct StepRecord {
+    pub(crate) step: usize,
     /// The action in a few words (resolutions are not repeated: see `files`).
-    pub action: String,
-    pub reward: f64,
-    pub components: RewardComponents,
-    pub total_reward: f64,
-    pub conflict_count: usize,
-    pub syntax_valid: bool,
-    pub tests_passing: bool,
-    pub tests: Option<TestCounts>,
-    pub done: bool,
-    pub output: String,
+    pub(crate) action: String,
+    pub(crate) reward: f64,
+    pub(crate) components: RewardComponents,
+    pub(crate) total_reward: f64,
+    pub(crate) conflict_count: usize,
+    pub(crate) syntax_valid: bool,
+    pub(crate) tests_passing: bool,
+    pub(crate) tests: Option<TestCounts>,
+    pub(crate) done: bool,
+    pub(crate) output: String,
 }
 
 /// A file the episode is about: conflicted at reset, or edited by the gold merge.
 #[derive(Debug, Clone, Serialize)]
-pub struct ResolvedFile {
-    pub path: String,
-    pub has_conflict: bool,
-    pub conflicted: String,
-    pub resolved: String,
+pub(crate) struct ResolvedFile {
+    pub(crate) path: String,
+    pub(crate) has_conflict: bool,
+    pub(crate) conflicted: String,
+    pub(crate) resolved: String,
     /// Unified diff conflicted → resolved.
-    pub diff: String,
+    pub(crate) diff: String,
 }
 
 /// One row of the reward table: a component summed over the episode.
 #[derive(Debug, Clone, Serialize)]
-pub struct RewardRow {
-    pub component: String,
-    pub paid_for: String,
-    pub earned: f64,
+pub(crate) struct RewardRow {
+    pub(crate) component: String,
+    pub(crate) paid_for: String,
+    pub(crate) earned: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct RewardTable {
-    pub rows: Vec<RewardRow>,
-    pub total: f64,
-    pub max_reward: f64,
-    pub reached_max: bool,
+pub(crate) struct RewardTable {
+    pub(crate) rows: Vec<RewardRow>,
+    pub(crate) total: f64,
+    pub(crate) max_reward: f64,
+    pub(crate) reached_max: bool,
 }
 
 /// The answer of `POST /api/demo/run`.
 #[derive(Debug, Clone, Serialize)]
-pub struct DemoRun {
-    pub task_id: String,
-    pub agent: String,
-    pub reset_note: String,
-    pub steps: Vec<StepRecord>,
+pub(crate) struct DemoRun {
+    pub(crate) task_id: String,
+    pub(crate) agent: String,
+    pub(crate) reset_note: String,
+    pub(crate) steps: Vec<StepRecord>,
     /// Set when the environment refused an action; the episode stopped there.
-    pub error: Option<String>,
-    pub done: bool,
-    pub tests_passing: bool,
-    pub files: Vec<ResolvedFile>,
-    pub reward: RewardTable,
+    pub(crate) error: Option<String>,
+    pub(crate) done: bool,
+    pub(crate) tests_passing: bool,
+    pub(crate) files: Vec<ResolvedFile>,
+    pub(crate) reward: RewardTable,
 }
 
 /// Plays `request.agent` on `request.task` to the end of the episode.
-pub fn run(env: &Environment, request: &DemoRequest) -> Result<DemoRun, EnvError> {
+pub(crate) fn run(env: &Environment, request: &DemoRequest) -> Result<DemoRun, EnvError> {
     let choice = TaskChoice { task_id: Some(request.task.clone()), ..TaskChoice::default() };
     let entry = env.tasks.choose(&choice).map_err(EnvError::validation)?;
     let mut agent = agents::make(&request.agent, &entry).map_err(EnvError::validation)?;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 /// The unified diff from `old` to `new` of the file `path` (`a/path` → `b/path`), with
 /// three lines of context; empty when the texts are equal.
-pub fn unified(path: &str, old: &str, new: &str) -> Result<String, String> {
+pub(crate) fn unified(path: &str, old: &str, new: &str) -> Result<String, String> {
     if old == new {
         return Ok(String::new());
     }

@@ -18,9 +18,9 @@
 //! Errors are `{"detail", "code"}` like the OpenEnv HTTP routes. This module only reads
 //! the environment; it owns no episode beyond the demo run it is answering.
 
-pub mod catalog;
-pub mod demo;
-pub mod diff;
+pub(crate) mod catalog;
+pub(crate) mod demo;
+pub(crate) mod diff;
 
 use std::sync::Arc;
 
@@ -52,7 +52,7 @@ struct WebState {
 }
 
 /// The page's routes; merged into the server's router.
-pub fn router(env: Arc<Environment>, max_runs: usize) -> Router {
+pub(crate) fn router(env: Arc<Environment>, max_runs: usize) -> Router {
     let state = Arc::new(WebState { env, runs: Arc::new(Semaphore::new(max_runs.max(1))) });
     Router::new()
         .route("/", get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }))
@@ -70,7 +70,7 @@ const CLOSED: &str = "the task browser shows every task's level, family and gold
                       start `mergeforge serve` with --reveal-task-info to open it";
 
 /// The page's paths on a server that does not reveal task information: 404 with why.
-pub fn closed_router() -> Router {
+pub(crate) fn closed_router() -> Router {
     let closed = || async { error(StatusCode::NOT_FOUND, ErrorCode::ValidationError, CLOSED) };
     Router::new().route("/", get(closed)).route("/api/{*rest}", get(closed).post(closed))
 }

@@ -21,7 +21,7 @@ use crate::snapshot::{self, is_test_file, Snapshot};
 use crate::substrate::history::{hunks, GoldPatch, HistoryScan, Hunk, RealKind, RealOrigin};
 use crate::substrate::{commit_files, SubstrateConfig};
 
-pub struct CommitReplay;
+pub(crate) struct CommitReplay;
 
 impl FamilyBuilder for CommitReplay {
     fn side_rule(&self) -> SideRule {
@@ -67,7 +67,7 @@ impl FamilyBuilder for CommitReplay {
 }
 
 /// Most tasks made of one commit, each against a refactor of another name.
-pub const MAX_TASKS_PER_COMMIT: usize = 3;
+pub(crate) const MAX_TASKS_PER_COMMIT: usize = 3;
 
 /// The tasks of one gold patch: the first [`MAX_TASKS_PER_COMMIT`] refactors of distinct
 /// names (in seeded order, those reaching the commit's new source lines first) that

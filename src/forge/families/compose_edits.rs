@@ -7,7 +7,7 @@ use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::mutate::{Mutation, OperatorKind};
 use crate::snapshot::Snapshot;
 
-pub struct ComposeEdits;
+pub(crate) struct ComposeEdits;
 
 impl FamilyBuilder for ComposeEdits {
     fn side_rule(&self) -> SideRule {

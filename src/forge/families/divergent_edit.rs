@@ -10,7 +10,7 @@ use crate::forge::proposal::{FamilyBuilder, ForgeInput, Intent, Proposal, Recipe
 use crate::mutate::{Mutation, OperatorKind};
 use crate::snapshot::Snapshot;
 
-pub struct DivergentEdit;
+pub(crate) struct DivergentEdit;
 
 impl FamilyBuilder for DivergentEdit {
     fn side_rule(&self) -> SideRule {

@@ -15,7 +15,7 @@ use super::integrate::{applied, independent, listed, neighbours, uses, Sides};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::intent::{Kind, Rewrites, Site};
 
-pub struct FeatureFeature;
+pub(crate) struct FeatureFeature;
 
 impl FamilyBuilder for FeatureFeature {
     fn side_rule(&self) -> SideRule {

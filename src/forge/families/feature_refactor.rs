@@ -17,7 +17,7 @@ use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, Sid
 use crate::snapshot::{self, Snapshot};
 use crate::intent::{naming, Kind, Site};
 
-pub struct FeatureRefactor;
+pub(crate) struct FeatureRefactor;
 
 impl FamilyBuilder for FeatureRefactor {
     fn side_rule(&self) -> SideRule {

@@ -68,12 +68,12 @@ pub(super) fn uses(feature: &Site, refactor: &Site) -> bool {
 /// The four trees of an integration task and the intents of its two sides, before the
 /// seeded coin decides which side is `ours`.
 pub(super) struct Sides {
-    pub key: String,
-    pub base: Snapshot,
-    pub first: (Snapshot, Vec<Site>),
-    pub second: (Snapshot, Vec<Site>),
-    pub gold: Snapshot,
-    pub summary: String,
+    pub(crate) key: String,
+    pub(crate) base: Snapshot,
+    pub(crate) first: (Snapshot, Vec<Site>),
+    pub(crate) second: (Snapshot, Vec<Site>),
+    pub(crate) gold: Snapshot,
+    pub(crate) summary: String,
 }
 
 impl Sides {

@@ -9,7 +9,7 @@ use crate::forge::proposal::{FamilyBuilder, ForgeInput, Intent, Proposal, Recipe
 use crate::substrate::history::{real, HistoryScan, RealKind, RealOrigin, ReplayableMerge};
 use crate::substrate::commit_files;
 
-pub struct MergeReplay;
+pub(crate) struct MergeReplay;
 
 impl FamilyBuilder for MergeReplay {
     fn side_rule(&self) -> SideRule {

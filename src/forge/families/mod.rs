@@ -37,10 +37,10 @@ macro_rules! catalogue {
         }
 
         impl Family {
-            pub const ALL: [Family; [$(stringify!($variant)),*].len()] = [$(Family::$variant),*];
+            pub(crate) const ALL: [Family; [$(stringify!($variant)),*].len()] = [$(Family::$variant),*];
 
             /// The family's catalogue entry.
-            pub fn builder(self) -> &'static dyn FamilyBuilder {
+            pub(crate) fn builder(self) -> &'static dyn FamilyBuilder {
                 match self {
                     $(Family::$variant => &$module::$builder,)*
                 }

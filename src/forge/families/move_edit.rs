@@ -12,7 +12,7 @@ use super::integrate::{applied, Sides};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::intent::{Kind, Site};
 
-pub struct MoveEdit;
+pub(crate) struct MoveEdit;
 
 impl FamilyBuilder for MoveEdit {
     fn side_rule(&self) -> SideRule {

@@ -20,7 +20,7 @@ use crate::python::walk::{is_docstring, owned_exprs};
 use crate::python::PyModule;
 use crate::snapshot::{with_file, Snapshot};
 
-pub struct SignatureCallsite;
+pub(crate) struct SignatureCallsite;
 
 /// A defaulted parameter of a top-level function.
 struct Parameter<'a> {

@@ -8,7 +8,7 @@ use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule, seeded
 use crate::mutate::{Mutation, OperatorKind};
 use crate::snapshot::Snapshot;
 
-pub struct StripRestore;
+pub(crate) struct StripRestore;
 
 impl FamilyBuilder for StripRestore {
     fn side_rule(&self) -> SideRule {

@@ -43,18 +43,18 @@ impl Form {
 
 /// A clause of a function body.
 pub(super) struct Clause {
-    pub form: Form,
+    pub(crate) form: Form,
     /// What names it among the function's clauses of its form, whitespace collapsed:
     /// the condition (`elif`, guard), the chain's first condition (`else`), the
     /// exception type (`except`; empty for a bare one).
-    pub header: String,
+    pub(crate) header: String,
     /// The bytes its own code spans (keyword to the end of its body): what it reads.
-    pub span: Range<usize>,
+    pub(crate) span: Range<usize>,
     /// The whole lines taken out: the clause, the comment lines right above it at its
     /// indentation and those right after it indented deeper.
-    pub lines: Range<usize>,
+    pub(crate) lines: Range<usize>,
     /// A guard opens its block (the blank lines around it join as for a statement).
-    pub first_in_block: bool,
+    pub(crate) first_in_block: bool,
 }
 
 impl Clause {

@@ -18,50 +18,50 @@ const MAX_LINE: usize = 79;
 
 /// Everything a move changes in one file.
 #[derive(Default)]
-pub struct FileChange {
+pub(crate) struct FileChange {
     /// Import statements re-rendered, by import index.
-    pub imports: BTreeMap<usize, ImportChange>,
+    pub(crate) imports: BTreeMap<usize, ImportChange>,
     /// New import statements written right after an import statement (by import index),
     /// at its indentation.
-    pub after: BTreeMap<usize, Vec<String>>,
+    pub(crate) after: BTreeMap<usize, Vec<String>>,
     /// New import statements for the module's header.
-    pub header: Vec<NewImport>,
+    pub(crate) header: Vec<NewImport>,
     /// Replacements of byte ranges (insertions when empty).
-    pub splices: Vec<(Range<usize>, String)>,
+    pub(crate) splices: Vec<(Range<usize>, String)>,
     /// Whole lines removed, with a blank-line run beside them.
-    pub cuts: Vec<Range<usize>>,
+    pub(crate) cuts: Vec<Range<usize>>,
 }
 
 /// Names dropped from and added to one import statement.
 #[derive(Default)]
-pub struct ImportChange {
+pub(crate) struct ImportChange {
     /// Alias indices dropped.
-    pub dropped: BTreeSet<usize>,
-    pub added: Vec<Alias>,
+    pub(crate) dropped: BTreeSet<usize>,
+    pub(crate) added: Vec<Alias>,
 }
 
 /// An import statement a move writes into a module's header.
-pub struct NewImport {
+pub(crate) struct NewImport {
     /// `from X import …` with `X`; `None` for `import …`.
-    pub from: Option<String>,
-    pub aliases: Vec<Alias>,
+    pub(crate) from: Option<String>,
+    pub(crate) aliases: Vec<Alias>,
     /// A project (first-party) import, written after the others.
-    pub project: bool,
+    pub(crate) project: bool,
 }
 
 impl FileChange {
-    pub fn drop_alias(&mut self, import: usize, alias: usize) {
+    pub(crate) fn drop_alias(&mut self, import: usize, alias: usize) {
         self.imports.entry(import).or_default().dropped.insert(alias);
     }
 
-    pub fn add_alias(&mut self, import: usize, alias: Alias) {
+    pub(crate) fn add_alias(&mut self, import: usize, alias: Alias) {
         let change = self.imports.entry(import).or_default();
         if !change.added.iter().any(|a| a.text() == alias.text()) {
             change.added.push(alias);
         }
     }
 
-    pub fn add_after(&mut self, import: usize, line: String) {
+    pub(crate) fn add_after(&mut self, import: usize, line: String) {
         let lines = self.after.entry(import).or_default();
         if !lines.contains(&line) {
             lines.push(line);
@@ -70,7 +70,7 @@ impl FileChange {
 
     /// Adds a name to the header: into a new `from` statement of the same module if there
     /// is one already.
-    pub fn add_header(&mut self, from: Option<&str>, alias: Alias, project: bool) {
+    pub(crate) fn add_header(&mut self, from: Option<&str>, alias: Alias, project: bool) {
         if let Some(module) = from {
             if let Some(existing) = self.header.iter_mut().find(|n| n.from.as_deref() == Some(module)) {
                 if !existing.aliases.iter().any(|a| a.text() == alias.text()) {
@@ -85,14 +85,14 @@ impl FileChange {
     }
 
     /// Whether an alias of an import is dropped.
-    pub fn dropped(&self, import: usize, alias: usize) -> bool {
+    pub(crate) fn dropped(&self, import: usize, alias: usize) -> bool {
         self.imports.get(&import).is_some_and(|c| c.dropped.contains(&alias))
     }
 
     /// The file's new text, or `None` when an edit cannot be written (an import sharing its
     /// line, a block left empty, a comment inside an import that must be rewrapped,
     /// overlapping edits).
-    pub fn render(&self, file: &File, is_project: &dyn Fn(&Import) -> bool) -> Option<String> {
+    pub(crate) fn render(&self, file: &File, is_project: &dyn Fn(&Import) -> bool) -> Option<String> {
         let text = &file.py.text;
         let mut splices = self.splices.clone();
         let mut cuts = self.cuts.clone();
@@ -152,7 +152,7 @@ impl FileChange {
 }
 
 /// The whole lines holding `span`, if nothing else shares them (a trailing comment may).
-pub fn whole_lines(text: &str, span: Range<usize>) -> Option<Range<usize>> {
+pub(crate) fn whole_lines(text: &str, span: Range<usize>) -> Option<Range<usize>> {
     let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
     let end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i + 1);
     let rest = text[span.end..end].trim();
@@ -160,7 +160,7 @@ pub fn whole_lines(text: &str, span: Range<usize>) -> Option<Range<usize>> {
 }
 
 /// `text` with every splice applied; `None` if two overlap.
-pub fn splice(text: &str, mut splices: Vec<(Range<usize>, String)>) -> Option<String> {
+pub(crate) fn splice(text: &str, mut splices: Vec<(Range<usize>, String)>) -> Option<String> {
     splices.sort_by_key(|(range, _)| (range.start, range.end));
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
@@ -185,7 +185,7 @@ fn blank(line: &str) -> bool {
 /// them that start with a blank one (or nothing follows), so that the run after them
 /// keeps separating what was around them; at the start of the file or of a block, by the
 /// run after.
-pub fn cut_with_blank_run(text: &str, lines: Range<usize>) -> Range<usize> {
+pub(crate) fn cut_with_blank_run(text: &str, lines: Range<usize>) -> Range<usize> {
     let mut start = lines.start;
     while start > 0 {
         let previous = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
@@ -235,13 +235,13 @@ type SortKey = fn(&str) -> (u8, String, String);
 
 /// Inserts `alias` where the list's order puts it (isort's, plain or case-insensitive,
 /// whichever the list follows), else at the end.
-pub fn insert_sorted(list: &mut Vec<Alias>, alias: Alias) {
+pub(crate) fn insert_sorted(list: &mut Vec<Alias>, alias: Alias) {
     let position = sorted_position(&list.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), &alias.name);
     list.insert(position.unwrap_or(list.len()), alias);
 }
 
 /// Where `name` goes in `names` if they are sorted by one of the usual orders.
-pub fn sorted_position(names: &[&str], name: &str) -> Option<usize> {
+pub(crate) fn sorted_position(names: &[&str], name: &str) -> Option<usize> {
     let keys: [SortKey; 3] = [
         by_type,
         |n: &str| (0, n.to_string(), String::new()),

@@ -15,74 +15,74 @@ use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
 
 /// Every `.py` file of a tree that parses, sorted by path.
-pub struct Index {
-    pub files: Vec<File>,
+pub(crate) struct Index {
+    pub(crate) files: Vec<File>,
     /// The tree's stub files (`.pyi`) that parse, sorted by path.
-    pub stubs: Vec<File>,
+    pub(crate) stubs: Vec<File>,
     /// Per file, the project modules its import-time imports load: (import, alias, file).
     /// Package `__init__` files are left out (every submodule's import runs them).
-    pub edges: Vec<Vec<(usize, usize, usize)>>,
+    pub(crate) edges: Vec<Vec<(usize, usize, usize)>>,
     by_path: HashMap<String, usize>,
     by_module: HashMap<String, usize>,
 }
 
 /// One parsed file and what a move needs of it.
-pub struct File {
-    pub py: PyModule,
+pub(crate) struct File {
+    pub(crate) py: PyModule,
     /// Dotted module name (`pkg.sub.mod`; a package's `__init__.py` is `pkg.sub`).
-    pub module: String,
+    pub(crate) module: String,
     /// The package relative imports resolve against (`pkg.sub`; empty at top level).
-    pub package: String,
+    pub(crate) package: String,
     /// Every import statement, nested ones included, in source order.
-    pub imports: Vec<Import>,
+    pub(crate) imports: Vec<Import>,
     /// Module-level bindings by name.
-    pub bindings: HashMap<String, Vec<Binding>>,
+    pub(crate) bindings: HashMap<String, Vec<Binding>>,
     /// What the module's code reads (module scope).
-    pub reads: Reads,
+    pub(crate) reads: Reads,
     /// Names bound anywhere in the file other than by an import.
-    pub bound_other: HashSet<String>,
+    pub(crate) bound_other: HashSet<String>,
     /// Full dotted name → the expressions reaching it through an imported module.
-    pub chains: HashMap<String, Vec<Chain>>,
+    pub(crate) chains: HashMap<String, Vec<Chain>>,
     /// String constants (docstrings left out), with their ranges.
-    pub strings: Vec<(String, Range<usize>)>,
+    pub(crate) strings: Vec<(String, Range<usize>)>,
     /// Calls passing both a module-reaching expression and a string: (chains, strings).
-    pub calls: Vec<(Vec<String>, Vec<String>)>,
+    pub(crate) calls: Vec<(Vec<String>, Vec<String>)>,
     /// A called expression's range → the call's range.
-    pub call_of: HashMap<(usize, usize), Range<usize>>,
-    pub exports: Exports,
+    pub(crate) call_of: HashMap<(usize, usize), Range<usize>>,
+    pub(crate) exports: Exports,
 }
 
 /// An `import` or `from … import` statement.
-pub struct Import {
-    pub span: Range<usize>,
+pub(crate) struct Import {
+    pub(crate) span: Range<usize>,
     /// `from X import …`: `X` as written, leading dots included; `None` for `import …`.
-    pub from: Option<String>,
+    pub(crate) from: Option<String>,
     /// `from X import …`: `X` resolved to an absolute module name.
-    pub module: Option<String>,
-    pub aliases: Vec<Alias>,
+    pub(crate) module: Option<String>,
+    pub(crate) aliases: Vec<Alias>,
     /// Each alias's range (`name as other`).
-    pub ranges: Vec<Range<usize>>,
+    pub(crate) ranges: Vec<Range<usize>>,
     /// Directly in the module's suite.
-    pub direct: bool,
+    pub(crate) direct: bool,
     /// Runs when the module is imported (not inside a function).
-    pub eager: bool,
+    pub(crate) eager: bool,
     /// The only statement of its block.
-    pub sole: bool,
+    pub(crate) sole: bool,
 }
 
 /// One imported name.
 #[derive(Clone)]
-pub struct Alias {
-    pub name: String,
-    pub asname: Option<String>,
-    pub target: Target,
+pub(crate) struct Alias {
+    pub(crate) name: String,
+    pub(crate) asname: Option<String>,
+    pub(crate) target: Target,
     /// `import a.b.c` without `as`: `a.b.c` (it binds `a`).
-    pub dotted: Option<String>,
+    pub(crate) dotted: Option<String>,
 }
 
 /// What an imported name is bound to.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub enum Target {
+pub(crate) enum Target {
     /// A module object (`import a.b as x`, `from pkg import mod`, or `a` of `import a.b`).
     Module(String),
     /// A name of a module (`from mod import name`).
@@ -94,15 +94,15 @@ pub enum Target {
 }
 
 /// How a module-level statement binds a name.
-pub struct Binding {
+pub(crate) struct Binding {
     /// The statement's index in the module's suite.
-    pub stmt: usize,
+    pub(crate) stmt: usize,
     /// The statement is simple (not inside an `if`, `try`, `with`, loop or `match`).
-    pub direct: bool,
-    pub kind: BindingKind,
+    pub(crate) direct: bool,
+    pub(crate) kind: BindingKind,
 }
 
-pub enum BindingKind {
+pub(crate) enum BindingKind {
     Def,
     Import { import: usize, alias: usize },
     Other,
@@ -110,16 +110,16 @@ pub enum BindingKind {
 
 /// An expression (`alias`, `alias.name`, `pkg.mod.name`) reaching a dotted name through
 /// an imported module.
-pub struct Chain {
+pub(crate) struct Chain {
     /// The name the chain starts with.
-    pub n0: String,
-    pub range: Range<usize>,
+    pub(crate) n0: String,
+    pub(crate) range: Range<usize>,
     /// An attribute's object (`pkg.mod` of `pkg.mod.name`).
-    pub value: Option<Range<usize>>,
+    pub(crate) value: Option<Range<usize>>,
 }
 
 /// A module's `__all__`.
-pub enum Exports {
+pub(crate) enum Exports {
     /// None: a star import takes every public name.
     Implicit,
     /// One assignment of a literal list or tuple of strings.
@@ -128,15 +128,15 @@ pub enum Exports {
     Dynamic,
 }
 
-pub struct AllList {
+pub(crate) struct AllList {
     /// The list or tuple literal.
-    pub span: Range<usize>,
-    pub elts: Vec<(String, Range<usize>)>,
+    pub(crate) span: Range<usize>,
+    pub(crate) elts: Vec<(String, Range<usize>)>,
 }
 
 impl Index {
     /// The `.py` files of `tree` that parse.
-    pub fn of(tree: &Snapshot) -> Index {
+    pub(crate) fn of(tree: &Snapshot) -> Index {
         let paths: HashSet<&str> = tree.keys().map(String::as_str).collect();
         let parse = |suffix: &str| {
             let mut parsed = Vec::new();
@@ -183,7 +183,7 @@ impl Index {
     }
 
     /// The project module (not a package) an import alias loads.
-    pub fn loaded_module(&self, alias: &Alias) -> Option<usize> {
+    pub(crate) fn loaded_module(&self, alias: &Alias) -> Option<usize> {
         let module = match (&alias.target, &alias.dotted) {
             (_, Some(dotted)) => dotted,
             (Target::Module(m) | Target::Name(m, _) | Target::Star(m), None) => m,
@@ -192,18 +192,18 @@ impl Index {
         self.module(module).filter(|&f| !self.files[f].py.path.ends_with("__init__.py"))
     }
 
-    pub fn file(&self, path: &str) -> Option<usize> {
+    pub(crate) fn file(&self, path: &str) -> Option<usize> {
         self.by_path.get(path).copied()
     }
 
     /// The stub file (`.pyi`) beside a module's file, if it parses.
-    pub fn stub_of(&self, file: usize) -> Option<usize> {
+    pub(crate) fn stub_of(&self, file: usize) -> Option<usize> {
         let path = format!("{}i", self.files[file].py.path);
         self.stubs.iter().position(|s| s.py.path == path)
     }
 
     /// The file of a dotted module name, if exactly one file has it.
-    pub fn module(&self, dotted: &str) -> Option<usize> {
+    pub(crate) fn module(&self, dotted: &str) -> Option<usize> {
         self.by_module.get(dotted).copied()
     }
 }
@@ -271,7 +271,7 @@ impl File {
     }
 
     /// The import aliases binding `name` anywhere in the file: (import, alias).
-    pub fn import_bindings(&self, name: &str) -> Vec<(usize, usize)> {
+    pub(crate) fn import_bindings(&self, name: &str) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         for (i, import) in self.imports.iter().enumerate() {
             for (j, alias) in import.aliases.iter().enumerate() {
@@ -378,7 +378,7 @@ impl File {
     }
 
     /// Whether a star import of this module takes `name`.
-    pub fn exports(&self, name: &str) -> bool {
+    pub(crate) fn exports(&self, name: &str) -> bool {
         match &self.exports {
             Exports::Implicit => !name.starts_with('_'),
             Exports::Listed(list) => list.elts.iter().any(|(n, _)| n == name),
@@ -390,7 +390,7 @@ impl File {
 impl Alias {
     /// The name the alias binds (`from` imports bind the name itself, plain imports the
     /// first component).
-    pub fn binds(&self, from: bool) -> String {
+    pub(crate) fn binds(&self, from: bool) -> String {
         match (&self.asname, from) {
             (Some(asname), _) => asname.clone(),
             (None, true) => self.name.clone(),
@@ -399,7 +399,7 @@ impl Alias {
     }
 
     /// The alias as Python writes it (`name` or `name as other`).
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match &self.asname {
             Some(asname) => format!("{} as {asname}", self.name),
             None => self.name.clone(),
@@ -543,7 +543,7 @@ fn string_value(expr: &ast::Expr) -> Option<&str> {
 }
 
 /// Whether a string could name a dotted path (`"pkg.mod.name"`, a `mock.patch` target).
-pub fn is_dotted(value: &str) -> bool {
+pub(crate) fn is_dotted(value: &str) -> bool {
     value.contains('.')
         && value.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_'))
 }

@@ -41,7 +41,7 @@ const MODULE_INTROSPECTION: &[&str] =
     &["__name__", "__file__", "__package__", "__spec__", "__loader__", "__path__", "__cached__", "__builtins__", "globals"];
 
 /// The name a top-level statement defines, if it is a `def` or `class`.
-pub fn def_name(stmt: &ast::Stmt) -> Option<String> {
+pub(crate) fn def_name(stmt: &ast::Stmt) -> Option<String> {
     match stmt {
         ast::Stmt::FunctionDef(d) => Some(d.name.to_string()),
         ast::Stmt::AsyncFunctionDef(d) => Some(d.name.to_string()),
@@ -51,7 +51,7 @@ pub fn def_name(stmt: &ast::Stmt) -> Option<String> {
 }
 
 /// Whether an import statement is first-party: relative, or of a module of the tree.
-pub fn is_project(index: &Index, import: &Import) -> bool {
+pub(crate) fn is_project(index: &Index, import: &Import) -> bool {
     import.from.as_deref().is_some_and(|f| f.starts_with('.'))
         || import.module.as_deref().is_some_and(|m| index.module(m).is_some())
         || import.aliases.iter().any(|a| {
@@ -61,15 +61,15 @@ pub fn is_project(index: &Index, import: &Import) -> bool {
 }
 
 /// The unit's text and lines in A.
-pub struct Unit {
+pub(crate) struct Unit {
     /// Whole lines: attached comments, decorators, the statement, indented comments after it.
-    pub cut: Range<usize>,
+    pub(crate) cut: Range<usize>,
     /// 1-based lines of the statement, decorators included, end exclusive.
-    pub lines: Range<usize>,
+    pub(crate) lines: Range<usize>,
 }
 
 /// Where statement `stmt` of `file` sits, if it starts a line and ends one.
-pub fn unit(file: &File, stmt: usize) -> Option<Unit> {
+pub(crate) fn unit(file: &File, stmt: usize) -> Option<Unit> {
     let py = &file.py;
     let text = &py.text;
     let node = py.suite.get(stmt)?;
@@ -136,9 +136,9 @@ struct Needs {
 
 /// What a move changes: files and stub files (`.pyi`), by index in the [`Index`].
 #[derive(Default)]
-pub struct Planned {
-    pub files: BTreeMap<usize, FileChange>,
-    pub stubs: BTreeMap<usize, FileChange>,
+pub(crate) struct Planned {
+    pub(crate) files: BTreeMap<usize, FileChange>,
+    pub(crate) stubs: BTreeMap<usize, FileChange>,
 }
 
 struct Move<'a> {
@@ -160,7 +160,7 @@ struct Move<'a> {
 
 /// The changes moving statement `stmt` of file `a` to file `b` makes, or `None` when the
 /// move is refused.
-pub fn plan(index: &Index, a: usize, stmt: usize, b: usize) -> Option<Planned> {
+pub(crate) fn plan(index: &Index, a: usize, stmt: usize, b: usize) -> Option<Planned> {
     let (fa, fb) = (&index.files[a], &index.files[b]);
     let name = def_name(fa.py.suite.get(stmt)?)?;
     let resolvable = index.module(&fa.module) == Some(a) && index.module(&fb.module) == Some(b);

@@ -16,19 +16,19 @@ use crate::python::PyModule;
 #[derive(Default)]
 pub struct Reads {
     /// Global name → the byte ranges of the `Name` nodes reading it.
-    pub globals: BTreeMap<String, Vec<Range<usize>>>,
+    pub(crate) globals: BTreeMap<String, Vec<Range<usize>>>,
     /// Globals read at import time (outside every function and lambda body).
-    pub eager: BTreeSet<String>,
+    pub(crate) eager: BTreeSet<String>,
     /// `name.attr` reads of a global `name`: (name, attr, the attribute expression's range).
-    pub attributes: Vec<(String, String, Range<usize>)>,
+    pub(crate) attributes: Vec<(String, String, Range<usize>)>,
     /// Every name bound inside a function, class or lambda of the code (parameters included).
-    pub bound: BTreeSet<String>,
+    pub(crate) bound: BTreeSet<String>,
     /// Names some function declares `global`.
-    pub declared_global: BTreeSet<String>,
+    pub(crate) declared_global: BTreeSet<String>,
 }
 
 /// What `stmts`, read at module scope, read and bind.
-pub fn reads<'a>(stmts: impl IntoIterator<Item = &'a ast::Stmt>) -> Reads {
+pub(crate) fn reads<'a>(stmts: impl IntoIterator<Item = &'a ast::Stmt>) -> Reads {
     let mut walker = Walker { scopes: Vec::new(), functions: 0, out: Reads::default() };
     for stmt in stmts {
         walker.stmt(stmt);
@@ -167,7 +167,7 @@ impl Walker {
 /// The module-level names the doctest examples of `stmts`' docstrings read (an example
 /// reads the globals of its module; names an earlier example of the same docstring binds
 /// are its own). Examples that do not parse are skipped.
-pub fn doctest_reads<'a>(stmts: impl IntoIterator<Item = &'a ast::Stmt>) -> BTreeSet<String> {
+pub(crate) fn doctest_reads<'a>(stmts: impl IntoIterator<Item = &'a ast::Stmt>) -> BTreeSet<String> {
     let mut statements = Vec::new();
     for stmt in stmts {
         crate::python::walk::walk_stmts(std::slice::from_ref(stmt), &mut statements);
@@ -206,7 +206,7 @@ fn examples(doc: &str) -> Vec<String> {
 /// The names a block binds in its own scope: assignments, loop and `with` targets,
 /// imports, `def`/`class` names, exception and match captures, walrus targets (not
 /// inside nested functions or classes, whose names alone count).
-pub fn bound_in(block: &[ast::Stmt]) -> HashSet<String> {
+pub(crate) fn bound_in(block: &[ast::Stmt]) -> HashSet<String> {
     let mut out = HashSet::new();
     for stmt in block {
         bind_stmt(stmt, &mut out);
@@ -259,7 +259,7 @@ fn bind_stmt(stmt: &ast::Stmt, out: &mut HashSet<String>) {
 }
 
 /// The name `import a.b.c [as x]` binds: `x`, else `a`.
-pub fn import_binding(alias: &ast::Alias) -> String {
+pub(crate) fn import_binding(alias: &ast::Alias) -> String {
     match &alias.asname {
         Some(asname) => asname.to_string(),
         None => alias.name.split('.').next().unwrap_or_default().to_string(),
@@ -267,7 +267,7 @@ pub fn import_binding(alias: &ast::Alias) -> String {
 }
 
 /// The name `from m import a [as x]` binds: `x`, else `a`.
-pub fn from_binding(alias: &ast::Alias) -> String {
+pub(crate) fn from_binding(alias: &ast::Alias) -> String {
     alias.asname.as_ref().unwrap_or(&alias.name).to_string()
 }
 
@@ -321,7 +321,7 @@ fn declared_in(body: &[ast::Stmt]) -> Vec<String> {
 /// Every name a module binds anywhere (any scope) other than by an import: `def`/`class`
 /// names, parameters, assignment, loop, `with`, exception, match and comprehension
 /// targets.
-pub fn non_import_bindings(suite: &[ast::Stmt]) -> HashSet<String> {
+pub(crate) fn non_import_bindings(suite: &[ast::Stmt]) -> HashSet<String> {
     let mut statements = Vec::new();
     crate::python::walk::walk_stmts(suite, &mut statements);
     let mut out = HashSet::new();
@@ -383,7 +383,7 @@ fn own_bindings(stmt: &ast::Stmt) -> Option<HashSet<String>> {
 }
 
 /// Python's builtin names (3.8 to 3.13): reading one needs no import.
-pub fn is_builtin(name: &str) -> bool {
+pub(crate) fn is_builtin(name: &str) -> bool {
     BUILTINS.binary_search(&name).is_ok()
 }
 

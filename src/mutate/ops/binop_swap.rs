@@ -8,7 +8,7 @@ use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::walk::owned_exprs;
 use crate::python::PyModule;
 
-pub struct BinOpSwap;
+pub(crate) struct BinOpSwap;
 
 fn swaps(op: &BinOp) -> (&'static str, &'static [&'static str]) {
     match op {

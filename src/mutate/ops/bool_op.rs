@@ -8,7 +8,7 @@ use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::walk::owned_exprs;
 use crate::python::PyModule;
 
-pub struct BoolOpSwap;
+pub(crate) struct BoolOpSwap;
 
 impl Operator for BoolOpSwap {
     fn name(&self) -> &'static str {

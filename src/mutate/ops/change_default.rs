@@ -8,7 +8,7 @@ use super::support::{defined_function, finish};
 use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::PyModule;
 
-pub struct ChangeDefault;
+pub(crate) struct ChangeDefault;
 
 /// The replacement texts for a default value written `written`.
 fn alternatives(value: &ast::Expr, written: &str) -> Vec<String> {

@@ -7,7 +7,7 @@ use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::walk::owned_exprs;
 use crate::python::PyModule;
 
-pub struct ConstInt;
+pub(crate) struct ConstInt;
 
 impl Operator for ConstInt {
     fn name(&self) -> &'static str {

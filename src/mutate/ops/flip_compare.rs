@@ -8,7 +8,7 @@ use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::walk::owned_exprs;
 use crate::python::PyModule;
 
-pub struct FlipCompare;
+pub(crate) struct FlipCompare;
 
 /// The operator's source token and its replacements.
 fn flips(op: &CmpOp) -> (&'static str, &'static [&'static str]) {

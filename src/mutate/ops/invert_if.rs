@@ -10,7 +10,7 @@ use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::text::{block_lines, is_elif, negated, short, swapped};
 use crate::python::PyModule;
 
-pub struct InvertIf;
+pub(crate) struct InvertIf;
 
 impl Operator for InvertIf {
     fn name(&self) -> &'static str {

@@ -21,7 +21,7 @@ mod swap_statements;
 mod unwrap_block;
 
 /// Every operator, in a fixed order (the order mutations are enumerated in).
-pub static ALL: &[&dyn Operator] = &[
+pub(crate) static ALL: &[&dyn Operator] = &[
     &binop_swap::BinOpSwap,
     &flip_compare::FlipCompare,
     &const_int::ConstInt,
@@ -41,7 +41,8 @@ pub static ALL: &[&dyn Operator] = &[
 
 /// Operators a family applies itself (the engine never enumerates them); listed so
 /// that records naming them read back and score like any other operator.
-pub static MADE_BY_FAMILIES: &[&dyn Operator] = &[&signature_edits::RemoveParameter, &signature_edits::RemoveArgument];
+pub(crate) static MADE_BY_FAMILIES: &[&dyn Operator] =
+    &[&signature_edits::RemoveParameter, &signature_edits::RemoveArgument];
 
 pub(crate) use remove_statement::RemoveStatement;
 pub(crate) use signature_edits::{RemoveArgument, RemoveParameter};

@@ -11,7 +11,7 @@ use crate::python::text::{negated, short};
 use crate::python::walk::owned_exprs;
 use crate::python::PyModule;
 
-pub struct NegateCondition;
+pub(crate) struct NegateCondition;
 
 impl NegateCondition {
     fn negate(&'static self, module: &PyModule, function: &Option<String>, test: &ast::Expr, out: &mut Vec<Mutation>) {

@@ -8,7 +8,7 @@ use crate::mutate::operator::{Mutation, Operator, OperatorKind};
 use crate::python::text::is_elif;
 use crate::python::PyModule;
 
-pub struct RemoveIf;
+pub(crate) struct RemoveIf;
 
 impl Operator for RemoveIf {
     fn name(&self) -> &'static str {

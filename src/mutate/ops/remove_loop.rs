@@ -7,7 +7,7 @@ use super::support::{finish, remove_lines};
 use crate::mutate::operator::{Mutation, Operator, OperatorKind};
 use crate::python::PyModule;
 
-pub struct RemoveLoop;
+pub(crate) struct RemoveLoop;
 
 impl Operator for RemoveLoop {
     fn name(&self) -> &'static str {

@@ -9,7 +9,7 @@ use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::walk::is_docstring;
 use crate::python::PyModule;
 
-pub struct RemoveStatement;
+pub(crate) struct RemoveStatement;
 
 fn removable(stmt: &ast::Stmt) -> bool {
     match stmt {

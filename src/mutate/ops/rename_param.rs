@@ -15,7 +15,7 @@ use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::walk::{arguments_exprs, child_blocks, expr_children, parameters, pattern_names, stmt_exprs};
 use crate::python::PyModule;
 
-pub struct RenameParam;
+pub(crate) struct RenameParam;
 
 /// How a scope (a nested function's or class's body) relates to the name.
 #[derive(PartialEq, Eq)]

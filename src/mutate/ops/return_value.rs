@@ -9,7 +9,7 @@ use crate::mutate::operator::{mutation_at, Mutation, Operator, OperatorKind};
 use crate::python::text::short;
 use crate::python::PyModule;
 
-pub struct ReturnValue;
+pub(crate) struct ReturnValue;
 
 impl Operator for ReturnValue {
     fn name(&self) -> &'static str {

@@ -7,9 +7,9 @@ use crate::mutate::operator::{Mutation, Operator, OperatorKind};
 use crate::python::PyModule;
 
 /// Drops a parameter from a function's signature.
-pub struct RemoveParameter;
+pub(crate) struct RemoveParameter;
 /// Drops an argument from a call.
-pub struct RemoveArgument;
+pub(crate) struct RemoveArgument;
 
 impl Operator for RemoveParameter {
     fn name(&self) -> &'static str {

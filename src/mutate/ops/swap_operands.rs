@@ -14,7 +14,7 @@ use crate::python::text::{binop_precedence, precedence};
 use crate::python::walk::owned_exprs;
 use crate::python::PyModule;
 
-pub struct SwapOperands;
+pub(crate) struct SwapOperands;
 
 fn binop_token(op: &BinOp) -> Option<&'static str> {
     match op {

@@ -11,7 +11,7 @@ use crate::python::text::{short, swapped};
 use crate::python::walk::is_docstring;
 use crate::python::PyModule;
 
-pub struct SwapStatements;
+pub(crate) struct SwapStatements;
 
 fn simple(stmt: &ast::Stmt) -> bool {
     match stmt {

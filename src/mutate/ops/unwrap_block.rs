@@ -12,7 +12,7 @@ use crate::python::text::block_lines;
 use crate::python::walk::{owned_exprs, walk_stmts};
 use crate::python::PyModule;
 
-pub struct UnwrapBlock;
+pub(crate) struct UnwrapBlock;
 
 /// `body` (whole lines) with `step` removed after `indent` on every line.
 fn dedent(body: &str, indent: &str, step: usize) -> Option<String> {

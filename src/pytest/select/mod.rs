@@ -26,12 +26,12 @@ use serde::{Deserialize, Serialize};
 use crate::snapshot::{sha256_hex, Snapshot};
 
 /// The pytest plugin that records coverage maps and runs selections.
-pub const PLUGIN_SOURCE: &str = include_str!("mergeforge_plugin.py");
+pub(crate) const PLUGIN_SOURCE: &str = include_str!("mergeforge_plugin.py");
 /// The module name the plugin is loaded as (`-p mergeforge_plugin`).
-pub const PLUGIN_MODULE: &str = "mergeforge_plugin";
+pub(crate) const PLUGIN_MODULE: &str = "mergeforge_plugin";
 
 /// The plugin's identity in cache keys: a change to it invalidates maps and selections.
-pub fn plugin_version() -> String {
+pub(crate) fn plugin_version() -> String {
     sha256_hex(PLUGIN_SOURCE.as_bytes())[..16].to_string()
 }
 
@@ -39,7 +39,7 @@ pub fn plugin_version() -> String {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
-pub enum SelectionMode {
+pub(crate) enum SelectionMode {
     /// Gold trees run the full suite; other trees run the tests that reach their changes.
     #[default]
     Coverage,
@@ -49,7 +49,7 @@ pub enum SelectionMode {
 
 impl SelectionMode {
     /// The lowercase name, as serde and the CLI write it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.into()
     }
 }
@@ -63,21 +63,21 @@ impl std::fmt::Display for SelectionMode {
 /// What the plugin records on a tree (see `mergeforge_plugin.py`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CoverageMap {
-    pub version: u32,
+    pub(crate) version: u32,
     /// pytest's exit status for the traced run (0: every test passed).
-    pub exit_status: i32,
+    pub(crate) exit_status: i32,
     /// Source file path (relative to the tree root) → its code objects.
-    pub files: BTreeMap<String, FileMap>,
+    pub(crate) files: BTreeMap<String, FileMap>,
     /// Test node id → the functions it ran, as `path:first_line:name`.
     pub tests: BTreeMap<String, Vec<String>>,
     /// Functions that ran outside any test.
-    pub outside_tests: Vec<String>,
+    pub(crate) outside_tests: Vec<String>,
     /// Seconds the traced run took to start and collect the suite (tracing slows it).
     #[serde(default)]
-    pub collect_seconds: f64,
+    pub(crate) collect_seconds: f64,
     /// Test node id → seconds its setup, call and teardown took in the traced run.
     #[serde(default)]
-    pub durations: BTreeMap<String, f64>,
+    pub(crate) durations: BTreeMap<String, f64>,
     /// Tests that failed only under the trace (set by the runner, not the plugin): what
     /// they run is unknown, so every selection runs them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -86,12 +86,12 @@ pub struct CoverageMap {
 
 /// The code objects of one source file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileMap {
+pub(crate) struct FileMap {
     /// Every function code object: `(first line, last line, name)`; the first line is
     /// that of its first decorator, the last the highest line of it or its nested code.
-    pub functions: Vec<(u32, u32, String)>,
+    pub(crate) functions: Vec<(u32, u32, String)>,
     /// Lines of module-level and class-body code (including `def` and decorator lines).
-    pub module_lines: Vec<u32>,
+    pub(crate) module_lines: Vec<u32>,
 }
 
 /// Most tests a coverage map may mark untraced (or 1 % of the suite, if more).
@@ -101,7 +101,7 @@ impl CoverageMap {
     /// Marks `failed` (the tests that failed in the traced run) untraced, when that can
     /// explain the failure: a few tests (at most [`MAX_UNTRACED`], or 1 % of the suite),
     /// each of them in the map. The caller checks they pass untraced.
-    pub fn mark_untraced(&mut self, failed: Vec<String>) -> bool {
+    pub(crate) fn mark_untraced(&mut self, failed: Vec<String>) -> bool {
         let few = failed.len() <= MAX_UNTRACED.max(self.tests.len() / 100);
         if failed.is_empty() || !few || !failed.iter().all(|id| self.tests.contains_key(id)) {
             return false;
@@ -111,13 +111,13 @@ impl CoverageMap {
     }
 
     /// Reads the plugin's JSON.
-    pub fn from_json(bytes: &[u8]) -> Result<Self> {
+    pub(crate) fn from_json(bytes: &[u8]) -> Result<Self> {
         serde_json::from_slice(bytes).context("reading a coverage map written by the mergeforge pytest plugin")
     }
 
     /// A function's key in [`CoverageMap::tests`] and [`CoverageMap::outside_tests`]:
     /// `path:first_line:name`, the first line being its first decorator's (1-based).
-    pub fn function_key(path: &str, first_line: impl std::fmt::Display, name: &str) -> String {
+    pub(crate) fn function_key(path: &str, first_line: impl std::fmt::Display, name: &str) -> String {
         format!("{path}:{first_line}:{name}")
     }
 }
@@ -155,13 +155,13 @@ pub enum FullReason {
 }
 
 /// How much slower than at HEAD a selected run may be before it counts as timed out.
-pub const TIMEOUT_FACTOR: f64 = 10.0;
+pub(crate) const TIMEOUT_FACTOR: f64 = 10.0;
 /// The least time limit of a selected run.
-pub const MIN_SELECTED_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const MIN_SELECTED_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A coverage map indexed for selection.
 #[derive(Debug, Clone)]
-pub struct CoverageIndex {
+pub(crate) struct CoverageIndex {
     map: CoverageMap,
     /// Function key → the tests that ran it.
     tests_of: BTreeMap<String, BTreeSet<String>>,
@@ -169,7 +169,7 @@ pub struct CoverageIndex {
 }
 
 impl CoverageIndex {
-    pub fn new(map: CoverageMap) -> Self {
+    pub(crate) fn new(map: CoverageMap) -> Self {
         let mut tests_of: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for (test, functions) in &map.tests {
             for function in functions {
@@ -180,12 +180,12 @@ impl CoverageIndex {
         CoverageIndex { map, tests_of, outside }
     }
 
-    pub fn map(&self) -> &CoverageMap {
+    pub(crate) fn map(&self) -> &CoverageMap {
         &self.map
     }
 
     /// Every test of the map by the file that holds it (the node id's path part).
-    pub fn tests_by_file(&self) -> BTreeMap<String, Vec<String>> {
+    pub(crate) fn tests_by_file(&self) -> BTreeMap<String, Vec<String>> {
         let mut files: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for id in self.map.tests.keys() {
             let file = id.split("::").next().unwrap_or(id);
@@ -202,7 +202,7 @@ impl CoverageIndex {
     /// selected run that hangs thus costs a fraction of the configured timeout; one that
     /// is merely slow (a mutation can make a test take seconds before it fails) keeps
     /// the verdict a full run would give it as long as it stays under that fraction.
-    pub fn timeout_for(&self, ids: &[String], configured: Duration) -> Duration {
+    pub(crate) fn timeout_for(&self, ids: &[String], configured: Duration) -> Duration {
         let mut seconds = 0.0;
         for id in ids {
             match self.map.durations.get(id) {
@@ -217,7 +217,7 @@ impl CoverageIndex {
     }
 
     /// The tests `tree` needs, given that `head` is the tree the map was recorded on.
-    pub fn select(&self, head: &Snapshot, tree: &Snapshot) -> Selection {
+    pub(crate) fn select(&self, head: &Snapshot, tree: &Snapshot) -> Selection {
         let mut selected = BTreeSet::new();
         let paths: BTreeSet<&String> = head.keys().chain(tree.keys()).collect();
         for path in paths {

@@ -10,7 +10,7 @@ impl TestRunner {
     /// Whether this runner's cache holds a failing verdict of `tree` (not a time-out, which
     /// a longer limit might overturn), the run it would make of it now: full or selected.
     /// Nothing runs. How the grader check at generation skips the trees the ladder ran.
-    pub fn known_to_fail(&self, tree: &Snapshot) -> bool {
+    pub(crate) fn known_to_fail(&self, tree: &Snapshot) -> bool {
         let Some(cache) = &self.cache else { return false };
         let key = match self.selection(tree) {
             Selection::Tests(ids) => self.selected_key(tree, &ids),

@@ -41,14 +41,14 @@ pub fn install_root(cache: &Path) -> PathBuf {
 }
 
 /// The cached install's binary, when it is there.
-pub fn installed(cache: &Path) -> Option<PathBuf> {
+pub(crate) fn installed(cache: &Path) -> Option<PathBuf> {
     let binary = install_root(cache).join("bin").join("mergiraf");
     is_executable(&binary).then_some(binary)
 }
 
 /// Installs the pinned mergiraf under `cache` with `cargo` (a program name looked up
 /// on PATH, or a path) unless it is there already, and returns its binary.
-pub fn install(cargo: &Path, cache: &Path, progress: bool) -> Result<PathBuf> {
+pub(crate) fn install(cargo: &Path, cache: &Path, progress: bool) -> Result<PathBuf> {
     let tools = cache.join("tools");
     std::fs::create_dir_all(&tools).with_context(|| format!("creating {}", tools.display()))?;
     let spinner = spinner(progress);
@@ -153,7 +153,7 @@ fn spinner(visible: bool) -> ProgressBar {
 }
 
 /// Whether `path` is an executable file.
-pub fn is_executable(path: &Path) -> bool {
+pub(crate) fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }

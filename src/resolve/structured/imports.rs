@@ -5,21 +5,21 @@ use rustpython_ast as ast;
 
 /// A one-line import statement, split for merging.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Import {
+pub(crate) struct Import {
     /// Everything before the import keyword: comments and blank lines above, indentation.
-    pub lead: String,
+    pub(crate) lead: String,
     /// `import` or `from <module> import`: imports correspond when their heads are equal.
-    pub head: String,
+    pub(crate) head: String,
     /// The imported names as written (`b as c`).
-    pub names: Vec<String>,
+    pub(crate) names: Vec<String>,
     /// The end of the line (its newline, if any).
-    pub trail: String,
+    pub(crate) trail: String,
 }
 
 impl Import {
     /// The import in `text` (one statement's text, comments above included), if `stmt`
     /// is an import written on one line without parentheses, continuation or comment.
-    pub fn parse(text: &str, stmt: &ast::Stmt) -> Option<Import> {
+    pub(crate) fn parse(text: &str, stmt: &ast::Stmt) -> Option<Import> {
         if !matches!(stmt, ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_)) {
             return None;
         }
@@ -46,14 +46,14 @@ impl Import {
     }
 
     /// The import's text.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         format!("{}{} {}{}", self.lead, self.head, self.names.join(", "), self.trail)
     }
 
     /// Both sides' changes to one import: names either side removed are gone, names
     /// either side added are kept (ours first). `None` if the statements are not the
     /// same import or their surroundings conflict.
-    pub fn merge(base: &Import, ours: &Import, theirs: &Import) -> Option<Import> {
+    pub(crate) fn merge(base: &Import, ours: &Import, theirs: &Import) -> Option<Import> {
         if base.head != ours.head || base.head != theirs.head {
             return None;
         }

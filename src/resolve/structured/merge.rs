@@ -16,7 +16,7 @@ use super::tree::{Block, Module, Node};
 use crate::resolve::resolver::merge_text;
 
 /// Merges three versions of a module; `None` on a conflict.
-pub fn merge_module(base: &Module, ours: &Module, theirs: &Module) -> Option<String> {
+pub(crate) fn merge_module(base: &Module, ours: &Module, theirs: &Module) -> Option<String> {
     let block = merge_block(&base.block, &ours.block, &theirs.block)?;
     let tail = merge_text(&base.tail, &ours.tail, &theirs.tail)?;
     Some(super::tree::render_block(&block) + &tail)
@@ -151,7 +151,7 @@ fn same_replacement(a: &Cover, b: &Cover) -> bool {
 }
 
 /// Three-way merge of a block; `None` on a conflict.
-pub fn merge_block(base: &[Node], ours: &[Node], theirs: &[Node]) -> Option<Block> {
+pub(crate) fn merge_block(base: &[Node], ours: &[Node], theirs: &[Node]) -> Option<Block> {
     let (o, t) = (changes(base, ours), changes(base, theirs));
     // An insertion strictly inside a run the other side replaced conflicts.
     for (mine, other) in [(&o, &t), (&t, &o)] {

@@ -11,15 +11,15 @@
 //! of one simple statement conflict, and then the whole file stays conflicted: the
 //! merged text must also parse.
 
-pub mod imports;
-pub mod merge;
-pub mod tree;
+pub(crate) mod imports;
+pub(crate) mod merge;
+pub(crate) mod tree;
 
 use crate::python::parses;
 use crate::resolve::resolver::{FileResolution, RecordKey, Resolver, ResolverFailure, Rung};
 
 /// The structured resolver.
-pub struct Structured;
+pub(crate) struct Structured;
 
 impl Resolver for Structured {
     fn name(&self) -> &'static str {
@@ -56,7 +56,7 @@ impl Resolver for Structured {
 }
 
 /// The structured merge of three versions of a Python file, `None` on a conflict.
-pub fn merge_python(base: &str, ours: &str, theirs: &str, path: &str) -> Option<String> {
+pub(crate) fn merge_python(base: &str, ours: &str, theirs: &str, path: &str) -> Option<String> {
     let parse = tree::Module::parse;
     let merged = merge::merge_module(&parse(base)?, &parse(ours)?, &parse(theirs)?)?;
     parses(&merged, path).then_some(merged)

@@ -15,7 +15,7 @@ use super::imports::Import;
 
 /// A statement.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Node {
+pub(crate) enum Node {
     /// A statement kept whole.
     Leaf { text: String, import: Option<Import> },
     /// A compound statement: `glue[0] body[0] glue[1] body[1] ... glue[n]`.
@@ -23,18 +23,18 @@ pub enum Node {
 }
 
 /// The statements of one suite, in order.
-pub type Block = Vec<Node>;
+pub(crate) type Block = Vec<Node>;
 
 /// A whole module: its statements and the text after the last one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Module {
-    pub block: Block,
-    pub tail: String,
+pub(crate) struct Module {
+    pub(crate) block: Block,
+    pub(crate) tail: String,
 }
 
 impl Node {
     /// The node's exact source text.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut out = String::new();
         self.render_into(&mut out);
         out
@@ -59,7 +59,7 @@ impl Node {
     /// Whether two versions of a statement are the same statement, changed or not:
     /// compound statements of one kind and key (`def name`, `class name`, or the header
     /// line), or imports of the same module.
-    pub fn corresponds(&self, other: &Node) -> bool {
+    pub(crate) fn corresponds(&self, other: &Node) -> bool {
         match (self, other) {
             (Node::Compound { kind: k1, key: a, .. }, Node::Compound { kind: k2, key: b, .. }) => k1 == k2 && a == b,
             (Node::Leaf { import: Some(a), .. }, Node::Leaf { import: Some(b), .. }) => a.head == b.head,
@@ -69,21 +69,23 @@ impl Node {
 }
 
 /// The text of a block.
-pub fn render_block(block: &[Node]) -> String {
+pub(crate) fn render_block(block: &[Node]) -> String {
     block.iter().map(Node::text).collect()
 }
 
 impl Module {
     /// Parses `text`; `None` if it is not Python or a top-level statement shares a line
     /// with another.
-    pub fn parse(text: &str) -> Option<Module> {
+    pub(crate) fn parse(text: &str) -> Option<Module> {
         let suite = ast::Suite::parse(text, "<structured>").ok()?;
         let source = Source { text };
         let (block, end) = source.block(&suite, 0)?;
         Some(Module { block, tail: text[end..].to_string() })
     }
 
-    pub fn render(&self) -> String {
+    /// The module's text again (the parse round-trips).
+    #[cfg(test)]
+    pub(crate) fn render(&self) -> String {
         render_block(&self.block) + &self.tail
     }
 }

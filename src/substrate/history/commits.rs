@@ -12,17 +12,17 @@ use crate::snapshot::is_test_file;
 use crate::substrate::SubstrateConfig;
 
 /// Most lines a commit may add and delete together (its diff, every file).
-pub const MAX_CHANGED_LINES: usize = 400;
+pub(crate) const MAX_CHANGED_LINES: usize = 400;
 /// Most files a commit may change.
-pub const MAX_CHANGED_FILES: usize = 16;
+pub(crate) const MAX_CHANGED_FILES: usize = 16;
 
 /// A commit whose change can be replayed as one side of a task.
 #[derive(Debug, Clone)]
 pub struct GoldPatch {
-    pub commit: git2::Oid,
-    pub parent: git2::Oid,
+    pub(crate) commit: git2::Oid,
+    pub(crate) parent: git2::Oid,
     /// The commit's own message and author.
-    pub change: RealChange,
+    pub(crate) change: RealChange,
 }
 
 /// The repository-relative path of a diff entry (its new side, or the old one for a
@@ -77,12 +77,12 @@ pub fn classify_commit(
 /// and the lines it removes and adds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hunk {
-    pub path: String,
+    pub(crate) path: String,
     /// The 1-based lines of the parent's file the hunk replaces, end exclusive (empty
     /// at the insertion point for a pure addition).
-    pub old: std::ops::Range<usize>,
-    pub removed: Vec<String>,
-    pub added: Vec<String>,
+    pub(crate) old: std::ops::Range<usize>,
+    pub(crate) removed: Vec<String>,
+    pub(crate) added: Vec<String>,
 }
 
 /// The hunks of `patch`'s diff in Python files (sources and tests), in diff order.

@@ -36,8 +36,6 @@ pub struct ReplayableMerge {
     pub summary: String,
     /// The re-merge's conflicted tree (diff3 markers in the conflicted files).
     pub conflicted: Snapshot,
-    /// Every conflicted file, Python or not, in path order.
-    pub files: Vec<ConflictedFile>,
 }
 
 /// Classifies merge commit `commit`: replayable, or the reason it is skipped.
@@ -60,7 +58,7 @@ pub fn classify_merge(repo: &Repository, commit: &git2::Commit) -> Result<Result
         return Ok(Err(Skip::OnlyTestConflicts));
     }
     let summary = String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default()).into_owned();
-    Ok(Ok(ReplayableMerge { merge: commit.id(), base, ours, theirs, summary, conflicted, files }))
+    Ok(Ok(ReplayableMerge { merge: commit.id(), base, ours, theirs, summary, conflicted }))
 }
 
 /// The test verdicts of a replayable merge: whether each tree passes M's tests.

@@ -7,9 +7,9 @@
 //! This stage reads git only: the families make tasks of what it finds, and the tests
 //! decide which of them are tasks.
 
-pub mod commits;
-pub mod merges;
-pub mod real;
+pub(crate) mod commits;
+pub(crate) mod merges;
+pub(crate) mod real;
 mod skip;
 
 use std::collections::BTreeMap;
@@ -20,7 +20,7 @@ use git2::{Oid, Repository, Sort};
 
 pub use commits::{classify_commit, hunks, GoldPatch, Hunk};
 pub use merges::{classify_merge, verify, MergeVerdicts, ReplayableMerge};
-pub use real::{Author, RealChange, RealKind, RealOrigin};
+pub(crate) use real::{Author, RealChange, RealKind, RealOrigin};
 pub use skip::Skip;
 
 use super::SubstrateConfig;
@@ -29,28 +29,28 @@ use super::SubstrateConfig;
 #[derive(Debug, Default)]
 pub struct HistoryScan {
     /// The repository the commits are read from.
-    pub repo: PathBuf,
+    pub(crate) repo: PathBuf,
     /// Commits looked at (merges and single-parent commits).
     pub considered: usize,
     /// The replayable merges, newest first.
     pub merges: Vec<ReplayableMerge>,
     /// The gold-patch candidates, newest first.
-    pub commits: Vec<GoldPatch>,
+    pub(crate) commits: Vec<GoldPatch>,
     /// The others, by reason: `(commit, reason)`, newest first.
-    pub skipped: Vec<(Oid, Skip)>,
+    pub(crate) skipped: Vec<(Oid, Skip)>,
 }
 
 /// What a history scan found, in numbers (summed over a run's substrates).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct HistoryCounts {
+pub(crate) struct HistoryCounts {
     /// Commits looked at.
-    pub considered: usize,
+    pub(crate) considered: usize,
     /// Replayable merges (merge-replay candidates).
-    pub merges: usize,
+    pub(crate) merges: usize,
     /// Gold-patch candidates (commit-replay).
-    pub commits: usize,
+    pub(crate) commits: usize,
     /// The other commits by reason (every reason listed, zeros included).
-    pub skipped: BTreeMap<Skip, usize>,
+    pub(crate) skipped: BTreeMap<Skip, usize>,
 }
 
 impl std::ops::AddAssign<&HistoryCounts> for HistoryCounts {
@@ -76,7 +76,7 @@ impl HistoryScan {
     }
 
     /// The scan in numbers.
-    pub fn counts(&self) -> HistoryCounts {
+    pub(crate) fn counts(&self) -> HistoryCounts {
         HistoryCounts {
             considered: self.considered,
             merges: self.merges.len(),
@@ -86,7 +86,7 @@ impl HistoryScan {
     }
 
     /// Opens the repository the commits are read from.
-    pub fn open(&self) -> Result<Repository> {
+    pub(crate) fn open(&self) -> Result<Repository> {
         Repository::open(&self.repo).with_context(|| format!("{}: opening the history", self.repo.display()))
     }
 }
@@ -94,7 +94,7 @@ impl HistoryScan {
 /// The last `limit` commits of HEAD's history (newest first, by commit time in
 /// topological order), each classified as a merge-replay or commit-replay candidate or
 /// skipped; `config` says which files are sources and which tests.
-pub fn scan(repo_path: &std::path::Path, limit: usize, config: &SubstrateConfig) -> Result<HistoryScan> {
+pub(crate) fn scan(repo_path: &std::path::Path, limit: usize, config: &SubstrateConfig) -> Result<HistoryScan> {
     let repo = Repository::open(repo_path)
         .with_context(|| format!("{}: history needs a git repository; this is not one", repo_path.display()))?;
     let mut scan = HistoryScan { repo: repo_path.to_path_buf(), ..HistoryScan::default() };

@@ -12,19 +12,19 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct Author {
     /// The author's name.
-    pub name: String,
+    pub(crate) name: String,
     /// The author's email address.
-    pub email: String,
+    pub(crate) email: String,
 }
 
 /// One side of a real task: the change from a commit to a descendant, as one commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RealChange {
+pub(crate) struct RealChange {
     /// The message: the one commit's own, or for several the newest one's summary and a
     /// body listing every commit's summary, oldest first (as a squash merge writes it).
-    pub message: String,
+    pub(crate) message: String,
     /// The newest commit's author.
-    pub author: Author,
+    pub(crate) author: Author,
 }
 
 /// The real commits a task was made from (full hexadecimal ids).
@@ -32,20 +32,20 @@ pub struct RealChange {
 #[serde(deny_unknown_fields)]
 pub struct RealOrigin {
     /// What the task replays.
-    pub kind: RealKind,
+    pub(crate) kind: RealKind,
     /// The commit the task stands for: the replayed commit, or the merge commit.
-    pub commit: String,
+    pub(crate) commit: String,
     /// The commit base is read from: the replayed commit's parent, or the merge base.
-    pub base: String,
+    pub(crate) base: String,
     /// The commits the sides are read from: the replayed commit alone (ours), or the
     /// merge's first and second parents (ours, theirs).
-    pub sides: Vec<String>,
+    pub(crate) sides: Vec<String>,
 }
 
 /// What a real task replays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum RealKind {
+pub(crate) enum RealKind {
     /// commit-replay: one commit's change against a refactor of its parent.
     Commit,
     /// merge-replay: a merge commit re-merged.
@@ -53,7 +53,7 @@ pub enum RealKind {
 }
 
 /// The author of `commit`.
-pub fn author_of(commit: &git2::Commit) -> Author {
+pub(crate) fn author_of(commit: &git2::Commit) -> Author {
     let author = commit.author();
     Author {
         name: String::from_utf8_lossy(author.name_bytes()).into_owned(),
@@ -62,13 +62,13 @@ pub fn author_of(commit: &git2::Commit) -> Author {
 }
 
 /// The message of `commit`, trailing whitespace trimmed.
-pub fn message_of(commit: &git2::Commit) -> String {
+pub(crate) fn message_of(commit: &git2::Commit) -> String {
     String::from_utf8_lossy(commit.message_bytes()).trim_end().to_string()
 }
 
 /// The change from `base` to `tip` as one commit: the commits reachable from `tip` and
 /// not from `base` (merges left out of the listing), squashed.
-pub fn squashed(repo: &Repository, base: Oid, tip: Oid) -> Result<RealChange> {
+pub(crate) fn squashed(repo: &Repository, base: Oid, tip: Oid) -> Result<RealChange> {
     let mut walk = repo.revwalk()?;
     walk.push(tip)?;
     walk.hide(base)?;

@@ -38,7 +38,7 @@ pub enum Skip {
 
 impl Skip {
     /// The kebab-case name, as serde writes it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.into()
     }
 }
