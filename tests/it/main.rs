@@ -39,6 +39,7 @@ mod resolvers;
 mod sample;
 mod sandbox;
 mod schemas;
+mod second_tier;
 mod selection;
 mod shards;
 mod verdicts;
