@@ -1,4 +1,6 @@
 //! Second-tier tests: slow (minutes), marked `#[ignore = "second tier: ..."]`, run by CI
-//! as `cargo test --profile ci --test it -- --ignored second_tier::`.
+//! after the README's test command as `cargo test --profile ci --test it -- --ignored
+//! second_tier::`. Each has a fast sibling in the first tier.
 
+mod example_patches;
 mod reproduce_under_load;
