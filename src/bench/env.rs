@@ -135,11 +135,11 @@ pub(crate) fn run(options: &EnvBenchOptions) -> Result<EnvBenchReport> {
     let mut paths = Vec::new();
     let mut client = String::new();
     for path in PATHS {
-        eprintln!("bench env: serve --reset-path {} ...", path.name());
+        log::info!("bench env: serve --reset-path {} ...", path.name());
         let work = scratch.path().join(path.name());
         std::fs::create_dir(&work)?;
         let (run, name) = run_path(options, path, &python, &script, &work)?;
-        eprintln!(
+        log::info!(
             "bench env: {}: sequential reset p50 {:.1} ms, {} at once p50 {:.1} ms, {} of {} solved",
             path.name(),
             run.sequential.p50_ms,

@@ -135,9 +135,9 @@ pub(crate) fn run(options: &GenOptions) -> Result<BenchReport> {
     let mut modes = Vec::new();
     let mut verdicts = Vec::new();
     for mode in MODES {
-        eprintln!("bench: gen-tasks --selection {} (fresh cache) ...", mode.name());
+        log::info!("bench: gen-tasks --selection {} (fresh cache) ...", mode.name());
         let (run, tasks) = run_mode(options, mode)?;
-        eprintln!(
+        log::info!(
             "bench: {} kept {} tasks of {} candidates in {:.1}s wall, {:.1}s CPU, {} test runs ({} confirmations, {} overturned, {:.1}s)",
             mode.name(),
             run.tasks,
@@ -153,7 +153,7 @@ pub(crate) fn run(options: &GenOptions) -> Result<BenchReport> {
         verdicts.push(tasks);
     }
     let differences = compare(&modes, &verdicts);
-    eprintln!("bench: merging the same candidates' commit pairs with git2 and with git merge-tree ...");
+    log::info!("bench: merging the same candidates' commit pairs with git2 and with git merge-tree ...");
     let merges = bench_merges(options)?;
     let selection_speedup = match (modes.first(), modes.get(1)) {
         (Some(coverage), Some(full)) if full.tasks_per_cpu_minute > 0.0 => {

@@ -12,6 +12,7 @@ mod recorded;
 mod reference;
 mod regenerate;
 mod serve;
+mod stderr_log;
 mod values;
 
 use std::process::ExitCode;
@@ -68,9 +69,11 @@ pub(crate) fn command() -> clap::Command {
 }
 
 /// Parses the process's arguments against [`command`] (exits with clap's message on a
-/// bad command line, as `Parser::parse` does).
+/// bad command line, as `Parser::parse` does), and sends the library's log records to
+/// stderr.
 pub fn parse() -> Cli {
     use clap::FromArgMatches;
+    stderr_log::init();
     let matches = command().get_matches();
     Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }

@@ -65,8 +65,8 @@ impl Environment {
         let python = ensure_venv(&crate::pytest::venv::user_cache_dir(), &[])?;
         let settings = Settings::new(config, python);
         if let Some(folder) = crate::sandbox::confine::readable_beneath(&settings.reads, dataset) {
-            eprintln!(
-                "warning: the dataset lies beneath {}, which the run tool's commands may read: they can read gold",
+            log::warn!(
+                "the dataset lies beneath {}, which the run tool's commands may read: they can read gold",
                 folder.display()
             );
         }

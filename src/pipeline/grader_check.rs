@@ -79,8 +79,8 @@ pub(super) fn check(checker: &Checker, files: TaskFiles) -> Result<Result<TaskFi
         }
     };
     if let Some(agent) = side_agent_solving(&files, &cached.check) {
-        eprintln!(
-            "note: task {}: the {agent} agent solves it, though taking one side for every hunk must not; dropped (grader-check)",
+        log::info!(
+            "task {}: the {agent} agent solves it, though taking one side for every hunk must not; dropped (grader-check)",
             files.task.id
         );
         return Ok(Err(Rejection::GraderCheck));
@@ -133,7 +133,7 @@ fn play(checker: &Checker, files: &TaskFiles) -> Result<CachedCheck> {
     });
     let outcome = crate::env::check::check(&checker.settings, &entry);
     if let Some(failure) = &outcome.failure {
-        eprintln!("note: task {} fails the grader check ({failure}); dropped (grader-check)", files.task.id);
+        log::info!("task {} fails the grader check ({failure}); dropped (grader-check)", files.task.id);
     }
     Ok(CachedCheck { check: outcome.check, failure: outcome.failure })
 }

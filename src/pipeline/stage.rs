@@ -90,7 +90,7 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
             Ok(p) => prepared.push(p),
             Err(err) => {
                 let name = spec.path.display().to_string();
-                eprintln!("warning: substrate {name} skipped: {err:#}");
+                log::warn!("substrate {name} skipped: {err:#}");
                 skipped.push((name, format!("{err:#}")));
             }
         }
@@ -143,7 +143,7 @@ fn sweep_leftovers(cache: &OutcomeCache, cache_dir: &Path) {
         + leftovers::sweep(&temp, crate::sandbox::SANDBOX_PREFIX)
         + crate::sandbox::confine::sweep_dead_cgroups();
     if removed > 0 {
-        eprintln!("note: removed {removed} temporary files and folders left by killed runs");
+        log::info!("removed {removed} temporary files and folders left by killed runs");
     }
 }
 
@@ -241,7 +241,7 @@ pub(crate) fn mutable_modules(substrate: &Substrate) -> Result<(Vec<PyModule>, V
     for source in substrate.mutable_sources() {
         match PyModule::parse(&source.path, &source.text) {
             Ok(module) => modules.push(module),
-            Err(err) => eprintln!("warning: {}: {err}; file skipped", substrate.name),
+            Err(err) => log::warn!("{}: {err}; file skipped", substrate.name),
         }
     }
     if modules.is_empty() {
@@ -260,7 +260,7 @@ fn with_selection(runner: TestRunner, substrate: &Substrate, options: &GenOption
     match runner.coverage_map(&substrate.files, &options.cache_dir.join("coverage")) {
         Ok(map) => runner.with_selection(substrate.files.clone(), map),
         Err(err) => {
-            eprintln!("warning: substrate {}: {err:#}", substrate.name);
+            log::warn!("substrate {}: {err:#}", substrate.name);
             runner
         }
     }

@@ -161,17 +161,15 @@ impl ForkServerPool {
         let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let mut server = match idle {
             Some(server) => server,
-            None => {
-                match self.start() {
-                    Ok(server) => server,
-                    Err(error) => {
-                        if !self.broken.swap(true, Ordering::Relaxed) {
-                            eprintln!("warning: the pytest fork server did not start ({error:#}); its runs go to fresh processes");
-                        }
-                        return None;
+            None => match self.start() {
+                Ok(server) => server,
+                Err(error) => {
+                    if !self.broken.swap(true, Ordering::Relaxed) {
+                        log::warn!("the pytest fork server did not start ({error:#}); its runs go to fresh processes");
                     }
+                    return None;
                 }
-            }
+            },
         };
         let served = server.serve(&self.spec, tree, hooks, timeout);
         let reusable = served.is_ok() && !server.retired && LIVE_SERVERS.load(Ordering::Relaxed) <= MAX_LIVE_SERVERS;

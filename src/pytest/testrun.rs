@@ -225,7 +225,7 @@ impl TestRunner {
             let order = match self.order_dependence(&head, &index) {
                 Ok(order) => order,
                 Err(err) => {
-                    eprintln!("warning: running the test files alone failed ({err:#}); every selected failure is confirmed by a full run");
+                    log::warn!("running the test files alone failed ({err:#}); every selected failure is confirmed by a full run");
                     OrderDependence::Unknown
                 }
             };
@@ -497,8 +497,8 @@ impl TestRunner {
         if !map.mark_untraced(report::failing_test_ids(&output.output)) || !self.run_full(head)?.passed {
             return Err(did_not_pass());
         }
-        eprintln!(
-            "warning: {} test(s) fail only under the coverage trace and run in every selection: {}",
+        log::warn!(
+            "{} test(s) fail only under the coverage trace and run in every selection: {}",
             map.untraced.len(),
             map.untraced.join(", ")
         );

@@ -240,8 +240,8 @@ fn locate() -> Binary {
         EnvChoice::Off => Binary::Skipped,
         EnvChoice::Path(path) if is_executable(&path) => Binary::Found(path),
         EnvChoice::Path(path) => {
-            eprintln!(
-                "warning: {ENV_VAR}={}: not an executable file; the mergiraf baseline is unavailable",
+            log::warn!(
+                "{ENV_VAR}={}: not an executable file; the mergiraf baseline is unavailable",
                 path.display()
             );
             Binary::NotFound

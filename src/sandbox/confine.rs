@@ -53,9 +53,7 @@ fn cgroup_root() -> Option<&'static Path> {
         ];
         let root = writable_root(&candidates, |dir| dir.join("pids.max").exists());
         if root.is_none() {
-            eprintln!(
-                "warning: no writable pids cgroup (needs root): sandboxed commands are not limited in process count"
-            );
+            log::warn!("no writable pids cgroup (needs root): sandboxed commands are not limited in process count");
         }
         root
     })
@@ -494,7 +492,9 @@ pub fn landlock_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
         if std::env::var("MERGEFORGE_LANDLOCK").is_ok_and(|v| v == "off") {
-            eprintln!("warning: Landlock turned off (MERGEFORGE_LANDLOCK=off): sandboxed commands can write outside their sandbox");
+            log::warn!(
+                "Landlock turned off (MERGEFORGE_LANDLOCK=off): sandboxed commands can write outside their sandbox"
+            );
             return false;
         }
         let probe = std::thread::spawn(|| -> Option<RestrictionStatus> {
@@ -502,7 +502,7 @@ pub fn landlock_available() -> bool {
         });
         let enforced = matches!(probe.join(), Ok(Some(status)) if status.ruleset != RulesetStatus::NotEnforced);
         if !enforced {
-            eprintln!("warning: Landlock is not available: sandboxed commands can write outside their sandbox");
+            log::warn!("Landlock is not available: sandboxed commands can write outside their sandbox");
         }
         enforced
     })

@@ -23,7 +23,7 @@ pub(crate) fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
         if !super::mounts::available() {
-            eprintln!("warning: cannot create a pid namespace (no mount namespace): confined commands see every process and get no /proc");
+            log::warn!("cannot create a pid namespace (no mount namespace): confined commands see every process and get no /proc");
             return false;
         }
         /// What a confined command's child does: a mount namespace, then this one.

@@ -19,7 +19,7 @@ pub(crate) unsafe fn enters(enter: unsafe fn() -> std::io::Result<()>, warning: 
     }
     let available = probe.status().map(|s| s.success()).unwrap_or(false);
     if !available {
-        eprintln!("{warning}");
+        log::warn!("{}", warning.trim_start_matches("warning: "));
     }
     available
 }

@@ -270,7 +270,7 @@ impl Substrate {
             }
             match std::str::from_utf8(data) {
                 Ok(text) => sources.push(SourceFile { path: path.clone(), text: text.to_string() }),
-                Err(_) => eprintln!("warning: {}: {path} is not UTF-8; skipped", self.name),
+                Err(_) => log::warn!("{}: {path} is not UTF-8; skipped", self.name),
             }
         }
         sources

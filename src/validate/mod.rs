@@ -297,16 +297,13 @@ pub fn validate(
     }
     let flipped = runner.flips(&candidate.gold, &gold)?;
     if !flipped.is_empty() {
-        eprintln!(
-            "warning: gold's tests flip between two runs ({}); the candidate is dropped (flaky)",
-            flipped.join(", ")
-        );
+        log::warn!("gold's tests flip between two runs ({}); the candidate is dropped (flaky)", flipped.join(", "));
         return Ok(Err(Rejection::Flaky));
     }
     let baselines = match run_baselines(conflicted, conflicted_paths, &candidate.gold, runner)? {
         Ok(baselines) => baselines,
         Err(failure) => {
-            eprintln!("warning: {failure}; the candidate is dropped (ladder-incomplete)");
+            log::warn!("{failure}; the candidate is dropped (ladder-incomplete)");
             return Ok(Err(Rejection::LadderIncomplete));
         }
     };

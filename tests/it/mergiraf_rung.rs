@@ -13,7 +13,7 @@ use mergeforge::resolve::mergiraf::install::{install_root, PINNED};
 use crate::common::*;
 
 /// PATH without the folders that hold a `mergiraf`, with `first` (if any) in front.
-fn path_without_mergiraf(first: Option<&Path>) -> OsString {
+pub(crate) fn path_without_mergiraf(first: Option<&Path>) -> OsString {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let dirs = std::env::split_paths(&path).filter(|dir| !dir.join("mergiraf").exists());
     std::env::join_paths(first.map(Path::to_path_buf).into_iter().chain(dirs)).unwrap()
@@ -21,7 +21,7 @@ fn path_without_mergiraf(first: Option<&Path>) -> OsString {
 
 /// `mergeforge gen-tasks` on a substrate that does not exist (so nothing runs after the
 /// ladder is prepared), with PATH = `path` and the user cache in `cache`.
-fn gen_tasks_nowhere(path: &OsString, cache: &Path, extra: &[&str]) -> Output {
+pub(crate) fn gen_tasks_nowhere(path: &OsString, cache: &Path, extra: &[&str]) -> Output {
     mergeforge()
         .env("PATH", path)
         .env("MERGEFORGE_CACHE", cache)
@@ -49,12 +49,12 @@ fn cargo_runs(dir: &Path) -> usize {
     std::fs::read_to_string(dir.join("runs")).map_or(0, |t| t.lines().count())
 }
 
-fn stderr(output: &Output) -> String {
+pub(crate) fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// The line of `text` that starts with `error:`.
-fn error_line(text: &str) -> &str {
+pub(crate) fn error_line(text: &str) -> &str {
     text.lines().find(|l| l.starts_with("error:")).unwrap_or_else(|| panic!("no error line in:\n{text}"))
 }
 

@@ -49,7 +49,7 @@ impl FamilyBuilder for CommitReplay {
             .map(|patch| match proposals(history, patch, config, seed) {
                 Ok(proposals) => proposals,
                 Err(err) => {
-                    eprintln!("warning: commit {}: {err:#}; skipped", patch.commit);
+                    log::warn!("commit {}: {err:#}; skipped", patch.commit);
                     Vec::new()
                 }
             })

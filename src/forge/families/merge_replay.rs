@@ -31,7 +31,7 @@ impl FamilyBuilder for MergeReplay {
                 build: Box::new(move || match proposal(history, merge) {
                     Ok(proposal) => Some(proposal),
                     Err(err) => {
-                        eprintln!("warning: merge {}: {err:#}; skipped", merge.merge);
+                        log::warn!("merge {}: {err:#}; skipped", merge.merge);
                         None
                     }
                 }),

@@ -72,7 +72,7 @@ pub(crate) fn install(cargo: &Path, cache: &Path, progress: bool) -> Result<Path
         log.display()
     );
     if spinner.is_hidden() {
-        eprintln!("note: {note}");
+        log::info!("{note}");
     }
     spinner.set_message(note);
     let staging = tempfile::Builder::new()
@@ -87,7 +87,7 @@ pub(crate) fn install(cargo: &Path, cache: &Path, progress: bool) -> Result<Path
     }
     std::fs::rename(&building, &root).with_context(|| format!("moving the install to {}", root.display()))?;
     spinner.finish_and_clear();
-    eprintln!("note: installed mergiraf {PINNED} in {}", elapsed(started.elapsed()));
+    log::info!("installed mergiraf {PINNED} in {}", elapsed(started.elapsed()));
     installed(cache).with_context(|| format!("{}: no bin/mergiraf after the install", root.display()))
 }
 
@@ -133,7 +133,7 @@ fn lock(path: &Path, spinner: &ProgressBar) -> Result<File> {
     }
     let note = format!("waiting for another mergeforge to finish installing mergiraf {PINNED}");
     if spinner.is_hidden() {
-        eprintln!("note: {note}");
+        log::info!("{note}");
     }
     spinner.set_message(note);
     file.lock().with_context(|| format!("locking {}", path.display()))?;

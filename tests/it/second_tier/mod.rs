@@ -3,4 +3,6 @@
 //! second_tier::`. Each has a fast sibling in the first tier.
 
 mod example_patches;
+mod mergiraf_install;
 mod reproduce_under_load;
+mod sample;
