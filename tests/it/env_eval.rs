@@ -15,24 +15,53 @@ fn eval_json(extra: &[&str]) -> Value {
     serde_json::from_slice(&output.stdout).expect("eval --json prints JSON")
 }
 
+/// Gold reaches the maximum reward on the first task of each family in the sample: the
+/// first tier's sibling of `second_tier::gold_reaches_the_maximum_on_every_embedded_task`.
 #[test]
-fn gold_reaches_the_maximum_on_every_embedded_task() {
-    let report = eval_json(&["--agent", "gold"]);
+fn gold_reaches_the_maximum_on_a_task_of_every_family() {
     let manifest = read_json(&root().join(SAMPLE).join("manifest.json"));
-    let episodes = report["episodes"].as_array().unwrap();
-    assert_eq!(episodes.len(), manifest["tasks"].as_array().unwrap().len(), "one episode per task");
-    let short: Vec<String> = episodes
+    let mut families = std::collections::BTreeSet::new();
+    let ids: Vec<&str> = manifest["tasks"]
+        .as_array()
+        .unwrap()
         .iter()
-        .filter(|e| e["reached_max"] != true || e["tests_passing"] != true || e["markers_remaining"] != 0)
-        .map(|e| format!("{}: {} / {} ({:?})", e["task_id"], e["reward"], e["max_reward"], e["error"]))
+        .filter(|t| families.insert(t["family"].to_string()))
+        .map(|t| t["id"].as_str().unwrap())
         .collect();
-    assert!(short.is_empty(), "gold fell short:\n{}", short.join("\n"));
-    assert_eq!(report["totals"]["all"]["at_max"], episodes.len());
-    let latency = &report["latency"];
-    assert_eq!(latency["resets"], episodes.len());
-    assert!(latency["reset_p50_ms"].as_f64().unwrap() > 0.0);
-    assert!(latency["reset_p95_ms"].as_f64() >= latency["reset_p50_ms"].as_f64());
-    assert!(latency["step_overhead_p95_ms"].as_f64() >= latency["step_overhead_p50_ms"].as_f64());
+    assert!(ids.len() >= 3, "{families:?}");
+    for id in ids {
+        let report = eval_json(&["--agent", "gold", "--task", id]);
+        let episode = &report["episodes"][0];
+        assert!(
+            episode["reached_max"] == true && episode["tests_passing"] == true && episode["markers_remaining"] == 0,
+            "gold fell short on {id}: {episode}"
+        );
+    }
+}
+
+mod second_tier {
+    use super::*;
+
+    #[test]
+    #[ignore = "second tier: plays gold on all 140 committed tasks (a minute and a half)"]
+    fn gold_reaches_the_maximum_on_every_embedded_task() {
+        let report = eval_json(&["--agent", "gold"]);
+        let manifest = read_json(&root().join(SAMPLE).join("manifest.json"));
+        let episodes = report["episodes"].as_array().unwrap();
+        assert_eq!(episodes.len(), manifest["tasks"].as_array().unwrap().len(), "one episode per task");
+        let short: Vec<String> = episodes
+            .iter()
+            .filter(|e| e["reached_max"] != true || e["tests_passing"] != true || e["markers_remaining"] != 0)
+            .map(|e| format!("{}: {} / {} ({:?})", e["task_id"], e["reward"], e["max_reward"], e["error"]))
+            .collect();
+        assert!(short.is_empty(), "gold fell short:\n{}", short.join("\n"));
+        assert_eq!(report["totals"]["all"]["at_max"], episodes.len());
+        let latency = &report["latency"];
+        assert_eq!(latency["resets"], episodes.len());
+        assert!(latency["reset_p50_ms"].as_f64().unwrap() > 0.0);
+        assert!(latency["reset_p95_ms"].as_f64() >= latency["reset_p50_ms"].as_f64());
+        assert!(latency["step_overhead_p95_ms"].as_f64() >= latency["step_overhead_p50_ms"].as_f64());
+    }
 }
 
 #[test]

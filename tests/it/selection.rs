@@ -147,23 +147,29 @@ fn verdicts(value: &serde_json::Value) -> serde_json::Value {
     }
 }
 
-#[test]
-fn coverage_and_full_selection_keep_the_same_tasks_and_verdicts() {
-    let dir = tempfile::tempdir().unwrap();
-    let (coverage_report, coverage) = generate("coverage", &dir.path().join("coverage"));
-    let (full_report, full) = generate("full", &dir.path().join("full"));
-    assert!(coverage.len() >= 4, "too few tasks to compare: {}", coverage.len());
-    assert_eq!(coverage, full, "the modes disagree on tasks, levels or verdicts");
-    let cases = |r: &serde_json::Value| r["test_cases"].as_u64().unwrap();
-    assert!(
-        cases(&coverage_report) < cases(&full_report),
-        "selection ran {} test cases, the full suite {}",
-        cases(&coverage_report),
-        cases(&full_report)
-    );
-    assert!(full_report["test_runs"].as_u64().unwrap() > 0);
-    let manifest = crate::common::read_json(&dir.path().join("full/mergeforge/1.0.0/manifest.json"));
-    assert!(manifest["command"].as_array().unwrap().iter().any(|a| a == "--selection"));
-    let manifest = crate::common::read_json(&dir.path().join("coverage/mergeforge/1.0.0/manifest.json"));
-    assert!(!manifest["command"].as_array().unwrap().iter().any(|a| a == "--selection"));
+/// Second tier (first-tier sibling: selection::selection_cases_match_and_agree_with_the_full_suite).
+mod second_tier {
+    use super::*;
+
+    #[test]
+    #[ignore = "second tier: generates twice, with coverage selection and the full suite (a minute)"]
+    fn coverage_and_full_selection_keep_the_same_tasks_and_verdicts() {
+        let dir = tempfile::tempdir().unwrap();
+        let (coverage_report, coverage) = generate("coverage", &dir.path().join("coverage"));
+        let (full_report, full) = generate("full", &dir.path().join("full"));
+        assert!(coverage.len() >= 4, "too few tasks to compare: {}", coverage.len());
+        assert_eq!(coverage, full, "the modes disagree on tasks, levels or verdicts");
+        let cases = |r: &serde_json::Value| r["test_cases"].as_u64().unwrap();
+        assert!(
+            cases(&coverage_report) < cases(&full_report),
+            "selection ran {} test cases, the full suite {}",
+            cases(&coverage_report),
+            cases(&full_report)
+        );
+        assert!(full_report["test_runs"].as_u64().unwrap() > 0);
+        let manifest = crate::common::read_json(&dir.path().join("full/mergeforge/1.0.0/manifest.json"));
+        assert!(manifest["command"].as_array().unwrap().iter().any(|a| a == "--selection"));
+        let manifest = crate::common::read_json(&dir.path().join("coverage/mergeforge/1.0.0/manifest.json"));
+        assert!(!manifest["command"].as_array().unwrap().iter().any(|a| a == "--selection"));
+    }
 }

@@ -221,83 +221,89 @@ fn dead_owner() -> String {
     format!("{host}-{pid}")
 }
 
-#[test]
-fn killed_run_resumes_to_the_uninterrupted_output() {
-    let work = tempfile::tempdir().unwrap();
-    let config = substrate_config(work.path());
-    let cache = work.path().join("cache");
-    let resumed_out = work.path().join("resumed");
-    let args = gen_args(&config, &resumed_out, &cache, &["--per-cell", "2"]);
+/// Second tier (first-tier sibling: shards::sharded_and_merged_equals_the_unsharded_run).
+mod second_tier {
+    use super::*;
 
-    // Start, wait until some outcomes are cached (HEAD's and a few trees'), SIGKILL.
-    let mut child = mergeforge().args(&args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while cache_entries(&cache).len() < 4 {
-        assert!(child.try_wait().unwrap().is_none(), "the run finished before it could be killed");
-        assert!(Instant::now() < deadline, "no outcomes cached in time");
-        std::thread::sleep(Duration::from_millis(50));
+    #[test]
+    #[ignore = "second tier: kills and resumes a generation run (a minute)"]
+    fn killed_run_resumes_to_the_uninterrupted_output() {
+        let work = tempfile::tempdir().unwrap();
+        let config = substrate_config(work.path());
+        let cache = work.path().join("cache");
+        let resumed_out = work.path().join("resumed");
+        let args = gen_args(&config, &resumed_out, &cache, &["--per-cell", "2"]);
+
+        // Start, wait until some outcomes are cached (HEAD's and a few trees'), SIGKILL.
+        let mut child = mergeforge().args(&args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while cache_entries(&cache).len() < 4 {
+            assert!(child.try_wait().unwrap().is_none(), "the run finished before it could be killed");
+            assert!(Instant::now() < deadline, "no outcomes cached in time");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let killed_pid = child.id();
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        let before = cache_entries(&cache);
+        // The killed run's scratch repository is still in the temporary folder.
+        let tag = mergeforge::leftovers::owner_tag();
+        let scratch_prefix = format!("mergeforge-forge-{}-{killed_pid}-", tag.rsplit_once('-').unwrap().0);
+        let scratch = || {
+            std::fs::read_dir(std::env::temp_dir())
+                .unwrap()
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with(&scratch_prefix))
+                .count()
+        };
+        assert_eq!(scratch(), 1, "a killed run leaves its scratch repository");
+        assert!(!resumed_out.join("mergeforge/1.0.0/manifest.json").exists(), "killed before writing");
+
+        // What a killed run can leave: a staging folder (killed while writing the version)
+        // and a temporary cache entry (killed while writing an outcome). Plant both as a
+        // dead process's, plus a live process's (ours), which must survive.
+        let dead = dead_owner();
+        let staging = resumed_out.join(format!("mergeforge/.staging-1.0.0-{dead}-abc123"));
+        std::fs::create_dir_all(staging.join("tasks")).unwrap();
+        let shard_dir = before.keys().next().unwrap().parent().unwrap().to_path_buf();
+        let temp_entry = shard_dir.join(format!(".tmp-{dead}-xyz"));
+        std::fs::write(&temp_entry, b"{\"passed\": tr").unwrap();
+        let live_entry = shard_dir.join(format!(".tmp-{}-live", mergeforge::leftovers::owner_tag()));
+        std::fs::write(&live_entry, b"").unwrap();
+
+        // Start again: it finishes, sweeps the dead run's leftovers, re-uses its outcomes.
+        let resumed = json_of(&run(&args), "resumed gen-tasks");
+        assert_eq!(resumed["result"], "created");
+        assert!(!staging.exists(), "the killed run's staging folder is removed");
+        assert!(!temp_entry.exists(), "the killed run's temporary cache entry is removed");
+        assert!(live_entry.exists(), "a live process's temporary file is left alone");
+        assert_eq!(scratch(), 0, "the killed run's scratch repository is removed");
+        // And its pids cgroups (a test run's, a fork server's), with what still ran in them.
+        let cgroups = ["/sys/fs/cgroup/pids/mergeforge", "/sys/fs/cgroup/mergeforge"]
+            .iter()
+            .filter_map(|root| std::fs::read_dir(root).ok())
+            .flat_map(|entries| entries.flatten())
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&format!("run-{killed_pid}-")))
+            .count();
+        assert_eq!(cgroups, 0, "the killed run's pids cgroups are removed");
+        let after = cache_entries(&cache);
+        for (path, inode) in &before {
+            assert_eq!(after.get(path), Some(inode), "{} was re-used, not tested again", path.display());
+        }
+        assert!(after.len() > before.len(), "the resumed run tested the rest");
+
+        // An uninterrupted run with the same cache gives the same bytes and tests nothing.
+        let uninterrupted_out = work.path().join("uninterrupted");
+        let args = gen_args(&config, &uninterrupted_out, &cache, &["--per-cell", "2"]);
+        let uninterrupted = json_of(&run(&args), "uninterrupted gen-tasks");
+        assert_eq!(cache_entries(&cache), after, "every outcome was already cached");
+        assert_eq!(uninterrupted["tasks"], resumed["tasks"]);
+        assert_same_version(&resumed_out.join("mergeforge/1.0.0"), &uninterrupted_out.join("mergeforge/1.0.0"));
+        eprintln!(
+            "killed after {} cached outcomes; the resumed run added {} (total {})",
+            before.len(),
+            after.len() - before.len(),
+            after.len()
+        );
     }
-    let killed_pid = child.id();
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let before = cache_entries(&cache);
-    // The killed run's scratch repository is still in the temporary folder.
-    let tag = mergeforge::leftovers::owner_tag();
-    let scratch_prefix = format!("mergeforge-forge-{}-{killed_pid}-", tag.rsplit_once('-').unwrap().0);
-    let scratch = || {
-        std::fs::read_dir(std::env::temp_dir())
-            .unwrap()
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().starts_with(&scratch_prefix))
-            .count()
-    };
-    assert_eq!(scratch(), 1, "a killed run leaves its scratch repository");
-    assert!(!resumed_out.join("mergeforge/1.0.0/manifest.json").exists(), "killed before writing");
-
-    // What a killed run can leave: a staging folder (killed while writing the version)
-    // and a temporary cache entry (killed while writing an outcome). Plant both as a
-    // dead process's, plus a live process's (ours), which must survive.
-    let dead = dead_owner();
-    let staging = resumed_out.join(format!("mergeforge/.staging-1.0.0-{dead}-abc123"));
-    std::fs::create_dir_all(staging.join("tasks")).unwrap();
-    let shard_dir = before.keys().next().unwrap().parent().unwrap().to_path_buf();
-    let temp_entry = shard_dir.join(format!(".tmp-{dead}-xyz"));
-    std::fs::write(&temp_entry, b"{\"passed\": tr").unwrap();
-    let live_entry = shard_dir.join(format!(".tmp-{}-live", mergeforge::leftovers::owner_tag()));
-    std::fs::write(&live_entry, b"").unwrap();
-
-    // Start again: it finishes, sweeps the dead run's leftovers, re-uses its outcomes.
-    let resumed = json_of(&run(&args), "resumed gen-tasks");
-    assert_eq!(resumed["result"], "created");
-    assert!(!staging.exists(), "the killed run's staging folder is removed");
-    assert!(!temp_entry.exists(), "the killed run's temporary cache entry is removed");
-    assert!(live_entry.exists(), "a live process's temporary file is left alone");
-    assert_eq!(scratch(), 0, "the killed run's scratch repository is removed");
-    // And its pids cgroups (a test run's, a fork server's), with what still ran in them.
-    let cgroups = ["/sys/fs/cgroup/pids/mergeforge", "/sys/fs/cgroup/mergeforge"]
-        .iter()
-        .filter_map(|root| std::fs::read_dir(root).ok())
-        .flat_map(|entries| entries.flatten())
-        .filter(|e| e.file_name().to_string_lossy().starts_with(&format!("run-{killed_pid}-")))
-        .count();
-    assert_eq!(cgroups, 0, "the killed run's pids cgroups are removed");
-    let after = cache_entries(&cache);
-    for (path, inode) in &before {
-        assert_eq!(after.get(path), Some(inode), "{} was re-used, not tested again", path.display());
-    }
-    assert!(after.len() > before.len(), "the resumed run tested the rest");
-
-    // An uninterrupted run with the same cache gives the same bytes and tests nothing.
-    let uninterrupted_out = work.path().join("uninterrupted");
-    let args = gen_args(&config, &uninterrupted_out, &cache, &["--per-cell", "2"]);
-    let uninterrupted = json_of(&run(&args), "uninterrupted gen-tasks");
-    assert_eq!(cache_entries(&cache), after, "every outcome was already cached");
-    assert_eq!(uninterrupted["tasks"], resumed["tasks"]);
-    assert_same_version(&resumed_out.join("mergeforge/1.0.0"), &uninterrupted_out.join("mergeforge/1.0.0"));
-    eprintln!(
-        "killed after {} cached outcomes; the resumed run added {} (total {})",
-        before.len(),
-        after.len() - before.len(),
-        after.len()
-    );
 }
