@@ -21,8 +21,9 @@
 //! A file per job: [`options`] (what a run is asked), [`stage`] (substrates prepared,
 //! cells forged), [`order`] (the global order), [`judge`] (one candidate judged),
 //! [`grader_check`] (a kept candidate played by the environment's baseline agents),
-//! [`engine`] (judging in parallel), [`accept`] (selection), [`write`] (records, files
-//! and the manifest of a version), [`shard`] (sharded runs).
+//! [`engine`] (judging in parallel), [`draft`] (a kept candidate's task files),
+//! [`accept`] (selection), [`levels`] (levels by family for the report), [`shard`]
+//! (sharded runs); the version itself is written by [`crate::bundle`].
 
 mod accept;
 mod draft;

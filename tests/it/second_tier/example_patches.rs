@@ -7,9 +7,10 @@
 //! new entry's data-driven cases pass.
 //!
 //! Second tier (`cargo test --profile ci --test it -- --ignored second_tier::`): it builds
-//! the crate in the scratch worktrees, sharing one target folder under this build's
-//! (`CARGO_TARGET_TMPDIR/example-patches`) so the second build reuses the first's
-//! dependencies.
+//! the crate in the scratch worktrees, sharing one target folder in the user cache
+//! (`~/.cache/mergeforge/cargo-target/example-patches`, as the pytest venv is), so every
+//! build after the first on a machine reuses the dependencies and rebuilds only the
+//! patched crate.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -45,7 +46,7 @@ const GENERATED: [&str; 2] = ["schemas/", "docs/reference/"];
 #[test]
 #[ignore = "second tier: builds the crate twice in scratch worktrees (minutes)"]
 fn each_example_patch_adds_new_files_one_list_line_and_generated_files() {
-    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("example-patches");
+    let target = mergeforge::pytest::venv::user_cache_dir().join("cargo-target").join("example-patches");
     for example in &EXAMPLES {
         let started = std::time::Instant::now();
         check(example, &target).unwrap_or_else(|problem| panic!("docs/examples/{}: {problem}", example.patch));
