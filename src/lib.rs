@@ -28,7 +28,7 @@
 //! * [`curriculum`] makes the next dataset version from agents' results.
 //! * [`leftovers`] names temporaries by their process and clears a killed run's.
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
-//! * [`bench`] measures what generating costs (selection modes, merges, memory).
+//! * [`bench`](mod@bench) measures what generating costs (selection modes, merges, memory).
 
 pub(crate) mod bench;
 pub mod bundle;

@@ -18,7 +18,7 @@
 //!   `git merge-tree --write-tree` once per pair.
 //! - **memory**: peak resident set of this process and of its largest child.
 //!
-//! [`env`] is `mergeforge bench env`: the served environment's resets, on both reset
+//! [`env`](mod@env) is `mergeforge bench env`: the served environment's resets, on both reset
 //! paths side by side.
 
 use std::collections::BTreeMap;

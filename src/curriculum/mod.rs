@@ -21,7 +21,7 @@
 //! fails: the version is written last, atomically.
 //!
 //! The refresh is two steps so that the command line stays outside the library:
-//! [`plan`] reads and decides, the caller turns [`Plan::refill_command`] into
+//! [`plan`](mod@plan) reads and decides, the caller turns [`Plan::refill_command`] into
 //! [`GenOptions`], and [`Plan::finish`] generates and writes.
 
 pub(crate) mod changelog;

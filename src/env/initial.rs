@@ -137,7 +137,7 @@ pub(super) fn conflicted_texts(scan: &TreeScan, conflicted: &[String]) -> BTreeM
 
 /// Ours and theirs of a task's conflicted Python files (those with a gold version), by
 /// path: what the duplication check compares a resolution with. Shared by every copy of
-/// a template; the parsed [`Twins`] are each episode's own (parsed trees are large).
+/// a template; the parsed [`Twins`](super::duplication::Twins) are each episode's own (parsed trees are large).
 pub(super) type Sides = Arc<BTreeMap<String, (String, String)>>;
 
 fn reference_sides(

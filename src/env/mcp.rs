@@ -10,7 +10,7 @@
 //!   actions), `tools/call`. Notifications (`notifications/initialized`, ...) and client
 //!   responses get `202 Accepted` and no body.
 //! * `DELETE /mcp` with the header ends the session; `GET /mcp` is `405` (this server
-//!   sends nothing unprompted). A session idle for [`IDLE_LIMIT`] is dropped.
+//!   sends nothing unprompted). A session idle for [`IDLE_LIMIT`](super::sessions::IDLE_LIMIT) is dropped.
 //!
 //! Every failure is a JSON-RPC error object in a `200` reply (so a client reads it), its
 //! `data.code` the environment's own code (`INVALID_JSON`, `VALIDATION_ERROR`, ...), and

@@ -4,7 +4,7 @@
 //! method of a module-level class of a source module ([`clauses`] finds them).
 //!
 //! The tests that need it are those failing on the tree without it, which only a test
-//! run tells: the workspace's [`Probe`] runs them (no probe, no site). Cheap filters come
+//! run tells: the workspace's [`Probe`](super::Probe) runs them (no probe, no site). Cheap filters come
 //! first: with a coverage map, only functions some test ran; no clause whose removal
 //! would leave a local or parameter it reads unread (a dead assignment, an unused
 //! parameter); the stripped source must parse. Then a clause is a site when 1 to

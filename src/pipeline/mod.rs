@@ -18,7 +18,7 @@
 //! [`shard`] splits the global order across machines (`gen-tasks --shard K/N`) and
 //! merges the shards' verdicts with the same [`accept::Acceptance`] code (`merge-shards`).
 //!
-//! A file per job: [`options`] (what a run is asked), [`stage`] (substrates prepared,
+//! A file per job: [`options`] (what a run is asked), [`stage`](mod@stage) (substrates prepared,
 //! cells forged), [`order`] (the global order), [`judge`] (one candidate judged),
 //! [`grader_check`] (a kept candidate played by the environment's baseline agents),
 //! [`engine`] (judging in parallel), [`draft`] (a kept candidate's task files),

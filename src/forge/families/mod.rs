@@ -1,4 +1,4 @@
-//! The family catalogue: one family a file, listed once in [`catalogue!`]'s invocation
+//! The family catalogue: one family a file, listed once in `catalogue!`'s invocation
 //! below, which declares the module and makes the [`Family`] enum (serde, strum and clap
 //! names are the kebab-case variant), `Family::ALL` in catalogue order and
 //! `Family::builder`, an exhaustive match: a family cannot lack a builder.
