@@ -61,10 +61,6 @@ pub(super) fn agent_values() -> super::values::NamedValue {
 }
 
 pub(crate) fn run(args: EvalArgs) -> Result<ExitCode> {
-    let agents = agents::names();
-    if !agents.contains(&args.agent.as_str()) {
-        bail!("unknown agent `{}`: expected one of {}", args.agent, agents.join(", "));
-    }
     let level = match args.level.as_deref() {
         None => None,
         Some(name) => Some(

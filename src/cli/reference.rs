@@ -6,11 +6,12 @@
 
 use std::fmt::Write;
 
+use crate::difficulty::Level;
 use crate::env::agents;
 use crate::forge::Family;
 use crate::intent::{Change, Kind, Rewrites};
 use crate::mutate::{self, Operator};
-use crate::resolve::{self, RecordKey, Rung};
+use crate::resolve::{self, RecordKey};
 
 /// Where the tables go, relative to the repository root.
 pub(crate) const FOLDER: &str = "docs/reference";
@@ -112,10 +113,7 @@ pub(crate) fn ladder_table() -> String {
     let mut out = String::from("| rung | resolver | level | recorded as | eval agent | what it does |\n");
     out.push_str("|---|---|---|---|---|---|\n");
     for (i, resolver) in resolve::ALL.iter().enumerate() {
-        let level = match resolver.rung() {
-            Rung::Easy => "easy",
-            Rung::Medium => "medium",
-        };
+        let level = Level::from(resolver.rung()).name();
         let recorded = match resolver.record_key() {
             RecordKey::Own(key) => format!("`{key}`"),
             RecordKey::Shared { key, member } => format!("`{key}.{member}`"),
@@ -139,10 +137,7 @@ pub(crate) fn ladder_help() -> String {
          none: hard):\n",
     );
     for (i, resolver) in resolve::ALL.iter().enumerate() {
-        let level = match resolver.rung() {
-            Rung::Easy => "easy",
-            Rung::Medium => "medium",
-        };
+        let level = Level::from(resolver.rung()).name();
         let _ = writeln!(out, "  {}. {} ({level}): {}", i + 1, resolver.name(), resolver.description());
     }
     out

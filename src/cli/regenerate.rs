@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 
+use crate::pytest::cache::write_atomically;
+
 /// Write every generated file of the repository: the JSON Schemas of the dataset format
 /// (`schemas/<name>.schema.json`, from the record types) and the catalogue tables
 /// (docs/reference/*.md: families, intent kinds, mutation operators, the difficulty
@@ -39,7 +41,7 @@ pub(crate) fn run(args: RegenerateArgs) -> Result<ExitCode> {
             stale.push(path);
             continue;
         }
-        write_replacing(&target, &bytes).with_context(|| format!("writing {}", target.display()))?;
+        write_atomically(&target, &bytes).with_context(|| format!("writing {}", target.display()))?;
         println!("{}", path.display());
     }
     if stale.is_empty() {
@@ -61,15 +63,4 @@ pub fn generated_files() -> Result<Vec<(PathBuf, Vec<u8>)>> {
         files.push((Path::new(super::reference::FOLDER).join(name), text.into_bytes()));
     }
     Ok(files)
-}
-
-/// Writes `bytes` through a temporary file in the same folder and a rename, so a file is
-/// either the old one or the new one, never half written.
-fn write_replacing(path: &Path, bytes: &[u8]) -> Result<()> {
-    let folder = path.parent().context("a generated file has no folder")?;
-    std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
-    let mut temp = tempfile::Builder::new().prefix(".regenerate-").tempfile_in(folder)?;
-    std::io::Write::write_all(&mut temp, bytes)?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }

@@ -1,7 +1,7 @@
 //! The committed sample dataset under `generated/`: a reduced run reproduces its files
 //! byte for byte, and every task holds up with plain git and pytest.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::common::*;
 
@@ -17,6 +17,48 @@ pub(crate) fn sample_version() -> PathBuf {
     versions.pop().expect("a committed sample version")
 }
 
+/// The committed sample's recorded command (its manifest's `command`), restricted to
+/// `substrate` and writing into `out` with the outcome cache `cache`.
+pub(crate) fn recorded_command(manifest: &serde_json::Value, substrate: &str, out: &Path, cache: &Path) -> Vec<String> {
+    let recorded: Vec<String> =
+        manifest["command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+    assert_eq!(&recorded[..2], ["mergeforge", "gen-tasks"]);
+    let mut args = recorded[1..].to_vec();
+    args.extend(["--substrate".into(), format!("substrates/{substrate}")]);
+    args.extend(["--out".into(), out.to_str().unwrap().into(), "--cache".into(), cache.to_str().unwrap().into()]);
+    args.push("--no-progress".into());
+    args
+}
+
+/// Asserts that the version a run of [`recorded_command`] wrote under `out` holds the
+/// committed sample's tasks of `substrate`, in the same order and byte for byte (`run`
+/// names the run in the messages); returns the fresh version's manifest.
+pub(crate) fn assert_reproduced(version: &Path, out: &Path, substrate: &str, run: &str) -> serde_json::Value {
+    let manifest = read_json(&version.join("manifest.json"));
+    let fresh = out.join("mergeforge-embedded").join(version.file_name().unwrap());
+    let fresh_manifest = read_json(&fresh.join("manifest.json"));
+    let ids = |manifest: &serde_json::Value| -> Vec<String> {
+        manifest["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["substrate"] == substrate)
+            .map(|t| t["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let expected = ids(&manifest);
+    assert!(!expected.is_empty(), "the committed sample has no {substrate} task");
+    let all: Vec<&str> =
+        fresh_manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
+    assert_eq!(all, expected, "{run} chose other tasks");
+    for id in expected {
+        let committed = read_tree(&version.join("tasks").join(&id));
+        let regenerated = read_tree(&fresh.join("tasks").join(&id));
+        assert_eq!(committed, regenerated, "task {id} differs from the committed sample");
+    }
+    fresh_manifest
+}
+
 #[test]
 fn a_reduced_run_reproduces_the_committed_sample() {
     let version = sample_version();
@@ -30,44 +72,15 @@ fn a_reduced_run_reproduces_the_committed_sample() {
     // The recorded command, restricted to one substrate.
     let substrate = manifest["substrates"].as_array().unwrap().iter().find(|s| s["tasks"].as_u64() > Some(0)).unwrap();
     let name = substrate["name"].as_str().unwrap();
-    let recorded: Vec<String> =
-        manifest["command"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
-    assert_eq!(&recorded[..2], ["mergeforge", "gen-tasks"]);
-    let substrate_path = format!("substrates/{name}");
-    let mut args: Vec<&str> = recorded[1..].iter().map(String::as_str).collect();
-    args.extend([
-        "--substrate",
-        &substrate_path,
-        "--out",
-        out.to_str().unwrap(),
-        "--cache",
-        cache.to_str().unwrap(),
-        "--no-progress",
-    ]);
-    let output = run_mergeforge(&args);
+    let args = recorded_command(&manifest, name, &out, &cache);
+    let output = run_mergeforge(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
 
-    let fresh = out.join("mergeforge-embedded").join(version.file_name().unwrap());
-    let fresh_manifest = read_json(&fresh.join("manifest.json"));
-    let expected: Vec<&str> = manifest["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["substrate"] == name)
-        .map(|t| t["id"].as_str().unwrap())
-        .collect();
-    let got: Vec<&str> =
-        fresh_manifest["tasks"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
-    assert_eq!(got, expected, "the reduced run chose other tasks");
+    let fresh_manifest = assert_reproduced(&version, &out, name, "the reduced run");
     // An embedded substrate is the generator's own code: its licence and source are recorded.
     let entry = &fresh_manifest["substrates"][0];
     assert_eq!(entry["license"], env!("CARGO_PKG_LICENSE"), "{entry}");
     assert_eq!(entry["source"], format!("mergeforge: substrates/{name}"), "{entry}");
-    for id in expected {
-        let committed = read_tree(&version.join("tasks").join(id));
-        let regenerated = read_tree(&fresh.join("tasks").join(id));
-        assert_eq!(committed, regenerated, "task {id} differs from the committed sample");
-    }
 }
 
 /// The first task of each (family, substrate) cell of the committed sample, in manifest
