@@ -37,6 +37,7 @@ impl From<&FlatOutcome> for Outcome {
             failed_tests: flat.failed_tests.clone(),
             duration_ms: 0,
             timed_out: flat.timed_out,
+            out_of_memory: false,
             last_line: String::new(),
         }
     }

@@ -41,7 +41,7 @@ impl OutcomeCache {
     pub(crate) fn get(&self, key: &str) -> Option<Outcome> {
         let text = std::fs::read_to_string(self.path(key)).ok()?;
         let cached: CachedOutcome = serde_json::from_str(&text).ok()?;
-        Some(Outcome { duration_ms: cached.duration_ms, ..cached.outcome })
+        Some(Outcome { duration_ms: cached.duration_ms, out_of_memory: cached.out_of_memory, ..cached.outcome })
     }
 
     /// Stores `outcome` under `key` unless an entry is there already; returns the stored
@@ -58,7 +58,12 @@ impl OutcomeCache {
     /// reads the cache later (the unsharded reference, a resumed run) must see the
     /// verdict the first judge used.
     pub(crate) fn put_confirmed(&self, key: &str, outcome: Outcome, confirmed: &[Confirmation]) -> Result<Outcome> {
-        let cached = CachedOutcome { duration_ms: outcome.duration_ms, outcome, confirmed: confirmed.to_vec() };
+        let cached = CachedOutcome {
+            duration_ms: outcome.duration_ms,
+            out_of_memory: outcome.out_of_memory,
+            outcome,
+            confirmed: confirmed.to_vec(),
+        };
         let mut text = serde_json::to_string(&cached)?;
         text.push('\n');
         let path = self.path(key);
@@ -83,6 +88,8 @@ struct CachedOutcome {
     outcome: Outcome,
     #[serde(default)]
     duration_ms: u64,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    out_of_memory: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     confirmed: Vec<Confirmation>,
 }
@@ -121,7 +128,7 @@ mod tests {
     use super::*;
 
     fn outcome(passed: bool, timed_out: bool, duration_ms: u64) -> Outcome {
-        Outcome { passed, failed_tests: Vec::new(), duration_ms, timed_out, last_line: String::new() }
+        Outcome { passed, failed_tests: Vec::new(), duration_ms, timed_out, out_of_memory: false, last_line: String::new() }
     }
 
     #[test]

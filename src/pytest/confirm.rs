@@ -233,6 +233,7 @@ mod tests {
             failed_tests: failed.iter().map(|s| s.to_string()).collect(),
             duration_ms: 0,
             timed_out: false,
+            out_of_memory: false,
             last_line: String::new(),
         }
     }

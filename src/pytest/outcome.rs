@@ -23,9 +23,22 @@ pub struct Outcome {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[schemars(extend("const" = true))]
     pub timed_out: bool,
+    /// The run ran out of memory (Python raised `MemoryError` under the address-space
+    /// limit): kept in the outcome cache, never in a record. Whether a runaway
+    /// allocation meets the memory limit or the time limit first depends on the machine,
+    /// so the two are one verdict where it matters ([`Outcome::exhausted`]).
+    #[serde(skip)]
+    pub out_of_memory: bool,
     /// The last line of the output, for error messages; not part of any record.
     #[serde(skip)]
     pub last_line: String,
+}
+
+impl Outcome {
+    /// Whether the run hit a resource limit: the time limit or the memory limit.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.timed_out || self.out_of_memory
+    }
 }
 
 /// What a run's output says: passed, the failing ids (or a placeholder saying why it
@@ -50,8 +63,18 @@ pub(crate) fn outcome_of(output: &RunOutput) -> Outcome {
         failed_tests,
         duration_ms: output.duration.as_millis() as u64,
         timed_out: output.timed_out,
+        out_of_memory: !passed && ran_out_of_memory(&output.output),
         last_line: last_line(&output.output).to_string(),
     }
+}
+
+/// Whether `output` shows a `MemoryError` ending pytest (`INTERNALERROR> MemoryError`)
+/// or a test (`E   MemoryError`, a traceback's last line).
+fn ran_out_of_memory(output: &str) -> bool {
+    output.lines().any(|line| {
+        let line = line.strip_prefix("INTERNALERROR>").or_else(|| line.strip_prefix('E')).unwrap_or(line);
+        line.trim_start().starts_with("MemoryError")
+    })
 }
 
 /// The placeholder id a failing run gets when Python could not import a module:
@@ -111,5 +134,21 @@ mod tests {
         let printed = "ModuleNotFoundError: No module named 'yaml'\n1 passed in 0.01s\n";
         assert!(outcome_of(&run(0, printed)).failed_tests.is_empty());
         assert_eq!(missing_module("ModuleNotFoundError: No module named ''"), None);
+    }
+
+    #[test]
+    fn a_memory_error_that_ended_pytest_or_a_test_is_running_out_of_memory() {
+        // As pytest prints them: an internal error while it formats a report, a test's
+        // traceback.
+        let internal = "INTERNALERROR>     return compile(source, filename, mode, flags,\n\
+                        INTERNALERROR> MemoryError\n\n3 failed, 100 passed in 56.90s\n";
+        assert!(outcome_of(&run(3, internal)).out_of_memory);
+        let test = "    def test_hoard():\n>       hoard.append(bytearray(1 << 28))\nE       MemoryError\n\n\
+                    FAILED tests/test_a.py::test_hoard - MemoryError\n1 failed in 2.00s\n";
+        assert!(outcome_of(&run(1, test)).out_of_memory);
+        // A test that names the error without raising it, and a passing run, did not.
+        let named = "E       AssertionError: assert 'MemoryError' == 'ValueError'\n1 failed in 0.01s\n";
+        assert!(!outcome_of(&run(1, named)).out_of_memory);
+        assert!(!outcome_of(&run(0, "MemoryError\n1 passed in 0.01s\n")).out_of_memory);
     }
 }

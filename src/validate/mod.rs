@@ -185,8 +185,10 @@ pub enum Rejection {
     BothSidesFail,
     /// The gold merge fails its tests.
     GoldFails,
-    /// The tests hit the time limit on the conflicted tree or a side: the task's signal
-    /// would be a hang, not a failure, and every check of it would cost a full timeout.
+    /// The tests hit the time limit or ran out of memory on the conflicted tree or a
+    /// side: the task's signal would be a hang, not a failure, and every check of it
+    /// would cost a full timeout (a runaway allocation meets one limit or the other
+    /// first depending on the machine, so both reject alike).
     TimesOut,
     /// A kept task already has the same hunks, modulo whitespace and identifiers
     /// (decided when tasks are selected, not here).
@@ -257,7 +259,7 @@ pub fn validate(
     if conflicted_outcome.passed {
         return Ok(Err(Rejection::ConflictedPasses));
     }
-    if conflicted_outcome.timed_out {
+    if conflicted_outcome.exhausted() {
         return Ok(Err(Rejection::TimesOut));
     }
     let base = match rule {
@@ -277,7 +279,7 @@ pub fn validate(
         return Ok(Err(failing(&ours, &candidate.ours, rejection)));
     }
     let theirs = runner.run(&candidate.theirs)?;
-    if theirs.timed_out {
+    if theirs.exhausted() {
         return Ok(Err(Rejection::TimesOut));
     }
     if let Some(rejection) = check_sides(rule, &ours, &theirs) {
@@ -318,7 +320,7 @@ pub fn validate(
 /// Why a tree that had to pass failed: a time-out, a dependency the venv lacks (a
 /// module Python could not import and the tree does not hold), or `otherwise`.
 fn failing(outcome: &Outcome, tree: &Snapshot, otherwise: Rejection) -> Rejection {
-    if outcome.timed_out {
+    if outcome.exhausted() {
         return Rejection::TimesOut;
     }
     if otherwise != Rejection::SideFails && otherwise != Rejection::BaseFails {
@@ -340,7 +342,7 @@ fn failing(outcome: &Outcome, tree: &Snapshot, otherwise: Rejection) -> Rejectio
 
 /// The check of ours alone that can reject before theirs runs.
 fn early_side_check(rule: SideRule, ours: &Outcome) -> Option<Rejection> {
-    if ours.timed_out {
+    if ours.exhausted() {
         return Some(Rejection::TimesOut);
     }
     match (rule, ours.passed) {
@@ -429,7 +431,7 @@ mod tests {
     use crate::resolve::RecordKey;
 
     fn outcome(passed: bool, ms: u64) -> Outcome {
-        Outcome { passed, failed_tests: Vec::new(), duration_ms: ms, timed_out: false, last_line: String::new() }
+        Outcome { passed, failed_tests: Vec::new(), duration_ms: ms, timed_out: false, out_of_memory: false, last_line: String::new() }
     }
 
     /// The record holds one entry per record key of the catalogue, in ladder order: an

@@ -1,6 +1,7 @@
 //! Hostile substrates, as data: `tests/data/hostile/<case>/` holds a test file
 //! (`test_hostile.py`) and `case.toml` (`expect` = outcomes allowed, `timeout_s`,
-//! `max_seconds` the run must end within). Each must end as a clean failed/timeout
+//! `max_seconds` the run must end within, `out_of_memory` whether the pipeline's outcome
+//! says it ran out of memory). Each must end as a clean failed/timeout
 //! outcome, with nothing written outside the sandbox and no process left behind.
 //! Beside them, `must_pass_*` cases (`expect = ["passed"]`) are suites that real
 //! projects have and that must pass unchanged in the sandbox, under the same checks:
@@ -33,6 +34,9 @@ struct Case {
     expect: Vec<String>,
     timeout_s: u64,
     max_seconds: u64,
+    /// The pipeline's outcome says the run ran out of memory.
+    #[serde(default)]
+    out_of_memory: bool,
 }
 
 /// How a case runs: through the pipeline's runner, or confined as an episode's command.
@@ -80,6 +84,7 @@ fn run_case(dir: &Path, python: &mergeforge::pytest::venv::PythonEnv, harness: H
         Harness::Pipeline => {
             let runner = TestRunner::new(&command, &env, timeout, python, None);
             let outcome = runner.run(&tree).unwrap_or_else(|e| panic!("{name}: the harness failed: {e:#}"));
+            assert_eq!(outcome.out_of_memory, case.out_of_memory, "{name}: out of memory ({})", outcome.last_line);
             (outcome.timed_out, outcome.passed, outcome.last_line)
         }
         Harness::Episode => {
