@@ -128,7 +128,14 @@ mod tests {
     use super::*;
 
     fn outcome(passed: bool, timed_out: bool, duration_ms: u64) -> Outcome {
-        Outcome { passed, failed_tests: Vec::new(), duration_ms, timed_out, out_of_memory: false, last_line: String::new() }
+        Outcome {
+            passed,
+            failed_tests: Vec::new(),
+            duration_ms,
+            timed_out,
+            out_of_memory: false,
+            last_line: String::new(),
+        }
     }
 
     #[test]

@@ -431,7 +431,14 @@ mod tests {
     use crate::resolve::RecordKey;
 
     fn outcome(passed: bool, ms: u64) -> Outcome {
-        Outcome { passed, failed_tests: Vec::new(), duration_ms: ms, timed_out: false, out_of_memory: false, last_line: String::new() }
+        Outcome {
+            passed,
+            failed_tests: Vec::new(),
+            duration_ms: ms,
+            timed_out: false,
+            out_of_memory: false,
+            last_line: String::new(),
+        }
     }
 
     /// The record holds one entry per record key of the catalogue, in ladder order: an
