@@ -17,6 +17,8 @@
 //! * [`merge`] merges ours and theirs in memory with git2 and reads the conflict markers.
 //! * [`resolve`] holds the baseline resolvers, the ladder that levels tasks (one
 //!   catalogue; `docs/reference/ladder.md` lists its rungs).
+//! * [`judge`] is the one judgement of *solves*: gold's tests, the tree's own tests, static
+//!   findings against gold.
 //! * [`validate`] runs the tests on every tree a task needs and checks the family's rules.
 //! * [`difficulty`] levels a validated task and scores it.
 //! * [`bundle`] writes the versioned, content-addressed dataset.
@@ -38,6 +40,7 @@ pub(crate) mod difficulty;
 pub mod env;
 pub mod forge;
 pub mod intent;
+pub(crate) mod judge;
 pub mod leftovers;
 pub mod merge;
 pub mod mutate;

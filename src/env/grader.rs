@@ -1,9 +1,13 @@
-//! The grader: the one judgement of *solves*, run so that the agent cannot touch
-//! it. Every graded test run takes a copy of the agent's tree, restores gold's
-//! [`steers_the_run`] files over it (test modules, `conftest.py` files, pytest's
-//! configuration, anything that would shadow the test runner: gold's copy, or none where
-//! gold has none), runs the task's test command there in the sandbox, and requires every
-//! test id that passes on gold to pass — the exit status alone proves nothing.
+//! The grader: the one judgement of *solves* ([`crate::judge`]), run so that the agent
+//! cannot touch it, with the environment's runs ([`Runs`]). Every graded test run takes a
+//! copy of the agent's tree, restores gold's [`steers_the_run`] files over it (test
+//! modules, `conftest.py` files, pytest's configuration, anything that would shadow the
+//! test runner: gold's copy, or none where gold has none), runs the task's test command
+//! there in the sandbox, and requires every test id that passes on gold to pass — the
+//! exit status alone proves nothing. Where the agent's test modules differ from gold's,
+//! they run too (with gold's conftest and configuration) and must keep gold's tests; and
+//! the tree may have no static finding gold has not. The verdict's summary names what
+//! failed.
 //!
 //! Gold's passing ids are those the check at generation recorded in `solution.json`
 //! ([`crate::env::check`]); for a task without a recorded check (the check itself), one
@@ -26,55 +30,20 @@ use anyhow::{Context, Result};
 use super::observation::{pytest_counts, TestCounts};
 use crate::bundle::solution::GraderCheck;
 use crate::bundle::Solution;
+use crate::judge::{self, steers_the_run, Listed, Runs, Unsolved};
 use crate::pytest::report;
 use crate::sandbox::{self, Limits, Reads, RunOutput, RunRequest};
-use crate::snapshot::{self, Snapshot};
+use crate::snapshot::Snapshot;
 
 /// Output kept from a graded run: enough for pytest's summary of every test id.
 const GRADED_OUTPUT_CAP: usize = 16 << 20;
 
-/// What a file that steers the test run is, by name (any folder): pytest's
-/// configuration, or a module that `python -m pytest` would import instead of pytest.
-const STEERING_NAMES: &[&str] = &[
-    "pytest.ini",
-    ".pytest.ini",
-    "pyproject.toml",
-    "setup.cfg",
-    "tox.ini",
-    "pytest.py",
-    "py.py",
-    "sitecustomize.py",
-    "usercustomize.py",
-];
-
-/// Folders that would shadow the test runner's own packages.
-const STEERING_FOLDERS: &[&str] = &["_pytest", "pluggy"];
-
-/// Whether `path` decides how the tests run rather than what they test: a test file
-/// ([`snapshot::is_test_file`]: test modules, their folders, `conftest.py`), pytest's
-/// configuration, or a shadow of the runner. Graded runs take gold's copy of these.
-pub(crate) fn steers_the_run(path: &str) -> bool {
-    let mut parts: Vec<&str> = path.split('/').collect();
-    let name = parts.pop().unwrap_or_default();
-    snapshot::is_test_file(path)
-        || STEERING_NAMES.contains(&name)
-        || parts.first().is_some_and(|top| STEERING_FOLDERS.contains(top))
-}
-
-/// `tree` as the grader runs it: every file that steers the run replaced by gold's
-/// (removed where gold has none).
-pub(crate) fn graded_tree(tree: &Snapshot, gold: &GoldTests) -> Snapshot {
-    let mut out: Snapshot =
-        tree.iter().filter(|(path, _)| !steers_the_run(path)).map(|(p, d)| (p.clone(), d.clone())).collect();
-    out.extend(gold.files.iter().map(|(p, d)| (p.clone(), d.clone())));
-    out
-}
-
 /// Gold's side of the grader for one task.
 #[derive(Debug)]
 pub struct GoldTests {
-    /// Gold's files that steer the run.
-    pub(crate) files: Snapshot,
+    /// Gold's Python files and those that steer the run: what the judgement restores over
+    /// a tree and compares its own tests and static findings with.
+    pub(crate) tree: Snapshot,
     /// Test ids that pass on gold (empty when the test command is not pytest: then the
     /// exit status decides).
     pub(crate) passing: BTreeSet<String>,
@@ -168,14 +137,18 @@ fn gold_tree(merged: &Snapshot, solution: &Solution) -> Snapshot {
     tree
 }
 
-fn steering_files(tree: &Snapshot) -> Snapshot {
-    tree.iter().filter(|(path, _)| steers_the_run(path)).map(|(p, d)| (p.clone(), d.clone())).collect()
+/// What of gold's tree the judgement needs: its Python files and those that steer the
+/// run.
+fn judged_files(tree: &Snapshot) -> Snapshot {
+    let needed = |path: &str| path.ends_with(".py") || steers_the_run(path);
+    tree.iter().filter(|(path, _)| needed(path)).map(|(p, d)| (p.clone(), d.clone())).collect()
 }
 
 /// Gold's tests as the check at generation recorded them: no run of gold needed.
 fn recorded_gold_tests(merged: &Snapshot, solution: &Solution, check: &GraderCheck) -> GoldTests {
-    let files = steering_files(&gold_tree(merged, solution));
-    GoldTests { files, passing: check.gold_passing.iter().cloned().collect(), run: None }
+    let tree = gold_tree(merged, solution);
+    let passing = check.gold_passing.iter().cloned().collect();
+    GoldTests { tree: judged_files(&tree), passing, run: None }
 }
 
 /// Gold's tree (the merged tree with every solution file's gold text), its steering
@@ -189,7 +162,7 @@ fn gold_tests(merged: &Snapshot, solution: &Solution, command: &TestCommand) -> 
         crate::pytest::last_line(&output.output)
     );
     let passing = if command.is_pytest() { report::passed_test_ids(&output.output) } else { BTreeSet::new() };
-    Ok(GoldTests { files: steering_files(&tree), passing, run: Some((tree, output)) })
+    Ok(GoldTests { tree: judged_files(&tree), passing, run: Some((tree, output)) })
 }
 
 /// The grader's verdict on one tree.
@@ -220,28 +193,73 @@ impl Verdict {
     }
 }
 
-/// Grades `tree` (the agent's, as scanned) against `gold`.
+/// Grades `tree` (the agent's, as scanned) against `gold` with the one judgement
+/// ([`judge::judge`]): the verdict passes when the tree solves the task; otherwise its
+/// summary says which part failed and what it names.
 pub(crate) fn grade(tree: &Snapshot, gold: &GoldTests, command: &TestCommand) -> Result<Verdict> {
-    let graded = graded_tree(tree, gold);
-    if command.known_failures.as_ref().is_some_and(|known| (known.0)(&graded)) {
-        return Ok(Verdict::known_failure());
+    let judged = judge::judge(tree, &gold.tree, &GraderRuns { gold, command })?;
+    let mut verdict = judged.graded;
+    match judged.unsolved {
+        None | Some(Unsolved::GoldTests) => {}
+        Some(unsolved) => {
+            verdict.passed = false;
+            verdict.summary = format!("{}; {}", verdict.summary, unsolved.describe());
+        }
     }
-    let output = match &gold.run {
-        Some((gold_tree, gold_output)) if *gold_tree == graded => gold_output.clone(),
-        _ => command.run(&graded).context("running the graded tests")?,
-    };
-    let passed_ids = report::passed_test_ids(&output.output);
-    let missing: Vec<&String> = gold.passing.iter().filter(|id| !passed_ids.contains(*id)).collect();
-    let passed = output.exit_code == Some(0) && missing.is_empty();
-    let counts = pytest_counts(&output.output);
-    let failed_ids = report::failing_test_ids(&output.output);
-    Ok(Verdict {
-        passed,
-        counts,
-        summary: summary(passed, counts, &output, &failed_ids, &missing),
-        passed_ids: passed_ids.into_iter().collect(),
-        failed_ids,
-    })
+    Ok(verdict)
+}
+
+/// The judgement's runs in the environment: the task's test command in a fresh sandbox.
+struct GraderRuns<'a> {
+    gold: &'a GoldTests,
+    command: &'a TestCommand,
+}
+
+impl Runs for GraderRuns<'_> {
+    type Graded = Verdict;
+
+    /// Gold's tests over the tree: a tree known to fail is not run again, one equal to
+    /// gold's gets gold's run; every test id that passes on gold must pass.
+    fn graded(&self, graded: &Snapshot) -> Result<Verdict> {
+        let (gold, command) = (self.gold, self.command);
+        if command.known_failures.as_ref().is_some_and(|known| (known.0)(graded)) {
+            return Ok(Verdict::known_failure());
+        }
+        let output = match &gold.run {
+            Some((gold_tree, gold_output)) if gold_tree == graded => gold_output.clone(),
+            _ => command.run(graded).context("running the graded tests")?,
+        };
+        let passed_ids = report::passed_test_ids(&output.output);
+        let missing: Vec<&String> = gold.passing.iter().filter(|id| !passed_ids.contains(*id)).collect();
+        let passed = output.exit_code == Some(0) && missing.is_empty();
+        let counts = pytest_counts(&output.output);
+        let failed_ids = report::failing_test_ids(&output.output);
+        Ok(Verdict {
+            passed,
+            counts,
+            summary: summary(passed, counts, &output, &failed_ids, &missing),
+            passed_ids: passed_ids.into_iter().collect(),
+            failed_ids,
+        })
+    }
+
+    fn passes(&self, run: &Verdict) -> bool {
+        run.passed
+    }
+
+    fn listed(&self, own: &Snapshot) -> Result<Listed> {
+        let output = self.command.run(own).context("running the tree's own tests")?;
+        let outcome = crate::pytest::outcome::outcome_of(&output);
+        Ok(Listed {
+            passed: outcome.passed,
+            failed: outcome.failed_tests,
+            passing: report::passed_test_ids(&output.output),
+        })
+    }
+
+    fn gold_passing(&self) -> Result<BTreeSet<String>> {
+        Ok(self.gold.passing.clone())
+    }
 }
 
 fn summary(
@@ -283,43 +301,10 @@ mod tests {
     }
 
     #[test]
-    fn steering_files_are_tests_configuration_and_runner_shadows() {
-        for path in [
-            "tests/test_a.py",
-            "conftest.py",
-            "pkg/conftest.py",
-            "pytest.ini",
-            "sub/tox.ini",
-            "pyproject.toml",
-            "setup.cfg",
-            "pytest.py",
-            "_pytest/main.py",
-            "sitecustomize.py",
-        ] {
-            assert!(steers_the_run(path), "{path}");
-        }
-        for path in ["calculator.py", "pkg/core.py", "README.md", "setup.py", "pkg/_pytest_helpers.py"] {
-            assert!(!steers_the_run(path), "{path}");
-        }
-    }
-
-    #[test]
-    fn the_graded_tree_takes_golds_steering_files_only() {
-        let agent = tree(&[
-            ("calc.py", "agent"),
-            ("tests/test_calc.py", "def test_ok(): pass"),
-            ("conftest.py", "import sys; sys.exit(0)"),
-            ("pytest.ini", "[pytest]\naddopts = -k nothing"),
-        ]);
-        let gold =
-            GoldTests { files: tree(&[("tests/test_calc.py", "gold test")]), passing: BTreeSet::new(), run: None };
-        assert_eq!(graded_tree(&agent, &gold), tree(&[("calc.py", "agent"), ("tests/test_calc.py", "gold test")]));
-    }
-
-    #[test]
     fn a_tree_known_to_fail_is_graded_without_a_run() {
         // The command cannot run at all: grading a tree that is not known to fail errors.
-        let gold = GoldTests { files: tree(&[("tests/test_a.py", "gold")]), passing: BTreeSet::new(), run: None };
+        let files = tree(&[("tests/test_a.py", "gold")]);
+        let gold = GoldTests { tree: files, passing: BTreeSet::new(), run: None };
         let agent = tree(&[("a.py", "x = 1")]);
         let known = KnownFailures(Arc::new(|graded: &Snapshot| graded.contains_key("tests/test_a.py")));
         let mut command = TestCommand {

@@ -3,6 +3,7 @@
 //! run, the [`Confirmation`] its verdict needed. [`write_atomically`] also writes the
 //! coverage maps.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -39,9 +40,33 @@ impl OutcomeCache {
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<Outcome> {
-        let text = std::fs::read_to_string(self.path(key)).ok()?;
-        let cached: CachedOutcome = serde_json::from_str(&text).ok()?;
-        Some(Outcome { duration_ms: cached.duration_ms, out_of_memory: cached.out_of_memory, ..cached.outcome })
+        self.entry(key).map(CachedOutcome::into_outcome)
+    }
+
+    fn entry(&self, key: &str) -> Option<CachedOutcome> {
+        serde_json::from_str(&std::fs::read_to_string(self.path(key)).ok()?).ok()
+    }
+
+    /// The outcome under `key` of a run that listed the ids that passed, and those ids.
+    pub(crate) fn get_listed(&self, key: &str) -> Option<(Outcome, BTreeSet<String>)> {
+        let mut cached = self.entry(key)?;
+        let passing = std::mem::take(&mut cached.passing).into_iter().collect();
+        Some((cached.into_outcome(), passing))
+    }
+
+    /// Stores a run that listed the ids that passed, as [`OutcomeCache::put`] stores
+    /// another; returns the run the cache holds for `key` afterwards.
+    pub(crate) fn put_listed(
+        &self,
+        key: &str,
+        outcome: Outcome,
+        passing: BTreeSet<String>,
+    ) -> Result<(Outcome, BTreeSet<String>)> {
+        let cached = CachedOutcome::new(outcome, &[]);
+        let cached = CachedOutcome { passing: passing.into_iter().collect(), ..cached };
+        let stored = self.store(key, cached)?;
+        let passing = stored.passing.iter().cloned().collect();
+        Ok((stored.into_outcome(), passing))
     }
 
     /// Stores `outcome` under `key` unless an entry is there already; returns the stored
@@ -58,25 +83,24 @@ impl OutcomeCache {
     /// reads the cache later (the unsharded reference, a resumed run) must see the
     /// verdict the first judge used.
     pub(crate) fn put_confirmed(&self, key: &str, outcome: Outcome, confirmed: &[Confirmation]) -> Result<Outcome> {
-        let cached = CachedOutcome {
-            duration_ms: outcome.duration_ms,
-            out_of_memory: outcome.out_of_memory,
-            outcome,
-            confirmed: confirmed.to_vec(),
-        };
+        Ok(self.store(key, CachedOutcome::new(outcome, confirmed))?.into_outcome())
+    }
+
+    /// Stores `cached` under `key` unless an entry is there already (first writer wins);
+    /// returns the entry the cache holds afterwards.
+    fn store(&self, key: &str, cached: CachedOutcome) -> Result<CachedOutcome> {
         let mut text = serde_json::to_string(&cached)?;
         text.push('\n');
         let path = self.path(key);
         if write_new(&path, text.as_bytes()).context("writing the outcome cache")? {
-            return Ok(cached.outcome);
+            return Ok(cached);
         }
-        Ok(self.get(key).unwrap_or(cached.outcome))
+        Ok(self.entry(key).unwrap_or(cached))
     }
 
     /// The confirmations the verdict under `key` needed (empty for a single run).
     pub(crate) fn confirmations(&self, key: &str) -> Option<Vec<Confirmation>> {
-        let text = std::fs::read_to_string(self.path(key)).ok()?;
-        serde_json::from_str::<CachedOutcome>(&text).ok().map(|c| c.confirmed)
+        self.entry(key).map(|c| c.confirmed)
     }
 }
 
@@ -92,6 +116,26 @@ struct CachedOutcome {
     out_of_memory: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     confirmed: Vec<Confirmation>,
+    /// The ids that passed, for a run that listed them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    passing: Vec<String>,
+}
+
+impl CachedOutcome {
+    fn new(outcome: Outcome, confirmed: &[Confirmation]) -> Self {
+        CachedOutcome {
+            duration_ms: outcome.duration_ms,
+            out_of_memory: outcome.out_of_memory,
+            outcome,
+            confirmed: confirmed.to_vec(),
+            passing: Vec::new(),
+        }
+    }
+
+    /// The outcome with what the cache keeps beside it.
+    fn into_outcome(self) -> Outcome {
+        Outcome { duration_ms: self.duration_ms, out_of_memory: self.out_of_memory, ..self.outcome }
+    }
 }
 
 /// Writes `bytes` to `path` through an owner-tagged temporary file in the same folder

@@ -337,6 +337,28 @@ impl TestRunner {
         Ok(self.run_suite(tree, Serving::NewProcess)?.0)
     }
 
+    /// Runs the full suite on `tree` in a new process and lists the test ids that passed
+    /// (pytest's `-rfEp` summary), or returns the cached run: how the judgement runs a
+    /// tree's own tests ([`crate::judge::own_tests`]). The ids are empty for a command
+    /// that is not pytest.
+    pub(crate) fn run_listed(&self, tree: &Snapshot) -> Result<(Outcome, BTreeSet<String>)> {
+        let key = sha256_hex(format!("{}:listed", self.suite_key(tree)).as_bytes());
+        if let Some(hit) = self.cache.as_ref().and_then(|cache| cache.get_listed(&key)) {
+            return Ok(hit);
+        }
+        let mut argv = self.argv.clone();
+        if report::is_pytest(&argv) {
+            argv.push("-rfEp".to_string());
+        }
+        let output = run_in_fresh_tree(&RunRequest { tree, argv: &argv, env: &self.env, limits: &self.limits })?;
+        let passing = report::passed_test_ids(&output.output);
+        let outcome = self.executed(output);
+        match &self.cache {
+            Some(cache) => cache.put_listed(&key, outcome, passing),
+            None => Ok((outcome, passing)),
+        }
+    }
+
     /// Runs the full suite on `tree` once more (on a fork-server child that imports it
     /// afresh when the runner has servers, else in a new process; cached apart from the
     /// first run) and returns the tests whose verdict differs from `first`'s, a run of the

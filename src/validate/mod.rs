@@ -13,6 +13,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
 use crate::forge::{Candidate, SideRule};
+use crate::judge::{self, runner::recorded, runner::RunnerRuns};
 pub(crate) use crate::pytest::testrun::{Outcome, TestRunner};
 use crate::resolve::{self, Resolver, ResolverFailure, Rung};
 use crate::snapshot::{self, Snapshot};
@@ -289,7 +290,8 @@ pub fn validate(
     // An integration task needs both changes: one side taken for every hunk must not
     // solve it. Those two trees are judged before gold and the rest of the ladder, which
     // finds their outcomes in the runner's cache.
-    if rule == SideRule::BothPass && a_side_solves(conflicted, conflicted_paths, &candidate.gold, runner)? {
+    let runs = RunnerRuns::new(runner, &candidate.gold);
+    if rule == SideRule::BothPass && a_side_solves(conflicted, conflicted_paths, &runs)? {
         return Ok(Err(Rejection::SideSolves));
     }
     // Gold is proven on the full suite, never on a selection.
@@ -302,7 +304,7 @@ pub fn validate(
         log::warn!("gold's tests flip between two runs ({}); the candidate is dropped (flaky)", flipped.join(", "));
         return Ok(Err(Rejection::Flaky));
     }
-    let baselines = match run_baselines(conflicted, conflicted_paths, &candidate.gold, runner)? {
+    let baselines = match run_baselines(conflicted, conflicted_paths, &runs)? {
         Ok(baselines) => baselines,
         Err(failure) => {
             log::warn!("{failure}; the candidate is dropped (ladder-incomplete)");
@@ -353,15 +355,14 @@ fn early_side_check(rule: SideRule, ours: &Outcome) -> Option<Rejection> {
 }
 
 /// Runs every baseline resolver on the conflicted tree, in ladder order, and judges each
-/// result by gold's tests ([`snapshot::with_tests_of`]); a resolver that cannot run here
+/// result ([`judge::judge`], with `runs` holding gold); a resolver that cannot run here
 /// is recorded as unavailable. A resolver that leaves the tree as it was costs nothing:
 /// the runner's cache already holds that tree's outcome. The inner `Err` is the first
 /// resolver that failed to run: the ladder is then incomplete.
 pub(crate) fn run_baselines(
     conflicted: &Snapshot,
     conflicted_paths: &[String],
-    gold: &Snapshot,
-    runner: &TestRunner,
+    runs: &RunnerRuns,
 ) -> Result<Result<Baselines, ResolverFailure>> {
     let mut outcomes = Vec::with_capacity(resolve::ALL.len());
     for resolver in resolve::ALL.iter().copied() {
@@ -369,7 +370,7 @@ pub(crate) fn run_baselines(
             outcomes.push(MaybeOutcome::unavailable());
             continue;
         }
-        match baseline(resolver, conflicted, conflicted_paths, gold, runner)? {
+        match baseline(resolver, conflicted, conflicted_paths, runs)? {
             Ok(outcome) => outcomes.push(MaybeOutcome::Ran(outcome)),
             Err(failure) => return Ok(Err(failure)),
         }
@@ -377,35 +378,30 @@ pub(crate) fn run_baselines(
     Ok(Ok(Baselines { outcomes }))
 }
 
-/// The outcome of `resolver`'s resolution of the conflicted tree, judged by gold's tests;
-/// the inner `Err` when the resolver failed to run.
+/// The outcome of `resolver`'s resolution of the conflicted tree, judged
+/// ([`judge::judge`]) and recorded ([`recorded`]: a reason other than gold's tests is
+/// listed as placeholder test ids); the inner `Err` when the resolver failed to run.
 fn baseline(
     resolver: &dyn Resolver,
     conflicted: &Snapshot,
     conflicted_paths: &[String],
-    gold: &Snapshot,
-    runner: &TestRunner,
+    runs: &RunnerRuns,
 ) -> Result<Result<Outcome, ResolverFailure>> {
     let (resolved, _) = match resolve::resolve_tree(resolver, conflicted, conflicted_paths) {
         Ok(resolved) => resolved,
         Err(failure) => return Ok(Err(failure)),
     };
-    let outcome = runner
-        .run(&snapshot::with_tests_of(&resolved, gold))
-        .with_context(|| format!("baseline `{}`", resolver.name()))?;
-    Ok(Ok(outcome))
+    let judged =
+        judge::judge(&resolved, runs.gold(), runs).with_context(|| format!("baseline `{}`", resolver.name()))?;
+    Ok(Ok(recorded(judged)))
 }
 
-/// Whether a resolver of the easy rung (one side taken for every hunk) solves the task,
-/// judged by gold's tests. A resolver that cannot run here is left to the full ladder.
-fn a_side_solves(
-    conflicted: &Snapshot,
-    conflicted_paths: &[String],
-    gold: &Snapshot,
-    runner: &TestRunner,
-) -> Result<bool> {
+/// Whether a resolver of the easy rung (one side taken for every hunk: the naive sides)
+/// solves the task, by the judgement. A resolver that cannot run here is left to the full
+/// ladder.
+fn a_side_solves(conflicted: &Snapshot, conflicted_paths: &[String], runs: &RunnerRuns) -> Result<bool> {
     for resolver in resolve::ALL.iter().copied().filter(|r| r.rung() == Rung::Easy && r.available()) {
-        if baseline(resolver, conflicted, conflicted_paths, gold, runner)?.is_ok_and(|outcome| outcome.passed) {
+        if baseline(resolver, conflicted, conflicted_paths, runs)?.is_ok_and(|outcome| outcome.passed) {
             return Ok(true);
         }
     }
