@@ -24,6 +24,7 @@
 //! * [`bundle`] writes the versioned, content-addressed dataset.
 //! * [`publish`] turns a version into a Hugging Face Hub dataset repository and pushes it.
 //! * [`env`](mod@env) serves tasks to agents as an OpenEnv environment and scores baseline agents.
+//! * [`agent`] runs any command-line agent on the environment's tasks (`eval --agent-cmd`).
 //! * [`sandbox`] runs untrusted commands with limits (the jail); every stage that runs code uses it.
 //! * [`pytest`] runs a tree's tests in the sandbox: the venv, the runner and its outcome
 //!   cache, test selection from a coverage map of HEAD, fork servers.
@@ -32,6 +33,7 @@
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
 //! * [`bench`](mod@bench) measures what generating costs (selection modes, merges, memory).
 
+pub(crate) mod agent;
 pub(crate) mod bench;
 pub mod bundle;
 pub mod cli;

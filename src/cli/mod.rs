@@ -11,6 +11,7 @@ mod publish;
 mod recorded;
 mod reference;
 mod regenerate;
+mod resolve;
 mod serve;
 mod stderr_log;
 mod values;
@@ -26,6 +27,7 @@ pub(crate) use gen_tasks::GenTasksArgs;
 pub(crate) use merge_shards::MergeShardsArgs;
 pub(crate) use publish::PublishArgs;
 pub use regenerate::{generated_files, RegenerateArgs};
+pub(crate) use resolve::ResolveArgs;
 pub(crate) use serve::ServeArgs;
 
 /// mergeforge manufactures verified merge-conflict tasks for training and evaluating
@@ -46,8 +48,11 @@ pub(crate) enum Command {
     Publish(PublishArgs),
     /// Serve a dataset as an OpenEnv-compatible environment (HTTP + WebSocket).
     Serve(ServeArgs),
-    /// Score a baseline agent by playing episodes (`--agent` lists them).
+    /// Score an agent by playing episodes: a built-in one (`--agent` lists them) or any
+    /// command-line agent (`--agent-cmd`).
     Eval(EvalArgs),
+    // About and long help come from `ResolveArgs`'s doc comment.
+    Resolve(ResolveArgs),
     // About and long help come from `CurriculumArgs`'s doc comment.
     Curriculum(CurriculumArgs),
     // About and long help come from `MergeShardsArgs`'s doc comment.
@@ -66,6 +71,7 @@ pub(crate) fn command() -> clap::Command {
     Cli::command()
         .mut_subcommand("gen-tasks", |c| c.after_long_help(reference::ladder_help()))
         .mut_subcommand("eval", |c| c.mut_arg("agent", |a| a.value_parser(eval::agent_values())))
+        .mut_subcommand("resolve", |c| c.mut_arg("resolver", |a| a.value_parser(resolve::resolver_values())))
 }
 
 /// Parses the process's arguments against [`command`] (exits with clap's message on a
@@ -85,6 +91,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Publish(args) => publish::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Resolve(args) => resolve::run(args),
         Command::Curriculum(args) => curriculum::run(args),
         Command::MergeShards(args) => merge_shards::run(args),
         Command::Bench(args) => bench::run(args),

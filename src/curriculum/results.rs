@@ -1,6 +1,8 @@
 //! The results file: one JSON object per line,
 //! `{"task_id": str, "success": bool, "reward"?: number, "agent"?: str, "run"?: str}`,
-//! several lines per task allowed. Blank lines are skipped and other keys ignored.
+//! several lines per task allowed. Blank lines are skipped and other keys ignored:
+//! `mergeforge eval --results` writes these lines with `level`, `family`,
+//! `exit_code`, `timed_out` and `wall_s` besides (`src/agent/transcript.rs`).
 //!
 //! Every problem is reported with its line number, all at once: a line that is not a
 //! JSON object, a missing or mistyped field, an id the dataset does not have, and a

@@ -120,12 +120,12 @@ impl TaskSet {
         Ok(candidates[index as usize].clone())
     }
 
-    /// Tasks matching an optional level and id filter, in id order.
-    pub(crate) fn select(&self, level: Option<Level>, task_id: Option<&str>) -> Vec<Arc<TaskEntry>> {
+    /// Tasks matching an optional level and ids (none: every id), in id order.
+    pub(crate) fn select(&self, level: Option<Level>, ids: &[String]) -> Vec<Arc<TaskEntry>> {
         self.tasks
             .iter()
             .filter(|t| level.is_none_or(|l| t.task.difficulty.level == l))
-            .filter(|t| task_id.is_none_or(|id| t.task.id == id))
+            .filter(|t| ids.is_empty() || ids.contains(&t.task.id))
             .cloned()
             .collect()
     }

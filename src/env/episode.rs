@@ -245,6 +245,17 @@ impl Episode {
         self.workspace.repo()
     }
 
+    /// The episode's folder, which holds the repository, its `home` and `tmp` (the
+    /// sandbox root of the commands run in the episode).
+    pub(crate) fn root(&self) -> &std::path::Path {
+        self.workspace.root()
+    }
+
+    /// The working tree as it is now (`.git` aside).
+    pub(crate) fn tree(&self) -> Snapshot {
+        self.scan().snapshot()
+    }
+
     fn apply(&self, action: &Action, commands: &mut Duration) -> Result<String, EnvError> {
         match action {
             Action::Resolve { file, resolution } => {
@@ -336,7 +347,7 @@ impl Episode {
     }
 
     /// The environment of tests and commands: the task's, with the venv first on PATH.
-    fn command_env(&self) -> BTreeMap<String, String> {
+    pub(crate) fn command_env(&self) -> BTreeMap<String, String> {
         let mut env = self.entry.task.test_env.clone();
         let venv_bin = self.settings.python.interpreter.parent().map(|p| p.display().to_string()).unwrap_or_default();
         env.insert("PATH".to_string(), format!("{venv_bin}:/usr/local/bin:/usr/bin:/bin"));
@@ -361,7 +372,7 @@ impl Episode {
     }
 
     /// The task's test command with `python` meaning the venv's interpreter.
-    fn test_command(&self) -> TestCommand {
+    pub(crate) fn test_command(&self) -> TestCommand {
         let task = &self.entry.task;
         let python = self.settings.python.interpreter.display().to_string();
         let argv = task

@@ -14,7 +14,7 @@ use super::agents;
 use super::config::Settings;
 use super::dataset::TaskEntry;
 use super::episode::Episode;
-use super::observation::TestCounts;
+use super::observation::{Observation, TestCounts};
 use super::Environment;
 use crate::difficulty::Level;
 use crate::forge::Family;
@@ -72,24 +72,7 @@ pub(crate) fn play(env: &Environment, agent_name: &str, entry: &Arc<TaskEntry>) 
 /// One full episode of `agent` on `entry`, with the settings of an environment that need
 /// not hold the task (the grader check at generation plays tasks not yet written).
 pub(crate) fn play_with(settings: &Arc<Settings>, agent_name: &str, entry: &Arc<TaskEntry>) -> EpisodeResult {
-    let task = &entry.task;
-    let mut result = EpisodeResult {
-        task_id: task.id.clone(),
-        level: task.difficulty.level,
-        family: task.family,
-        steps: 0,
-        reward: 0.0,
-        max_reward: 0.0,
-        reached_max: false,
-        markers_remaining: 0,
-        syntax_valid: false,
-        tests_passing: false,
-        solved: false,
-        tests: None,
-        error: None,
-        reset_time: Duration::ZERO,
-        step_overheads: Vec::new(),
-    };
+    let mut result = EpisodeResult::new(entry);
     let mut agent = match agents::make(agent_name, entry) {
         Ok(agent) => agent,
         Err(e) => {
@@ -124,16 +107,46 @@ pub(crate) fn play_with(settings: &Arc<Settings>, agent_name: &str, entry: &Arc<
             }
         }
     }
-    let obs = &reply.observation;
-    result.steps = obs.step_count;
-    result.reward = obs.total_reward;
-    result.reached_max = (obs.total_reward - obs.max_reward).abs() < 1e-9;
-    result.markers_remaining = obs.conflict_count;
-    result.syntax_valid = obs.syntax_valid;
-    result.tests_passing = obs.tests_passing;
-    result.solved = obs.tests_passing && obs.conflict_count == 0;
-    result.tests = obs.tests;
+    result.record(&reply.observation);
     result
+}
+
+impl EpisodeResult {
+    /// The result of an episode of `entry` not played yet: nothing earned.
+    pub(crate) fn new(entry: &TaskEntry) -> EpisodeResult {
+        let task = &entry.task;
+        EpisodeResult {
+            task_id: task.id.clone(),
+            level: task.difficulty.level,
+            family: task.family,
+            steps: 0,
+            reward: 0.0,
+            max_reward: 0.0,
+            reached_max: false,
+            markers_remaining: 0,
+            syntax_valid: false,
+            tests_passing: false,
+            solved: false,
+            tests: None,
+            error: None,
+            reset_time: Duration::ZERO,
+            step_overheads: Vec::new(),
+        }
+    }
+
+    /// Takes the episode's last observation: the environment's judgement of the tree
+    /// (solved, reward) and what it saw.
+    pub(crate) fn record(&mut self, obs: &Observation) {
+        self.steps = obs.step_count;
+        self.reward = obs.total_reward;
+        self.max_reward = obs.max_reward;
+        self.reached_max = (obs.total_reward - obs.max_reward).abs() < 1e-9;
+        self.markers_remaining = obs.conflict_count;
+        self.syntax_valid = obs.syntax_valid;
+        self.tests_passing = obs.tests_passing;
+        self.solved = obs.tests_passing && obs.conflict_count == 0;
+        self.tests = obs.tests;
+    }
 }
 
 /// Reset and step-overhead percentiles over `results`.

@@ -195,10 +195,25 @@ pub(crate) struct Ended {
     pub(crate) killed: bool,
 }
 
+/// When a command is stopped: its time limit ([`past_limit`]) and, for a command
+/// that may wait as long as it likes within it (an agent), a plain wall-clock limit.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Deadline {
+    pub(crate) limit: Duration,
+    pub(crate) wall: Option<Duration>,
+}
+
+impl From<Duration> for Deadline {
+    fn from(limit: Duration) -> Self {
+        Deadline { limit, wall: None }
+    }
+}
+
 /// Waits for our child `pid` (leader of its own process group) to end, reaping it, and
-/// kills the group when the command goes past `limit` ([`past_limit`]: `meter`'s usage,
-/// wall time since `started`).
-pub(crate) fn wait_for(pid: i32, meter: &CpuMeter, limit: Duration, started: Instant) -> Result<Ended> {
+/// kills the group when the command goes past its deadline ([`past_limit`]: `meter`'s
+/// usage, wall time since `started`; or the deadline's wall-clock limit).
+pub(crate) fn wait_for(pid: i32, meter: &CpuMeter, deadline: impl Into<Deadline>, started: Instant) -> Result<Ended> {
+    let Deadline { limit, wall } = deadline.into();
     let mut next_reading = Instant::now();
     loop {
         if let Some((status, reaped_cpu)) = reap(pid, libc::WNOHANG)? {
@@ -207,7 +222,8 @@ pub(crate) fn wait_for(pid: i32, meter: &CpuMeter, limit: Duration, started: Ins
         let now = Instant::now();
         if now >= next_reading {
             next_reading = now + READ_EVERY;
-            if past_limit(limit, meter.used(), started.elapsed()) {
+            let elapsed = started.elapsed();
+            if past_limit(limit, meter.used(), elapsed) || wall.is_some_and(|wall| elapsed >= wall) {
                 kill_group(pid);
                 let (status, reaped_cpu) = reap(pid, 0)?.context("the killed command was not reaped")?;
                 return Ok(Ended { status, reaped_cpu, killed: true });

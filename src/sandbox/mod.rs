@@ -53,6 +53,23 @@ pub struct Limits {
     pub output_cap_bytes: usize,
     /// What the command may read besides its sandbox (where Landlock is enforced).
     pub reads: Reads,
+    /// Whether it gets a network namespace of its own (where the host allows one).
+    pub network: Network,
+    /// A wall-clock limit on top of the CPU-time one: past it the command's process
+    /// group is killed and it is reported timed out (an agent waiting on a model API
+    /// uses little CPU). `None` for test runs, whose verdict must not depend on load.
+    pub wall_limit: Option<Duration>,
+}
+
+/// The network a sandboxed command gets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Network {
+    /// A network namespace of its own with only its own loopback up: nothing on the
+    /// host, its loopback included, nor the outside is reachable ([`netns`]).
+    #[default]
+    None,
+    /// The host's network: loopback, the host's listeners and the internet.
+    Host,
 }
 
 impl Limits {
@@ -68,6 +85,30 @@ impl Limits {
             max_processes: 256,
             output_cap_bytes: 256 << 10,
             reads: Reads::Anywhere,
+            network: Network::None,
+            wall_limit: None,
+        }
+    }
+
+    /// Limits for an agent command (`eval --agent-cmd`): `timeout` of wall time, and the
+    /// room an agent program needs that a test run does not (a JIT's address space,
+    /// more processes and open files, bigger files). Its CPU budget is the wall time on
+    /// every core, so only the wall clock stops it; `reads` and `network` are the
+    /// caller's policy.
+    pub fn for_agent(timeout: Duration, reads: Reads, network: Network) -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as u32;
+        let cpu_budget = timeout.saturating_mul(cores + 1);
+        Limits {
+            time_limit: cpu_budget,
+            address_space_bytes: 64 << 30,
+            cpu_seconds: cpu_budget.as_secs().saturating_mul(2).max(10),
+            file_size_bytes: 1 << 30,
+            open_files: 4096,
+            max_processes: 1024,
+            output_cap_bytes: 8 << 20,
+            reads,
+            network,
+            wall_limit: Some(timeout),
         }
     }
 }
@@ -131,8 +172,8 @@ impl Profile {
             time_limit_ms: limits.time_limit.as_millis(),
             output_cap_bytes: limits.output_cap_bytes,
             env: fixed_env().into_iter().collect(),
-            network_namespace: network_namespace_available(),
-            loopback: network_namespace_available(),
+            network_namespace: limits.network == Network::None && network_namespace_available(),
+            loopback: limits.network == Network::None && network_namespace_available(),
             private_shm: mounts::available().then_some(mounts::SHM_SIZE),
             pids_cgroup: confine::pids_cgroup_available(),
             landlock: confine::confinement_profile(&limits.reads),
@@ -199,6 +240,35 @@ pub(crate) fn run_in_dir(
     extra_env: &BTreeMap<String, String>,
     limits: &Limits,
 ) -> Result<RunOutput> {
+    let run = run_split(work, sandbox_root, argv, extra_env, limits)?;
+    let SplitOutput { exit_code, timed_out, mut stdout, stderr, truncated, duration, cpu } = run;
+    stdout.push_str(&stderr);
+    Ok(RunOutput { exit_code, timed_out, output: stdout, truncated, duration, cpu })
+}
+
+/// What happened to one sandboxed command, its two output streams apart.
+#[derive(Debug, Clone)]
+pub(crate) struct SplitOutput {
+    /// Exit code, `None` when killed by a signal or a time limit.
+    pub(crate) exit_code: Option<i32>,
+    /// It went past its time limit, CPU ([`cputime`]) or wall ([`Limits::wall_limit`]).
+    pub(crate) timed_out: bool,
+    /// Each stream truncated to the output cap.
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) truncated: bool,
+    pub(crate) duration: Duration,
+    pub(crate) cpu: Duration,
+}
+
+/// [`run_in_dir`] with stdout and stderr kept apart.
+pub(crate) fn run_split(
+    work: &Path,
+    sandbox_root: &Path,
+    argv: &[String],
+    extra_env: &BTreeMap<String, String>,
+    limits: &Limits,
+) -> Result<SplitOutput> {
     let Sandboxed { mut command, cgroup } = sandboxed_command(work, sandbox_root, argv, extra_env, limits)?;
     command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let started = Instant::now();
@@ -213,7 +283,8 @@ pub(crate) fn run_in_dir(
     // A fresh cgroup: nothing ran in it before the command.
     let since = cputime::Usage::default();
     let meter = cputime::CpuMeter::new(cgroup.as_ref().and_then(|c| c.cpu_cgroup()), since, pid);
-    let ended = cputime::wait_for(pid, &meter, limits.time_limit, started)?;
+    let deadline = cputime::Deadline { limit: limits.time_limit, wall: limits.wall_limit };
+    let ended = cputime::wait_for(pid, &meter, deadline, started)?;
     let cpu = meter.total_cpu(ended.reaped_cpu);
     let timed_out = ended.killed || cpu >= limits.time_limit;
     // Whatever the test left behind goes too: its process group, and every process in
@@ -223,12 +294,10 @@ pub(crate) fn run_in_dir(
         cgroup.kill_all();
     }
     let duration = started.elapsed();
-    let (mut output, mut truncated) = out_reader.join().unwrap_or_default();
-    let (err, err_truncated) = err_reader.join().unwrap_or_default();
-    output.push_str(&err);
-    truncated |= err_truncated;
+    let (stdout, out_truncated) = out_reader.join().unwrap_or_default();
+    let (stderr, err_truncated) = err_reader.join().unwrap_or_default();
     let exit_code = if timed_out { None } else { ended.status.code() };
-    Ok(RunOutput { exit_code, timed_out, output, truncated, duration, cpu })
+    Ok(SplitOutput { exit_code, timed_out, stdout, stderr, truncated: out_truncated || err_truncated, duration, cpu })
 }
 
 /// A command set up to run sandboxed, and the cgroups it will join (if any).
@@ -271,7 +340,8 @@ pub(crate) fn sandboxed_command(
     let own_pids = own_mounts && matches!(limits.reads, Reads::Only(_)) && pidns::available();
     let confinement = confine::confinement(sandbox_root, &limits.reads, own_pids, own_mounts);
     let procs = cgroup.as_ref().map(|c| c.procs_paths()).unwrap_or_default();
-    let namespaces = Namespaces { network: network_namespace_available(), mounts: own_mounts, pids: own_pids };
+    let network = limits.network == Network::None && network_namespace_available();
+    let namespaces = Namespaces { network, mounts: own_mounts, pids: own_pids };
     apply_limits_after_fork(&mut command, limits, procs, namespaces, confinement);
     Ok(Sandboxed { command, cgroup })
 }

@@ -5,6 +5,7 @@
 #![allow(unsafe_code)]
 
 mod add_function;
+mod agent_cmd;
 mod agent_replay;
 mod bad_input;
 mod bench;

@@ -135,3 +135,47 @@ fn rule_tokens_and_structured_leave_the_file_as_it_was_when_they_fail() {
         assert_eq!((resolution.text.as_str(), resolution.unresolved), (text.as_str(), 1), "{name}");
     }
 }
+
+/// `mergeforge resolve` gives every case's answer through the command line, in place:
+/// exit 0 and the expected text, or exit 1 with the markers left; 2 for a missing file.
+#[test]
+fn the_resolve_command_agrees_with_every_case() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/resolve");
+    let work = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for resolver_dir in folders(&root) {
+        let name = resolver_dir.file_name().unwrap().to_string_lossy().into_owned();
+        if name == "mergiraf" && !resolve::mergiraf::FROM_PATH.available() {
+            continue;
+        }
+        for case in folders(&resolver_dir) {
+            let read_case = |file: &str| read(&case.join(file));
+            let Some(text) = conflicted(&read_case("base.py"), &read_case("ours.py"), &read_case("theirs.py")) else {
+                continue;
+            };
+            let file = work.path().join(format!("{name}-{}.py", case.file_name().unwrap().to_string_lossy()));
+            std::fs::write(&file, &text).unwrap();
+            let output = crate::common::run_mergeforge(&["resolve", "--resolver", &name, file.to_str().unwrap()]);
+            let got = read(&file);
+            let expected = case.join("expected.py");
+            let ok = match output.status.code() {
+                Some(0) => expected.exists() && got == read(&expected),
+                Some(1) => !expected.exists() && resolve::segments(&got).iter().any(|s| s.hunk.is_some()),
+                _ => false,
+            };
+            if !ok {
+                failures.push(format!(
+                    "{name}/{}: exit {:?}, {}",
+                    case.file_name().unwrap().to_string_lossy(),
+                    output.status.code(),
+                    String::from_utf8_lossy(&output.stderr).trim()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "mergeforge resolve disagrees:\n{}", failures.join("\n"));
+    let missing = work.path().join("missing.py");
+    let output = crate::common::run_mergeforge(&["resolve", "--resolver", "ours", missing.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.code() == Some(2) && stderr.contains("missing.py: cannot read"), "{stderr}");
+}
