@@ -13,8 +13,8 @@ use anyhow::{anyhow, Context, Result};
 use rayon::prelude::*;
 
 use super::brief::Brief;
+use super::command::{AgentCommand, Policy};
 use super::run::{self, AgentRun};
-use super::{transcript, AgentCommand, Policy};
 use crate::env::action::Action;
 use crate::env::dataset::TaskEntry;
 use crate::env::episode::Episode;
@@ -46,12 +46,6 @@ impl AgentEpisode {
     /// A built-in agent's episode (`eval --agent`): no command ran.
     pub(crate) fn built_in(result: EpisodeResult) -> AgentEpisode {
         AgentEpisode { result, run: None, start: Snapshot::new(), tree: Snapshot::new() }
-    }
-
-    /// The final tree against the one the agent started from, as a unified diff.
-    pub(crate) fn diff(&self) -> Result<String> {
-        transcript::diff(&self.start, &self.tree)
-            .with_context(|| format!("task {}: the final diff", self.result.task_id))
     }
 
     /// Wall seconds the agent ran.

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use super::{AgentCommand, AgentNetwork, Policy};
+use super::command::{AgentCommand, AgentNetwork, Policy};
 use crate::sandbox::confine::landlock_available;
 use crate::sandbox::{network_namespace_available, run_split, Limits, Network, Reads};
 

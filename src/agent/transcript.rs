@@ -12,7 +12,7 @@ use std::process::Command;
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 
-use super::AgentEpisode;
+use super::episode::AgentEpisode;
 use crate::snapshot::{self, Snapshot};
 
 /// The unified diff from `start` to `end` (paths relative to the repository; new and
@@ -66,7 +66,8 @@ pub(crate) fn write(dir: &Path, episode: &AgentEpisode) -> Result<()> {
     std::fs::create_dir_all(&folder).with_context(|| format!("creating {}", folder.display()))?;
     let run = episode.run.as_ref();
     let json = serde_json::to_string_pretty(&episode_json(episode))? + "\n";
-    let diff = episode.diff()?;
+    let diff = diff(&episode.start, &episode.tree)
+        .with_context(|| format!("task {}: the final diff", episode.result.task_id))?;
     let files = [
         ("stdout.txt", run.map_or("", |r| r.stdout.as_str())),
         ("stderr.txt", run.map_or("", |r| r.stderr.as_str())),
