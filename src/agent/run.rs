@@ -37,8 +37,16 @@ pub(crate) struct AgentRun {
     pub(crate) stderr: String,
 }
 
-/// Refuses a policy this host cannot enforce, unless it allows running unconfined.
+/// Refuses a policy naming paths that do not exist (a rule on a missing path would
+/// leave the agent unconfined) or that this host cannot enforce, unless it allows
+/// running unconfined.
 pub(crate) fn check_confinement(policy: &Policy) -> Result<()> {
+    if let Some(missing) = policy.read_only.iter().find(|p| !p.exists()) {
+        bail!("--agent-ro {}: no such file or folder", missing.display());
+    }
+    if let Some(home) = policy.home.as_ref().filter(|h| !h.is_dir()) {
+        bail!("--agent-home {}: not a folder", home.display());
+    }
     if policy.allow_unconfined {
         return Ok(());
     }

@@ -306,6 +306,11 @@ fn bad_agent_commands_get_one_clear_line() {
         (vec!["--agent-cmd", "sh -c 'unclosed"], "cannot be split into words"),
         (vec!["--agent", "ours", "--agent-cmd", "true"], "cannot be used with"),
         (vec!["--agent-timeout", "5"], "--agent-cmd"),
+        (vec!["--agent-cmd", "true", "--agent-ro", "/nonexistent/agent"], "--agent-ro /nonexistent/agent: no such"),
+        (
+            vec!["--agent-cmd", "true", "--agent-home", "/nonexistent/home"],
+            "--agent-home /nonexistent/home: not a folder",
+        ),
     ] {
         let output = run_mergeforge(&[&["eval", "--dataset", SAMPLE][..], &args].concat());
         let stderr = String::from_utf8_lossy(&output.stderr);
