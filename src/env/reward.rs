@@ -55,7 +55,7 @@ pub(crate) const UNSOLVED_SHARE: f64 = 0.25;
 
 impl RewardWeights {
     /// `--reward binary`: 1 for solving the task, nothing else.
-    pub(crate) fn binary() -> Self {
+    pub fn binary() -> Self {
         RewardWeights {
             markers_removed: 0.0,
             syntax_valid: 0.0,

@@ -72,7 +72,8 @@ pub(crate) fn own_tree(tree: &Snapshot, steering: &Snapshot) -> Snapshot {
 }
 
 /// Gold's test functions (`path::Class::test`) whose version in `tree` is gone or has
-/// fewer checks than gold's, over gold's own test modules that differ in the tree.
+/// fewer checks than gold's, over gold's own test modules that differ in the tree (one
+/// that does not parse in the tree is left to the run, which fails on it).
 pub(crate) fn not_kept(tree: &Snapshot, gold: &Snapshot) -> Vec<String> {
     let mut out = Vec::new();
     for (path, data) in own_test_files(gold).filter(|(path, _)| path.ends_with(".py")) {
@@ -82,7 +83,14 @@ pub(crate) fn not_kept(tree: &Snapshot, gold: &Snapshot) -> Vec<String> {
         let Some(gold_checks) = snapshot::text_of(gold, path).and_then(|text| checks(text, path)) else {
             continue;
         };
-        let tree_checks = snapshot::text_of(tree, path).and_then(|text| checks(text, path)).unwrap_or_default();
+        // A version that does not parse fails the run, which names it.
+        let tree_checks = match snapshot::text_of(tree, path) {
+            Some(text) => match checks(text, path) {
+                Some(checks) => checks,
+                None => continue,
+            },
+            None => BTreeMap::new(),
+        };
         for (name, count) in gold_checks {
             if tree_checks.get(&name).is_none_or(|kept| *kept < count) {
                 out.push(format!("{path}::{name}"));
@@ -223,6 +231,8 @@ mod tests {
         let dropped = tree(&[("tests/test_a.py", "def test_y():\n    assert 1\n")]);
         assert_eq!(not_kept(&dropped, &gold), ["tests/test_a.py::test_x"]);
         assert_eq!(not_kept(&tree(&[]), &gold), ["tests/test_a.py::test_x", "tests/test_a.py::test_y"]);
+        let marked = tree(&[("tests/test_a.py", "<<<<<<< ours\ndef test_x():\n")]);
+        assert!(not_kept(&marked, &gold).is_empty(), "left to the run");
     }
 
     #[test]

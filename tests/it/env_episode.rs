@@ -321,3 +321,42 @@ fn the_grader_requires_the_gold_tests_recorded_at_generation_without_running_gol
     assert!(!reply.observation.tests_passing, "{outputs}");
     assert!(outputs.contains("1 required test(s) did not pass"), "{outputs}");
 }
+
+/// The reward pays exactly when the one judgement says solved: on a task whose conflicts
+/// include a test file, a resolution with gold's code and gold's test file minus one
+/// test passes gold's tests (restored over the tree) but drops a test, so it does not
+/// solve the task: `--reward binary` pays nothing and the observation names the test.
+/// With gold's test file it pays 1.
+#[test]
+fn a_test_file_resolution_that_drops_a_test_earns_nothing_under_binary_reward() {
+    const TASK: &str = "calculator-7d8cea78bf";
+    const TESTS: &str = "tests/test_calculator.py";
+    let work = tempfile::tempdir().unwrap();
+    let config = EnvConfig {
+        max_steps: 10,
+        work_dir: work.path().to_path_buf(),
+        weights: mergeforge::env::reward::RewardWeights::binary(),
+        ..EnvConfig::default()
+    };
+    let env = Environment::new(&root().join(SAMPLE), config).expect("the sample loads");
+    let (mut episode, _) = reset(&env, TASK);
+    let gold_tests = gold_text(&env, TASK, TESTS);
+    let last = gold_tests.rfind("\ndef test_").expect("a test function");
+    let dropped_name = gold_tests[last + 5..].split('(').next().unwrap().to_string();
+    let dropped = gold_tests[..last + 1].to_string();
+
+    let code = Action::Resolve { file: "calculator.py".into(), resolution: gold_text(&env, TASK, "calculator.py") };
+    episode.step(code).expect("resolve the code");
+    let reply = episode.step(Action::Resolve { file: TESTS.into(), resolution: dropped }).expect("resolve the tests");
+    let obs = &reply.observation;
+    assert_eq!((obs.conflict_count, reply.reward, reply.done), (0, Some(0.0), false), "{}", obs.last_output);
+    assert!(!obs.tests_passing, "{}", obs.last_output);
+    assert!(
+        obs.last_output.contains(&format!("{TESTS}::{dropped_name}")) && obs.last_output.contains("does not keep"),
+        "the observation names the dropped test: {}",
+        obs.last_output
+    );
+
+    let reply = episode.step(Action::Resolve { file: TESTS.into(), resolution: gold_tests }).expect("gold's tests");
+    assert_eq!((reply.reward, reply.done), (Some(1.0), true), "{}", reply.observation.last_output);
+}
