@@ -18,7 +18,7 @@
 //! * [`resolve`] holds the baseline resolvers, the ladder that levels tasks (one
 //!   catalogue; `docs/reference/ladder.md` lists its rungs).
 //! * [`judge`] is the one judgement of *solves*: gold's tests, the tree's own tests, static
-//!   findings against gold.
+//!   findings against gold ([`judge::findings`]: a pinned ruff and AST checks).
 //! * [`validate`] runs the tests on every tree a task needs and checks the family's rules.
 //! * [`difficulty`] levels a validated task and scores it.
 //! * [`bundle`] writes the versioned, content-addressed dataset.

@@ -5,6 +5,7 @@
 mod bench;
 mod curriculum;
 mod eval;
+mod findings;
 mod gen_tasks;
 mod merge_shards;
 mod publish;
@@ -23,6 +24,7 @@ use clap::{Parser, Subcommand};
 pub(crate) use bench::BenchArgs;
 pub(crate) use curriculum::CurriculumArgs;
 pub(crate) use eval::EvalArgs;
+pub(crate) use findings::FindingsArgs;
 pub(crate) use gen_tasks::GenTasksArgs;
 pub(crate) use merge_shards::MergeShardsArgs;
 pub(crate) use publish::PublishArgs;
@@ -59,6 +61,8 @@ pub(crate) enum Command {
     MergeShards(MergeShardsArgs),
     // About and long help come from `BenchArgs`'s doc comment.
     Bench(BenchArgs),
+    // About and long help come from `FindingsArgs`'s doc comment.
+    Findings(FindingsArgs),
     // About and long help come from `RegenerateArgs`'s doc comment.
     Regenerate(RegenerateArgs),
 }
@@ -95,6 +99,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Curriculum(args) => curriculum::run(args),
         Command::MergeShards(args) => merge_shards::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Findings(args) => findings::run(args),
         Command::Regenerate(args) => regenerate::run(args),
     }
 }

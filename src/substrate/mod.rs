@@ -210,7 +210,9 @@ pub(crate) fn tree_files(repo: &git2::Repository, tree: &git2::Tree) -> Result<S
     Ok(files)
 }
 
-fn read_folder(root: &Path) -> Result<Snapshot> {
+/// Every file under `root` by its relative path, without the folders and files a
+/// checkout leaves that are not the project ([`IGNORED_NAMES`], `*.pyc`, `*.egg-info`).
+pub(crate) fn read_folder(root: &Path) -> Result<Snapshot> {
     let mut files = Snapshot::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(dir) = pending.pop() {

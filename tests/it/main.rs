@@ -32,6 +32,7 @@ mod hostile;
 mod intents;
 mod intents_move;
 mod intents_rename;
+mod judge_findings;
 mod layout;
 mod merge;
 mod mergiraf_rung;

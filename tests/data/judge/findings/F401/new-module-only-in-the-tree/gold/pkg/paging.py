@@ -1,0 +1,2 @@
+def pages(count, size):
+    return -(-count // size)

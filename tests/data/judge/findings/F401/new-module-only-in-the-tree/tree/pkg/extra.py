@@ -1,0 +1,5 @@
+import json
+
+
+def nothing():
+    return None

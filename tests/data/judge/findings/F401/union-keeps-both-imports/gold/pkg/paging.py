@@ -1,0 +1,5 @@
+from math import ceil
+
+
+def pages(count, size):
+    return ceil(count / size)

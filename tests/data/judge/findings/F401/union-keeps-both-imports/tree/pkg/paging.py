@@ -1,0 +1,6 @@
+from math import floor
+from math import ceil
+
+
+def pages(count, size):
+    return ceil(count / size)

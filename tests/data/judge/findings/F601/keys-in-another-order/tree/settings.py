@@ -1,0 +1,5 @@
+DEFAULTS = {
+    "verbose": False,
+    "retries": 3,
+    "timeout": 45,
+}

@@ -1,0 +1,5 @@
+DEFAULTS = {
+    "retries": 3,
+    "timeout": 45,
+    "verbose": False,
+}

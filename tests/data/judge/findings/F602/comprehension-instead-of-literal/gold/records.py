@@ -1,0 +1,2 @@
+def rows(fields, value):
+    return {field: value.strip().lower() for field in fields}

@@ -1,0 +1,2 @@
+def row(field, value):
+    return {field: value.strip().lower()}

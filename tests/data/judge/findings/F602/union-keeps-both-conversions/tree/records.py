@@ -1,0 +1,5 @@
+def row(field, value):
+    return {
+        field: value.strip(),
+        field: value.lower(),
+    }

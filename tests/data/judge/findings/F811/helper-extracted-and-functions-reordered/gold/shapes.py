@@ -1,0 +1,7 @@
+def scale(point, factor=2):
+    x, y = point
+    return (x * factor, y * factor)
+
+
+def area(width, height):
+    return width * height

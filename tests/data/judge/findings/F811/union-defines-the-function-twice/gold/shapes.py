@@ -1,0 +1,8 @@
+def scale(point, factor=2):
+    """Scale a point away from the origin."""
+    x, y = point
+    return (x * factor, y * factor)
+
+
+def area(width, height):
+    return width * height

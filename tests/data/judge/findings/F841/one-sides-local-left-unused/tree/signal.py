@@ -1,0 +1,3 @@
+def normalise(values, top):
+    clipped = [min(v, top) for v in values]
+    return [v / top for v in values]

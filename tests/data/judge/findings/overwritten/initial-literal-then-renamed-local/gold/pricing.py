@@ -1,0 +1,3 @@
+def total(prices):
+    value = sum(prices)
+    return round(value, 2)

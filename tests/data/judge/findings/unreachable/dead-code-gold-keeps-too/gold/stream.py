@@ -1,0 +1,7 @@
+def empty():
+    raise StopIteration
+    yield
+
+
+def first(items):
+    return items[0]
