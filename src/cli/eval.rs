@@ -85,7 +85,7 @@ pub(crate) struct EvalArgs {
     #[arg(long, value_name = "NAME")]
     pub(crate) run: Option<String>,
 
-    /// Write each task's transcript to DIR/<task id>/: stdout.txt, stderr.txt,
+    /// Write each task's transcript to DIR/TASK_ID/: stdout.txt, stderr.txt,
     /// diff.patch (the final tree against the conflicted one), episode.json.
     #[arg(long, value_name = "DIR", requires = "agent_cmd")]
     pub(crate) transcripts: Option<PathBuf>,
