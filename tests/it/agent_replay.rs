@@ -203,3 +203,23 @@ fn the_committed_trajectories_are_what_record_py_writes_from_the_sample() {
         );
     }
 }
+
+#[test]
+fn docs_agents_md_gives_as_tested_the_commands_the_second_tier_runs() {
+    let docs = std::fs::read_to_string(root().join("docs/agents.md")).unwrap();
+    for agent in &crate::second_tier::real_agents::AGENTS {
+        let block = format!("```sh\n{}\n```", agent.command);
+        assert!(
+            docs.contains(&block),
+            "docs/agents.md must give {}'s command, as second_tier::real_agents runs it, in a sh block:\n{block}",
+            agent.name
+        );
+        let before = &docs[..docs.find(&block).unwrap()];
+        let heading = before.lines().rev().find(|line| line.starts_with('#')).unwrap_or_default();
+        assert!(
+            heading.to_lowercase().contains("tested") && !heading.to_lowercase().contains("untested"),
+            "{}'s command must stand under a heading that says it is tested, not under `{heading}`",
+            agent.name
+        );
+    }
+}

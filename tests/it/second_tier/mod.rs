@@ -4,5 +4,6 @@
 
 mod example_patches;
 mod mergiraf_install;
+pub(crate) mod real_agents;
 mod reproduce_under_load;
 mod sample;
