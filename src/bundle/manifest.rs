@@ -125,6 +125,29 @@ pub(crate) struct Ladder {
     pub(crate) missing: Vec<MissingRung>,
     /// The versions of the programs the ladder ran.
     pub(crate) tools: LadderTools,
+    /// The agent rung, when the run had one (`gen-tasks --agent-rung`): an external agent
+    /// played every task the resolvers left hard, and a task it solved is medium. Absent
+    /// when the version was levelled by the resolvers alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) agent: Option<AgentRungEntry>,
+}
+
+/// The agent that levelled a version as its ladder's top rung. Only the command's name
+/// is recorded, never the command itself (it may carry a key or a path of the user's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AgentRungEntry {
+    /// The file name of the command's program (its argv[0] without folders), e.g.
+    /// `mini-swe-agent`.
+    #[schemars(length(min = 1))]
+    pub(crate) name: String,
+    /// `--agent-label` as given: what the command alone does not say, such as the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub(crate) label: Option<String>,
+    /// Tries per task (`--agent-rung-tries`): a task solved in any of them is medium.
+    #[schemars(range(min = 1))]
+    pub(crate) tries: u32,
 }
 
 /// A rung of the ladder that did not run.

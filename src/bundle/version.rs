@@ -88,7 +88,7 @@ pub(crate) fn ladder(python: Option<&crate::pytest::venv::PythonEnv>) -> Ladder 
             .map_or(crate::pytest::venv::pytest_version(), |p| crate::pytest::venv::pinned_version(&p.pytest))
             .to_string(),
     };
-    Ladder { complete: missing.is_empty(), missing, tools }
+    Ladder { complete: missing.is_empty(), missing, tools, agent: None }
 }
 
 /// The libgit2 version git2 reports (`1.9.1`).

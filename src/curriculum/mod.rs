@@ -246,10 +246,14 @@ impl Plan {
 }
 
 /// The ladder of a refreshed version: its refill's when it had one (the newest tools),
-/// else its parent's; either way incomplete when the parent's was, since the parent's
-/// tasks keep the levels that ladder gave them.
+/// else its parent's; either way incomplete when the parent's was, and levelled with
+/// an agent when the parent's was, since the parent's tasks keep the levels that ladder
+/// gave them.
 fn ladder_of(parent: &Ladder, refill: Option<Ladder>) -> Ladder {
     let Some(mut ladder) = refill else { return parent.clone() };
+    if ladder.agent.is_none() {
+        ladder.agent = parent.agent.clone();
+    }
     for missing in &parent.missing {
         if !ladder.missing.iter().any(|m| m.resolver == missing.resolver) {
             ladder.missing.push(missing.clone());
@@ -371,6 +375,7 @@ mod tests {
                 python: "Python 3.12.3".into(),
                 pytest: "8.4.2".into(),
             },
+            agent: None,
         }
     }
 

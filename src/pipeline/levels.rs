@@ -10,6 +10,7 @@ use crate::bundle::record::TaskFiles;
 use crate::difficulty::Level;
 use crate::forge::Family;
 use crate::resolve::{self, Rung};
+use crate::validate::ladder::AGENT_KEY;
 
 /// Per family, the count of each level and of each medium rung's solves.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -24,7 +25,8 @@ pub(crate) struct FamilyLevels {
     pub(crate) easy: usize,
     pub(crate) medium: usize,
     pub(crate) hard: usize,
-    /// Medium tasks solved by each medium record key (`union`, `tokens`, …); a task that
+    /// Medium tasks solved by each medium record key (`union`, `tokens`, …, and `agent`
+    /// for the agent rung, which plays only what every resolver left hard); a task that
     /// several combiners solve counts under each, so the counts may add up to more than
     /// `medium`. Keys that solve nothing are left out.
     pub(crate) medium_solved_by: BTreeMap<&'static str, usize>,
@@ -53,6 +55,9 @@ impl LevelBreakdown {
                     if members[0].rung() == Rung::Medium && baselines.key_passes(key) {
                         *row.medium_solved_by.entry(key).or_default() += 1;
                     }
+                }
+                if baselines.key_passes(AGENT_KEY) {
+                    *row.medium_solved_by.entry(AGENT_KEY).or_default() += 1;
                 }
             }
         }

@@ -5,7 +5,8 @@
 //! record key of the resolver catalogue, in ladder order) with a flat outcome per
 //! resolver, or null when it did not run (mergiraf without a binary). Its JSON Schema,
 //! and so the dataset card's features, comes from the catalogue as well: a new resolver
-//! is a new column with no edit here.
+//! is a new column with no edit here. The agent rung's column (`agent`) comes last, null
+//! for a task the agent did not play.
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
@@ -13,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::pytest::testrun::Outcome;
 use crate::resolve::Resolver;
 use crate::validate::ladder::{self, LadderCell};
-use crate::validate::{Baselines, MaybeOutcome};
+use crate::validate::{AgentOutcome, Baselines, MaybeOutcome};
 
 /// An outcome with every key always present.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -43,35 +44,40 @@ impl From<&FlatOutcome> for Outcome {
     }
 }
 
-/// The baselines as columns (see the module header). Parallel to [`crate::resolve::ALL`].
+/// The baselines as columns (see the module header): cells parallel to
+/// [`crate::resolve::ALL`], then the agent rung's (null when it did not play).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct FlatBaselines(Vec<Option<FlatOutcome>>);
+pub(crate) struct FlatBaselines(Vec<Option<FlatOutcome>>, Option<AgentOutcome>);
 
 impl From<&Baselines> for FlatBaselines {
     fn from(baselines: &Baselines) -> Self {
-        FlatBaselines(baselines.iter().map(|(_, outcome)| outcome.outcome().map(FlatOutcome::from)).collect())
+        let cells = baselines.iter().map(|(_, outcome)| outcome.outcome().map(FlatOutcome::from)).collect();
+        FlatBaselines(cells, baselines.agent)
     }
 }
 
 impl From<&FlatBaselines> for Baselines {
     fn from(flat: &FlatBaselines) -> Self {
         let mut cells = flat.0.iter();
-        Baselines::from_fn(|_| match cells.next() {
+        let mut baselines = Baselines::from_fn(|_| match cells.next() {
             Some(Some(outcome)) => MaybeOutcome::Ran(outcome.into()),
             _ => MaybeOutcome::unavailable(),
-        })
+        });
+        baselines.agent = flat.1;
+        baselines
     }
 }
 
 impl Serialize for FlatBaselines {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ladder::serialize(&self.0, serializer)
+        ladder::serialize(&self.0, self.1.as_ref(), ladder::AgentColumn::Always, serializer)
     }
 }
 
 impl<'de> Deserialize<'de> for FlatBaselines {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(FlatBaselines(ladder::deserialize(deserializer)?))
+        let (cells, agent) = ladder::deserialize(deserializer)?;
+        Ok(FlatBaselines(cells, agent))
     }
 }
 
@@ -83,7 +89,8 @@ impl JsonSchema for FlatBaselines {
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         ladder::schema::<Option<FlatOutcome>>(
             generator,
-            "The baseline resolvers' outcomes, one column per record key in ladder order.",
+            "The baseline resolvers' outcomes, one column per record key in ladder order, then the agent rung's.",
+            ladder::AgentColumn::Always,
         )
     }
 }

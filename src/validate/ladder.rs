@@ -5,6 +5,12 @@
 //! back, a key the record lacks (a resolver added after the record was written) is a
 //! missing cell, and a key no resolver records is an error.
 //!
+//! After the resolvers' keys comes the **agent rung**, [`AGENT_KEY`]: an external agent
+//! (`gen-tasks --agent-rung`) played on a task every resolver left hard, an
+//! [`AgentOutcome`]. A task's record has the key only when the agent played it; a flat
+//! record (every column always present) has it as null otherwise. A record without the
+//! key reads as "not played".
+//!
 //! [`super::Baselines`] (the task's record) and the published flat record's baselines
 //! both use this layout, with their own cell type ([`LadderCell`]); their JSON Schemas
 //! come from it too.
@@ -15,6 +21,30 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::resolve::{self, RecordKey, Resolver};
+
+/// The agent rung's key, after every resolver's.
+pub(crate) const AGENT_KEY: &str = "agent";
+
+/// What the agent rung (`gen-tasks --agent-rung`) made of a task every resolver left
+/// hard: a task it solves in any of its tries is medium.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AgentOutcome {
+    /// Whether one of the agent's tries solved the task.
+    pub(crate) passed: bool,
+    /// Tries played: up to the first that solved the task, else every try the run allows.
+    #[schemars(range(min = 1))]
+    pub(crate) tries: u32,
+}
+
+/// Whether a record without an agent outcome writes the agent key (as null).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AgentColumn {
+    /// Written only when the agent played the task (`solution.json`).
+    WhenPlayed,
+    /// Always written, null when the agent did not play the task (flat records).
+    Always,
+}
 
 /// What a record holds for one resolver of the ladder.
 pub(crate) trait LadderCell: Serialize + DeserializeOwned + JsonSchema {
@@ -55,10 +85,16 @@ impl<C: LadderCell> Serialize for Shared<'_, C> {
     }
 }
 
-/// Writes `cells` (parallel to [`resolve::ALL`]) in the ladder layout.
-pub(crate) fn serialize<C: LadderCell, S: serde::Serializer>(cells: &[C], serializer: S) -> Result<S::Ok, S::Error> {
+/// Writes `cells` (parallel to [`resolve::ALL`]) and the agent rung's outcome in the
+/// ladder layout.
+pub(crate) fn serialize<C: LadderCell, S: serde::Serializer>(
+    cells: &[C],
+    agent: Option<&AgentOutcome>,
+    column: AgentColumn,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     let keys = by_key(cells);
-    let mut map = serializer.serialize_map(Some(keys.len()))?;
+    let mut map = serializer.serialize_map(None)?;
     for (key, members) in &keys {
         match members.as_slice() {
             [(resolver, cell)] if matches!(resolver.record_key(), RecordKey::Own(_)) => {
@@ -67,14 +103,25 @@ pub(crate) fn serialize<C: LadderCell, S: serde::Serializer>(cells: &[C], serial
             _ => map.serialize_entry(key, &Shared(members))?,
         }
     }
+    if agent.is_some() || column == AgentColumn::Always {
+        map.serialize_entry(AGENT_KEY, &agent)?;
+    }
     map.end()
 }
 
-/// Reads cells (parallel to [`resolve::ALL`]) written in the ladder layout.
+/// Cells parallel to [`resolve::ALL`], and the agent rung's outcome if it played.
+pub(crate) type Record<C> = (Vec<C>, Option<AgentOutcome>);
+
+/// Reads cells (parallel to [`resolve::ALL`]) and the agent rung's outcome written in
+/// the ladder layout.
 pub(crate) fn deserialize<'de, C: LadderCell, D: serde::Deserializer<'de>>(
     deserializer: D,
-) -> Result<Vec<C>, D::Error> {
+) -> Result<Record<C>, D::Error> {
     let mut record = serde_json::Map::deserialize(deserializer)?;
+    let agent = match record.remove(AGENT_KEY) {
+        Some(value) => serde_json::from_value(value).map_err(D::Error::custom)?,
+        None => None,
+    };
     let known: Vec<&str> = resolve::record_keys().iter().map(|(key, _)| *key).collect();
     if let Some(unknown) = record.keys().find(|k| !known.contains(&k.as_str())) {
         return Err(D::Error::custom(format!("unknown baseline `{unknown}`; known: {}", known.join(", "))));
@@ -92,13 +139,14 @@ pub(crate) fn deserialize<'de, C: LadderCell, D: serde::Deserializer<'de>>(
             None => C::missing(),
         });
     }
-    Ok(cells)
+    Ok((cells, agent))
 }
 
 /// The schema of the ladder layout with `C` cells: one property per record key in
-/// ladder order, described by its resolver; closed. No key is required: a record written
-/// before a resolver joined the ladder lacks its key, which reads as unavailable.
-pub(crate) fn schema<C: LadderCell>(generator: &mut SchemaGenerator, description: &str) -> Schema {
+/// ladder order, described by its resolver, then the agent rung's; closed. No key is
+/// required: a record written before a resolver joined the ladder lacks its key, which
+/// reads as unavailable.
+pub(crate) fn schema<C: LadderCell>(generator: &mut SchemaGenerator, description: &str, column: AgentColumn) -> Schema {
     let mut properties = serde_json::Map::new();
     for (key, members) in resolve::record_keys() {
         let property = match members.as_slice() {
@@ -107,6 +155,12 @@ pub(crate) fn schema<C: LadderCell>(generator: &mut SchemaGenerator, description
         };
         properties.insert(key.to_string(), property.into());
     }
+    let (mut agent, absent) = match column {
+        AgentColumn::WhenPlayed => (generator.subschema_for::<AgentOutcome>(), "Absent"),
+        AgentColumn::Always => (generator.subschema_for::<Option<AgentOutcome>>(), "Null"),
+    };
+    agent.insert("description".into(), format!("{AGENT_DESCRIPTION} {absent} when it did not play the task.").into());
+    properties.insert(AGENT_KEY.to_string(), agent.into());
     schemars::json_schema!({
         "type": "object",
         "description": description,
@@ -114,6 +168,10 @@ pub(crate) fn schema<C: LadderCell>(generator: &mut SchemaGenerator, description
         "additionalProperties": false,
     })
 }
+
+/// What the agent rung's cell says, in the schemas.
+const AGENT_DESCRIPTION: &str = "The agent rung: an external agent (`gen-tasks --agent-rung`) played on a task every \
+     resolver left hard; a task it solves is medium.";
 
 /// A resolver's cell, described by [`LadderCell::describe`].
 fn cell_schema<C: LadderCell>(generator: &mut SchemaGenerator, resolver: &dyn Resolver) -> Schema {

@@ -17,6 +17,7 @@ use crate::judge::{self, runner::recorded, runner::RunnerRuns};
 pub(crate) use crate::pytest::testrun::{Outcome, TestRunner};
 use crate::resolve::{self, Resolver, ResolverFailure, Rung};
 use crate::snapshot::{self, Snapshot};
+pub(crate) use ladder::AgentOutcome;
 use ladder::LadderCell;
 
 /// Every outcome a task records.
@@ -44,19 +45,26 @@ pub struct Validation {
 /// resolve keeps its markers, so each outcome is a real test run of what the resolver
 /// produced; a resolver that cannot run here is recorded as unavailable.
 ///
+/// Above the resolvers stands the agent rung (`gen-tasks --agent-rung`): when a run has
+/// one, the agent plays every task the resolvers leave hard, and its outcome is
+/// recorded too.
+///
 /// Serialised in the [`ladder`] layout (an object keyed by the resolvers' record keys in
-/// ladder order), `{"available": false}` for a resolver that was not run; read back, a
-/// key the record lacks (a resolver added after the task was made) is unavailable.
+/// ladder order, then `agent` when the agent played), `{"available": false}` for a
+/// resolver that was not run; read back, a key the record lacks (a resolver added after
+/// the task was made) is unavailable.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Baselines {
     /// Parallel to [`resolve::ALL`].
     outcomes: Vec<MaybeOutcome>,
+    /// The agent rung's outcome, when the agent played the task.
+    pub(crate) agent: Option<AgentOutcome>,
 }
 
 impl Baselines {
-    /// The outcome of every resolver of the ladder, in ladder order.
+    /// The outcome of every resolver of the ladder, in ladder order (the agent rung not played).
     pub(crate) fn from_fn(mut outcome: impl FnMut(&'static dyn Resolver) -> MaybeOutcome) -> Self {
-        Baselines { outcomes: resolve::ALL.iter().map(|r| outcome(*r)).collect() }
+        Baselines { outcomes: resolve::ALL.iter().map(|r| outcome(*r)).collect(), agent: None }
     }
 
     /// Every resolver of the ladder with its outcome, in ladder order.
@@ -64,8 +72,12 @@ impl Baselines {
         resolve::ALL.iter().copied().zip(&self.outcomes)
     }
 
-    /// Whether the resolvers recorded under `key` pass (any of them, for a shared key).
+    /// Whether the resolvers recorded under `key` pass (any of them, for a shared key),
+    /// or, for [`ladder::AGENT_KEY`], the agent rung.
     pub(crate) fn key_passes(&self, key: &str) -> bool {
+        if key == ladder::AGENT_KEY {
+            return self.agent.is_some_and(|a| a.passed);
+        }
         self.iter().any(|(r, o)| r.record_key().key() == key && o.passed())
     }
 
@@ -75,9 +87,11 @@ impl Baselines {
         self.iter().find(|(r, _)| r.name() == name).and_then(|(_, o)| o.outcome())
     }
 
-    /// The lowest rung whose resolver solves the task, if any does.
+    /// The lowest rung whose resolver solves the task, if any does; else the agent
+    /// rung's (medium) when the agent solved it.
     pub(crate) fn solving_rung(&self) -> Option<Rung> {
-        self.iter().filter(|(_, o)| o.passed()).map(|(r, _)| r.rung()).min()
+        let resolvers = self.iter().filter(|(_, o)| o.passed()).map(|(r, _)| r.rung()).min();
+        resolvers.or_else(|| self.agent.filter(|a| a.passed).map(|_| Rung::Medium))
     }
 
     /// Whether taking one side solves the task (the easy rung).
@@ -94,13 +108,14 @@ impl Baselines {
 
 impl Serialize for Baselines {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        ladder::serialize(&self.outcomes, serializer)
+        ladder::serialize(&self.outcomes, self.agent.as_ref(), ladder::AgentColumn::WhenPlayed, serializer)
     }
 }
 
 impl<'de> Deserialize<'de> for Baselines {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Baselines { outcomes: ladder::deserialize(deserializer)? })
+        let (outcomes, agent) = ladder::deserialize(deserializer)?;
+        Ok(Baselines { outcomes, agent })
     }
 }
 
@@ -114,7 +129,9 @@ impl JsonSchema for Baselines {
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         ladder::schema::<MaybeOutcome>(
             generator,
-            "Outcomes of the baseline resolvers (the ladder) on the conflicted tree, by record key in ladder order.",
+            "Outcomes of the baseline resolvers (the ladder) on the conflicted tree, by record key in ladder order, \
+             then the agent rung's when it played.",
+            ladder::AgentColumn::WhenPlayed,
         )
     }
 }
@@ -375,7 +392,7 @@ pub(crate) fn run_baselines(
             Err(failure) => return Ok(Err(failure)),
         }
     }
-    Ok(Ok(Baselines { outcomes }))
+    Ok(Ok(Baselines { outcomes, agent: None }))
 }
 
 /// The outcome of `resolver`'s resolution of the conflicted tree, judged
@@ -477,6 +494,38 @@ mod tests {
         assert_eq!(serde_json::to_string(&back).unwrap(), text, "reads back to the same record");
         assert_eq!(back.solving_rung(), Some(Rung::Medium));
         assert!(!back.a_side_passes() && back.a_combination_passes() && back.key_passes("union"));
+    }
+
+    /// The agent rung's cell comes after every resolver's, only when the agent played;
+    /// a record without it reads as not played, and an agent's solve levels medium
+    /// only when no resolver solves the task.
+    #[test]
+    fn the_agent_rung_is_recorded_last_and_only_when_it_played() {
+        let failing = Baselines::from_fn(|_| MaybeOutcome::Ran(outcome(false, 0)));
+        let text = serde_json::to_string(&failing).unwrap();
+        assert!(!text.contains("agent"), "{text}");
+        assert!(failing.solving_rung().is_none());
+        let back: Baselines = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.agent, None);
+
+        let mut solved = failing.clone();
+        solved.agent = Some(AgentOutcome { passed: true, tries: 2 });
+        let text = serde_json::to_string(&solved).unwrap();
+        assert!(text.ends_with(r#","agent":{"passed":true,"tries":2}}"#), "{text}");
+        let back: Baselines = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, solved);
+        assert_eq!(back.solving_rung(), Some(Rung::Medium));
+        assert!(back.key_passes(ladder::AGENT_KEY));
+
+        let mut unsolved = failing;
+        unsolved.agent = Some(AgentOutcome { passed: false, tries: 3 });
+        assert_eq!(unsolved.solving_rung(), None);
+        let side = Baselines::from_fn(|r| MaybeOutcome::Ran(outcome(r.rung() == Rung::Easy, 1)));
+        assert!(side.a_side_passes());
+        assert!(
+            resolve::record_keys().iter().all(|(key, _)| *key != ladder::AGENT_KEY),
+            "no resolver is recorded under the agent rung's key"
+        );
     }
 
     #[test]

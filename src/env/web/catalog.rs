@@ -243,17 +243,21 @@ fn row(tree: &str, outcome: &Outcome) -> OutcomeRow {
 }
 
 /// The ladder in the order it levels a task, one row per resolver of the catalogue:
-/// sides (easy), then combinations (medium).
+/// sides (easy), then combinations (medium), then the agent rung when it played.
 fn ladder(baselines: &Baselines) -> Vec<LadderRow> {
-    baselines
-        .iter()
-        .map(|(resolver, outcome)| {
-            let label = resolver.record_key().label();
-            LadderRow {
-                rung: Level::from(resolver.rung()),
-                outcome: outcome.outcome().map(|o| row(&label, o)),
-                resolver: label,
-            }
-        })
-        .collect()
+    let resolvers = baselines.iter().map(|(resolver, outcome)| {
+        let label = resolver.record_key().label();
+        LadderRow {
+            rung: Level::from(resolver.rung()),
+            outcome: outcome.outcome().map(|o| row(&label, o)),
+            resolver: label,
+        }
+    });
+    let agent = baselines.agent.map(|agent| {
+        let label = format!("agent ({} {})", agent.tries, if agent.tries == 1 { "try" } else { "tries" });
+        let outcome =
+            OutcomeRow { tree: label.clone(), passed: agent.passed, timed_out: false, failed_tests: Vec::new() };
+        LadderRow { resolver: label, rung: Level::Medium, outcome: Some(outcome) }
+    });
+    resolvers.chain(agent).collect()
 }
