@@ -54,9 +54,11 @@ fn verdict(run: &Listed, gold_passing: &std::collections::BTreeSet<String>) -> O
     (!missing.is_empty()).then_some(Unsolved::NotKept(missing))
 }
 
-/// The tree's own test files ([`is_own_test_file`]), in path order.
+/// The tree's own test files ([`is_own_test_file`]), in path order; caches a run left
+/// behind (`__pycache__`, `.pytest_cache`) are not the tree's tests.
 fn own_test_files(tree: &Snapshot) -> impl Iterator<Item = (&String, &std::sync::Arc<[u8]>)> {
-    tree.iter().filter(|(path, _)| is_own_test_file(path))
+    let cache = |path: &str| path.split('/').any(|part| part == "__pycache__" || part == ".pytest_cache");
+    tree.iter().filter(move |(path, _)| is_own_test_file(path) && !cache(path))
 }
 
 /// `tree` as part (b) runs it: its own test files, and gold's copy of every other file
@@ -233,6 +235,14 @@ mod tests {
         assert_eq!(not_kept(&tree(&[]), &gold), ["tests/test_a.py::test_x", "tests/test_a.py::test_y"]);
         let marked = tree(&[("tests/test_a.py", "<<<<<<< ours\ndef test_x():\n")]);
         assert!(not_kept(&marked, &gold).is_empty(), "left to the run");
+    }
+
+    #[test]
+    fn caches_left_by_a_run_are_not_the_trees_tests() {
+        let gold = tree(&[("tests/test_a.py", "def test_x():\n    assert 1\n")]);
+        let mut ran = gold.clone();
+        ran.insert("tests/__pycache__/test_a.cpython-312-pytest-8.pyc".into(), Arc::from(&b"\0"[..]));
+        assert!(own_test_files(&ran).eq(own_test_files(&gold)));
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::validate::Rejection;
 
 /// Bump when what the check does changes, so cached checks are made again (a change of
 /// the eval agents needs no bump: [`plays_every_agent`]).
-const CHECK_VERSION: &str = "2";
+const CHECK_VERSION: &str = "3";
 
 /// What the episodes of a substrate's checks need: the environment's default settings
 /// with the substrate's interpreter, and where checks are cached.
