@@ -8,8 +8,9 @@
 //!   paths; not the dataset, other episodes or the user's home (Landlock);
 //! * its network is the policy's: its own empty namespace, or the host's;
 //! * its environment is the sandbox's scrubbed one, the tests' variables (`PATH` starts
-//!   with the interpreter's folder), the brief's and the variables the policy passes
-//!   through, whose values are read here and never recorded;
+//!   with the interpreter's folder, then `mergeforge`'s and every read-only path that is
+//!   a `bin` folder), the brief's and the variables the policy passes through, whose
+//!   values are read here and never recorded;
 //! * past the timeout (wall clock) its process group and everything in its cgroup are
 //!   killed.
 //!
@@ -88,20 +89,27 @@ pub(crate) fn run(
     }
     let mut readable: Vec<PathBuf> = reads.to_vec();
     readable.extend(policy.read_only.iter().cloned());
+    // On PATH after the interpreter's folder: mergeforge's, then each read-only `bin`.
+    let mut folders: Vec<PathBuf> = Vec::new();
     if let Ok(exe) = std::env::current_exe() {
-        if let Some(folder) = exe.parent() {
-            let path = env.get("PATH").cloned().unwrap_or_default();
-            env.insert("PATH".to_string(), with_folder_after_first(&path, folder));
-        }
+        folders.extend(exe.parent().map(Path::to_path_buf));
         readable.push(exe);
     }
+    folders.extend(policy.read_only.iter().filter(|p| p.is_dir() && p.ends_with("bin")).cloned());
+    let path = env.get("PATH").cloned().unwrap_or_default();
+    env.insert("PATH".to_string(), with_folders_after_first(&path, &folders));
     let network = match policy.network {
         AgentNetwork::None => Network::None,
         AgentNetwork::Host => Network::Host,
     };
     let limits = Limits::for_agent(policy.timeout, Reads::Only(readable), network);
-    let output = run_split(repo, root, &command.argv, &env, &limits)
-        .with_context(|| format!("running the agent command `{}`", command.program_name()))?;
+    let output = run_split(repo, root, &command.argv, &env, &limits).with_context(|| {
+        format!(
+            "running the agent command `{}` (its program must be on the agent's PATH or absolute, and readable: \
+                 --agent-ro)",
+            command.program_name()
+        )
+    })?;
     Ok(AgentRun {
         exit_code: output.exit_code,
         timed_out: output.timed_out,
@@ -111,11 +119,11 @@ pub(crate) fn run(
     })
 }
 
-/// `path` (a `PATH` value) with `folder` after its first entry (the interpreter's).
-fn with_folder_after_first(path: &str, folder: &Path) -> String {
+/// `path` (a `PATH` value) with `folders` after its first entry (the interpreter's).
+fn with_folders_after_first(path: &str, folders: &[PathBuf]) -> String {
     let mut entries: Vec<String> = path.split(':').filter(|e| !e.is_empty()).map(str::to_string).collect();
     let at = entries.len().min(1);
-    entries.insert(at, folder.display().to_string());
+    entries.splice(at..at, folders.iter().map(|f| f.display().to_string()));
     entries.join(":")
 }
 
@@ -143,10 +151,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_program_folder_goes_after_the_interpreters() {
-        let folder = Path::new("/opt/mf/bin");
-        assert_eq!(with_folder_after_first("/venv/bin:/usr/bin:/bin", folder), "/venv/bin:/opt/mf/bin:/usr/bin:/bin");
-        assert_eq!(with_folder_after_first("", folder), "/opt/mf/bin");
+    fn the_program_folders_go_after_the_interpreters() {
+        let folders = [PathBuf::from("/opt/mf/bin"), PathBuf::from("/opt/agent/bin")];
+        assert_eq!(
+            with_folders_after_first("/venv/bin:/usr/bin:/bin", &folders),
+            "/venv/bin:/opt/mf/bin:/opt/agent/bin:/usr/bin:/bin"
+        );
+        assert_eq!(with_folders_after_first("", &folders[..1]), "/opt/mf/bin");
     }
 
     #[test]

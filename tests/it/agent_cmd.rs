@@ -318,3 +318,34 @@ fn bad_agent_commands_get_one_clear_line() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn an_agent_in_a_read_only_bin_folder_runs_by_name() {
+    let task = tasks_per_level(1).remove(0);
+    let work = tempfile::tempdir().unwrap();
+    let bin = work.path().join("my-agent/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    write_file(&bin, "my-agent", "#!/bin/sh\necho \"my-agent in $PWD\"\n");
+    std::process::Command::new("chmod").args(["+x", bin.join("my-agent").to_str().unwrap()]).status().unwrap();
+    let transcripts = work.path().join("t");
+    let report = eval(
+        &[
+            "--agent-cmd",
+            "my-agent --yes",
+            "--agent-ro",
+            bin.to_str().unwrap(),
+            "--transcripts",
+            transcripts.to_str().unwrap(),
+        ],
+        std::slice::from_ref(&task),
+        &[],
+    );
+    assert_eq!(report["command"], "my-agent");
+    let stdout = std::fs::read_to_string(transcripts.join(&task).join("stdout.txt")).unwrap();
+    assert!(stdout.starts_with("my-agent in ") && stdout.trim_end().ends_with("/repo"), "{stdout}");
+
+    // Not readable: the episode fails with the hint.
+    let output = run_mergeforge(&["eval", "--dataset", SAMPLE, "--task", &task, "--agent-cmd", "my-agent"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success() && stderr.contains("--agent-ro"), "{stderr}");
+}
