@@ -81,8 +81,7 @@ pub(crate) struct EpisodeArgs {
     pub(crate) reward: RewardKind,
 
     /// Dense reward weights (TOML: markers_removed, syntax_valid, syntax_invalid,
-    /// tests_pass, duplication). Missing keys keep the defaults 0.10, 0.05, -0.10, 1.00,
-    /// -0.20.
+    /// tests_pass). Missing keys keep the defaults 0.10, 0.05, -0.10, 1.00.
     #[arg(long, value_name = "FILE")]
     pub(crate) reward_config: Option<PathBuf>,
 

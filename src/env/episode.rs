@@ -24,18 +24,14 @@ use std::time::{Duration, Instant};
 use super::action::Action;
 use super::config::Settings;
 use super::dataset::TaskEntry;
-use super::duplication::Twins;
 use super::grader::{self, TestCommand, Verdict};
-use super::initial::{
-    conflicted_texts, inspect, Initial, Parses, Sides, TreeFacts, SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES,
-};
+use super::initial::{conflicted_texts, inspect, Initial, Parses, TreeFacts, SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES};
 use super::observation::{EpisodeState, Observation, StepReply, TaskInfo};
 use super::protocol::EnvError;
 use super::reward::{RewardComponents, RewardLedger, StepFacts};
 use super::template::ResetPath;
 use super::workspace::{FileText, TreeScan, Workspace};
 use crate::bundle::task::ConflictKind;
-use crate::merge::markers;
 use crate::sandbox::confine::landlock_available;
 use crate::sandbox::{run_in_dir, Limits};
 use crate::snapshot::Snapshot;
@@ -65,11 +61,6 @@ pub struct Episode {
     workspace: Workspace,
     /// Paths git reported as unmerged at reset.
     conflicted: Vec<String>,
-    /// Ours and theirs of the conflicted Python files, as the reset found them.
-    sides: Sides,
-    /// Twins of those files, made on the first step that needs them (`None`: a version
-    /// does not parse).
-    twins: BTreeMap<String, Option<Twins>>,
     /// The tree at reset (the merge as git left it): gold's tree is this with the
     /// solution's files.
     merged: Snapshot,
@@ -102,8 +93,7 @@ impl Episode {
         let kind = entry.task.conflict_kind;
         let (workspace, initial) = Episode::prepare(&entry, &settings)
             .map_err(|e| EnvError::execution(format!("task {}: {e:#}", entry.task.id)))?;
-        let Initial { conflicted, sides, merged, broken_at_reset, facts, last_conflicted, fingerprint, parses } =
-            initial;
+        let Initial { conflicted, merged, broken_at_reset, facts, last_conflicted, fingerprint, parses } = initial;
         let weights = settings.config.weights.clone();
         let mut episode = Episode {
             id: episode_id.unwrap_or_else(new_episode_id),
@@ -113,8 +103,6 @@ impl Episode {
             settings,
             workspace,
             conflicted,
-            sides,
-            twins: BTreeMap::new(),
             merged,
             step_count: 0,
             done: false,
@@ -173,16 +161,11 @@ impl Episode {
         if self.done && verdict.is_none() {
             push_line(&mut output, "tests not run: conflict markers remain, so the task is not solved");
         }
-        let duplicated = self.duplication(&scan);
-        if let Some(note) = &duplicated {
-            push_line(&mut output, note);
-        }
         let components = self.ledger.pay(&StepFacts {
             blocks: self.facts.blocks,
             broken_python: self.facts.broken_python,
             all_python_parses: self.facts.all_python_parses,
             solved: verdict.as_ref().is_some_and(|v| v.passed) && !self.facts.markers_left,
-            duplicated: duplicated.is_some(),
         });
         self.last_conflicted = conflicted_texts(&scan, &self.conflicted);
         self.timing = StepTiming { total: started.elapsed(), commands };
@@ -391,20 +374,6 @@ impl Episode {
 
     fn scan(&self) -> TreeScan {
         self.workspace.scan(SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES)
-    }
-
-    /// A note on the first conflicted file this step changed into duplicated logic.
-    fn duplication(&mut self, scan: &TreeScan) -> Option<String> {
-        let sides = self.sides.clone();
-        sides.iter().find_map(|(path, (ours, theirs))| {
-            let text = scan.text(path)?;
-            if self.last_conflicted.get(path).is_some_and(|before| before == text) || markers::has_markers(text) {
-                return None;
-            }
-            let gold = &self.entry.solution.files.iter().find(|f| &f.path == path)?.gold;
-            let twins = self.twins.entry(path.clone()).or_insert_with(|| Twins::new(path, ours, theirs, gold));
-            twins.as_ref()?.duplicated(text)
-        })
     }
 
     /// The task as the agent may know it: level and family only when revealed.

@@ -1,10 +1,8 @@
 //! What a reset observes of a task's fresh repository ([`Initial`]): the unmerged
-//! paths, the conflicted texts, which Python files parse, the sides' texts for the
-//! duplication check. Computed on every reset on the clone path, once per template on
+//! paths, the conflicted texts, which Python files parse. Computed on every reset on the clone path, once per template on
 //! the template path (see [`super::template`]).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Arc;
 
 use super::dataset::TaskEntry;
 use super::workspace::{ScannedFile, TreeScan, Workspace};
@@ -31,7 +29,6 @@ pub(super) struct TreeFacts {
 #[derive(Debug, Clone)]
 pub(crate) struct Initial {
     pub(super) conflicted: Vec<String>,
-    pub(super) sides: Sides,
     /// The whole tree at reset: empty in a template's copy.
     pub(super) merged: Snapshot,
     pub(super) broken_at_reset: BTreeSet<String>,
@@ -50,13 +47,11 @@ impl Initial {
             ConflictKind::Semantic => entry.task.conflicts.iter().map(|c| c.path.clone()).collect(),
             _ => workspace.unmerged_paths()?,
         };
-        let sides = Arc::new(reference_sides(workspace, entry, &conflicted));
         let mut parses = Parses::default();
         let scan = workspace.scan(SCAN_MAX_FILES, SCAN_MAX_FILE_BYTES);
         let broken_at_reset = unparsable(&scan, &mut parses).into_iter().filter(|p| !conflicted.contains(p)).collect();
         let facts = inspect(&scan, &conflicted, &broken_at_reset, &mut parses);
         Ok(Initial {
-            sides,
             merged: scan.snapshot(),
             facts,
             last_conflicted: conflicted_texts(&scan, &conflicted),
@@ -133,28 +128,6 @@ pub(super) fn conflicted_texts(scan: &TreeScan, conflicted: &[String]) -> BTreeM
         .iter()
         .filter_map(|p| scan.files.get(p).map(|f| (p.clone(), String::from_utf8_lossy(&f.bytes).into_owned())))
         .collect()
-}
-
-/// Ours and theirs of a task's conflicted Python files (those with a gold version), by
-/// path: what the duplication check compares a resolution with. Shared by every copy of
-/// a template; the parsed [`Twins`](super::duplication::Twins) are each episode's own (parsed trees are large).
-pub(super) type Sides = Arc<BTreeMap<String, (String, String)>>;
-
-fn reference_sides(
-    workspace: &Workspace,
-    entry: &TaskEntry,
-    conflicted: &[String],
-) -> BTreeMap<String, (String, String)> {
-    let mut sides = BTreeMap::new();
-    for path in conflicted.iter().filter(|p| p.ends_with(".py")) {
-        if !entry.solution.files.iter().any(|f| &f.path == path) {
-            continue;
-        }
-        if let (Some(ours), Some(theirs)) = (workspace.show("ours", path), workspace.show("theirs", path)) {
-            sides.insert(path.clone(), (ours, theirs));
-        }
-    }
-    sides
 }
 
 /// Conflict blocks in a text: complete hunks, or stray opening/closing markers,

@@ -8,7 +8,7 @@
 //!   gives each episode its own copy; [`initial`] is what a reset observes of it.
 //! * [`action`], [`observation`] are the agent-facing types; [`episode`] applies
 //!   actions, has [`grader`] judge the tree (gold's tests restored over a copy of it,
-//!   in the sandbox) and pays [`reward`] (with the [`duplication`] check).
+//!   in the sandbox) and pays [`reward`].
 //! * [`protocol`] and [`server`] speak OpenEnv over HTTP and WebSocket (`mergeforge
 //!   serve`), [`mcp`] speaks MCP at `/mcp`; [`tools`] is the one catalogue of tools both
 //!   derive from [`action`]'s types. [`agents`] and [`eval`] run baseline agents
@@ -22,7 +22,6 @@ pub mod agents;
 pub(crate) mod check;
 pub(crate) mod config;
 pub mod dataset;
-pub mod duplication;
 pub mod episode;
 pub(crate) mod eval;
 pub(crate) mod grader;

@@ -6,7 +6,11 @@
 //! | `markers` | `markers_removed` shared among the task's conflict blocks: each block below the fewest seen so far in the episode pays its share |
 //! | `syntax` | `syntax_invalid` on every step that leaves a marker-free Python file unparseable; otherwise `syntax_valid` once, the first time every Python file parses |
 //! | `tests` | `tests_pass` once, the first time the task is solved: the graded tests pass (see [`super::grader`]) with no conflict marker left |
-//! | `duplication` | `duplication` on every step that writes a resolution duplicating logic (see [`super::duplication`]) |
+//!
+//! The `duplication` component of earlier versions is retired: the judgement's static
+//! findings against gold ([`crate::judge::findings`]) decide whether a resolution that
+//! repeats logic solves its task, and a config naming it is refused
+//! ([`RETIRED_DUPLICATION`]).
 //!
 //! Bonuses are paid once and removals only below the low-water mark, so no loop of
 //! edits can collect more than [`RewardWeights::max_reward`]. The default weights pay
@@ -33,21 +37,18 @@ pub struct RewardWeights {
     pub(crate) syntax_invalid: f64,
     /// Once, when the task is solved (the graded tests pass, no marker left).
     pub(crate) tests_pass: f64,
-    /// Each step whose resolution duplicates logic.
-    pub(crate) duplication: f64,
 }
 
 impl Default for RewardWeights {
     fn default() -> Self {
-        RewardWeights {
-            markers_removed: 0.10,
-            syntax_valid: 0.05,
-            syntax_invalid: -0.10,
-            tests_pass: 1.00,
-            duplication: -0.20,
-        }
+        RewardWeights { markers_removed: 0.10, syntax_valid: 0.05, syntax_invalid: -0.10, tests_pass: 1.00 }
     }
 }
+
+/// The one-line error for a reward config that names the retired `duplication`
+/// component.
+pub(crate) const RETIRED_DUPLICATION: &str =
+    "reward component `duplication` was retired in favour of the judgement's static findings; remove it";
 
 /// The most the default weights pay an episode that does not solve its task, as a share
 /// of the task's maximum.
@@ -56,13 +57,7 @@ pub(crate) const UNSOLVED_SHARE: f64 = 0.25;
 impl RewardWeights {
     /// `--reward binary`: 1 for solving the task, nothing else.
     pub fn binary() -> Self {
-        RewardWeights {
-            markers_removed: 0.0,
-            syntax_valid: 0.0,
-            syntax_invalid: 0.0,
-            tests_pass: 1.0,
-            duplication: 0.0,
-        }
+        RewardWeights { markers_removed: 0.0, syntax_valid: 0.0, syntax_invalid: 0.0, tests_pass: 1.0 }
     }
 
     /// Reads weights from a TOML file (`--reward-config`).
@@ -73,6 +68,8 @@ impl RewardWeights {
     }
 
     pub(crate) fn from_toml(text: &str) -> Result<Self> {
+        let table: toml::Table = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.message()))?;
+        anyhow::ensure!(!table.contains_key("duplication"), "{RETIRED_DUPLICATION}");
         let weights: RewardWeights = toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.message()))?;
         for (name, value) in weights.named() {
             anyhow::ensure!(value.is_finite(), "{name} must be a finite number");
@@ -80,13 +77,12 @@ impl RewardWeights {
         Ok(weights)
     }
 
-    fn named(&self) -> [(&'static str, f64); 5] {
+    fn named(&self) -> [(&'static str, f64); 4] {
         [
             ("markers_removed", self.markers_removed),
             ("syntax_valid", self.syntax_valid),
             ("syntax_invalid", self.syntax_invalid),
             ("tests_pass", self.tests_pass),
-            ("duplication", self.duplication),
         ]
     }
 
@@ -118,12 +114,11 @@ pub struct RewardComponents {
     pub markers: f64,
     pub syntax: f64,
     pub tests: f64,
-    pub duplication: f64,
 }
 
 impl RewardComponents {
     pub(crate) fn total(&self) -> f64 {
-        round(self.markers + self.syntax + self.tests + self.duplication)
+        round(self.markers + self.syntax + self.tests)
     }
 }
 
@@ -138,8 +133,6 @@ pub(crate) struct StepFacts {
     pub(crate) all_python_parses: bool,
     /// The task is solved after the step: the graded tests pass and no marker is left.
     pub(crate) solved: bool,
-    /// The step wrote a resolution that duplicates logic.
-    pub(crate) duplicated: bool,
 }
 
 /// The once-only parts of an episode's reward.
@@ -185,12 +178,8 @@ impl RewardLedger {
         } else {
             0.0
         };
-        let components = RewardComponents {
-            markers: round(paid_now - paid_before),
-            syntax: round(syntax),
-            tests: round(tests),
-            duplication: if facts.duplicated { round(w.duplication) } else { 0.0 },
-        };
+        let components =
+            RewardComponents { markers: round(paid_now - paid_before), syntax: round(syntax), tests: round(tests) };
         self.total = round(self.total + components.total());
         components
     }
@@ -211,7 +200,7 @@ mod tests {
     use super::*;
 
     fn facts(blocks: usize) -> StepFacts {
-        StepFacts { blocks, broken_python: false, all_python_parses: false, solved: false, duplicated: false }
+        StepFacts { blocks, broken_python: false, all_python_parses: false, solved: false }
     }
 
     #[test]
@@ -222,7 +211,7 @@ mod tests {
         let mut ledger = RewardLedger::new(weights, 3);
         assert_eq!(ledger.pay(&facts(2)).markers, 0.0333);
         let last = ledger.pay(&StepFacts { all_python_parses: true, solved: true, ..facts(0) });
-        assert_eq!(last, RewardComponents { markers: 0.0667, syntax: 0.05, tests: 1.0, duplication: 0.0 });
+        assert_eq!(last, RewardComponents { markers: 0.0667, syntax: 0.05, tests: 1.0 });
         assert_eq!(ledger.total(), max);
     }
 
@@ -246,7 +235,7 @@ mod tests {
         let mut ledger = RewardLedger::new(RewardWeights::binary(), 2);
         assert_eq!(RewardWeights::binary().max_reward(2), 1.0);
         assert_eq!(ledger.pay(&StepFacts { all_python_parses: true, ..facts(0) }).total(), 0.0);
-        assert_eq!(ledger.pay(&StepFacts { broken_python: true, duplicated: true, ..facts(0) }).total(), 0.0);
+        assert_eq!(ledger.pay(&StepFacts { broken_python: true, ..facts(0) }).total(), 0.0);
         assert_eq!(ledger.pay(&StepFacts { solved: true, ..facts(0) }).total(), 1.0);
         assert_eq!(ledger.pay(&StepFacts { solved: true, ..facts(0) }).total(), 0.0);
         assert_eq!(ledger.total(), 1.0);
@@ -277,5 +266,7 @@ mod tests {
         assert_eq!(weights.markers_removed, 0.10);
         assert!(RewardWeights::from_toml("test_pass = 1.0\n").is_err());
         assert!(RewardWeights::from_toml("marker_removed = 0.15\n").is_err(), "the old per-block key");
+        let retired = RewardWeights::from_toml("duplication = -0.2\n").unwrap_err().to_string();
+        assert_eq!(retired, RETIRED_DUPLICATION);
     }
 }

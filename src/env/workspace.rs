@@ -123,11 +123,6 @@ impl Workspace {
         Ok(paths)
     }
 
-    /// The text of `path` on a branch (`ours`, `theirs`), if it exists there.
-    pub(crate) fn show(&self, branch: &str, path: &str) -> Option<String> {
-        git(&self.repo, &["show", &format!("{branch}:{path}")]).ok()
-    }
-
     /// Checks an agent-supplied path and returns where it lives. `for_write` allows a
     /// file that does not exist yet (its parent directory must).
     pub(crate) fn resolve(&self, path: &str, for_write: bool) -> Result<PathBuf, String> {

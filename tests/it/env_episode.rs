@@ -107,12 +107,7 @@ fn tools_read_edit_and_run_in_the_repository() {
         })
         .unwrap();
     let c = edit.observation.reward_components;
-    assert_eq!(
-        (c.markers, c.syntax, c.tests, c.duplication),
-        (0.1, 0.05, 1.0, 0.0),
-        "{}",
-        edit.observation.last_output
-    );
+    assert_eq!((c.markers, c.syntax, c.tests), (0.1, 0.05, 1.0), "{}", edit.observation.last_output);
     assert!(edit.done && edit.observation.tests_passing);
     assert_eq!(edit.observation.total_reward, edit.observation.max_reward);
     assert_eq!(std::fs::read_to_string(episode.repo().join(&path)).unwrap(), gold_text(&env, DIVERGE, &path));
@@ -160,7 +155,7 @@ fn bad_paths_are_refused_and_cost_no_step() {
 }
 
 #[test]
-fn union_is_paid_for_markers_and_charged_for_duplication() {
+fn union_is_paid_for_markers_and_syntax_only() {
     let work = tempfile::tempdir().unwrap();
     let env = environment(work.path(), 10);
     let (mut episode, reply) = reset(&env, DIVERGE);
@@ -171,8 +166,7 @@ fn union_is_paid_for_markers_and_charged_for_duplication() {
     let step = episode.step(Action::Resolve { file: path.clone(), resolution: union }).unwrap();
     assert!(!step.done);
     let c = step.observation.reward_components;
-    assert_eq!((c.markers, c.syntax, c.duplication), (0.1, 0.05, -0.2), "{}", step.observation.last_output);
-    assert!(step.observation.last_output.contains("duplicates the logic"), "{}", step.observation.last_output);
+    assert_eq!((c.markers, c.syntax, c.tests), (0.1, 0.05, 0.0), "{}", step.observation.last_output);
 
     // A broken file: −0.10 on every step it stays broken, markers already paid.
     let broken = episode.step(Action::Resolve { file: path.clone(), resolution: "def broken(:\n".into() }).unwrap();
@@ -183,7 +177,7 @@ fn union_is_paid_for_markers_and_charged_for_duplication() {
     let c = gold.observation.reward_components;
     assert_eq!((c.markers, c.syntax, c.tests), (0.0, 0.0, 1.0), "syntax is paid once");
     assert!(gold.done);
-    assert_eq!(gold.observation.total_reward, mergeforge::env::reward::round(0.1 + 0.05 - 0.2 - 0.1 + 1.0));
+    assert_eq!(gold.observation.total_reward, mergeforge::env::reward::round(0.1 + 0.05 - 0.1 + 1.0));
 }
 
 #[test]

@@ -15,7 +15,6 @@ mod common;
 mod cputime;
 mod curriculum;
 mod env_confine;
-mod env_duplication;
 mod env_episode;
 mod env_eval;
 mod env_hygiene;

@@ -216,11 +216,6 @@ fn table(steps: &[StepRecord], last: &Observation) -> RewardTable {
             paid_for: "solving: gold's tests, restored over the tree, pass with no marker left (once)".into(),
             earned: sum(|c| c.tests),
         },
-        RewardRow {
-            component: "duplication".into(),
-            paid_for: "a resolution that duplicates logic costs".into(),
-            earned: sum(|c| c.duplication),
-        },
     ];
     RewardTable {
         rows,

@@ -346,7 +346,7 @@
   function stepLog(run) {
     const rows = run.steps.map((s) => {
       const c = s.components;
-      const parts = [['markers', c.markers], ['syntax', c.syntax], ['tests', c.tests], ['duplication', c.duplication]]
+      const parts = [['markers', c.markers], ['syntax', c.syntax], ['tests', c.tests]]
         .filter(([, v]) => v !== 0).map(([k, v]) => `${k} ${v > 0 ? '+' : ''}${fmt(v)}`);
       const tests = s.tests ? `${s.tests.passed} passed, ${s.tests.failed} failed` : (s.tests_passing ? 'pass' : 'not run');
       return h('tr', {}, [

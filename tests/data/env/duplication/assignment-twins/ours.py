@@ -1,3 +1,0 @@
-def price(amount, rate):
-    tax = amount * rate
-    return amount + tax

@@ -1,4 +1,0 @@
-def price(amount, rate):
-    tax = amount * rate
-    tax = round(amount * rate, 2)
-    return amount + tax

@@ -1,2 +1,0 @@
-def round_value(x, digits=0):
-    return round(x, 11)

@@ -1,3 +1,0 @@
-def scale(x, factor=2):
-    value = x * factor
-    return value

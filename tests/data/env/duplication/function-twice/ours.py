@@ -1,2 +1,0 @@
-def scale(x, factor=2):
-    return x * factor

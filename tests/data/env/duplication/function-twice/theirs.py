@@ -1,3 +1,0 @@
-def scale(x):
-    value = x * 2
-    return value

@@ -1,6 +1,0 @@
-def check(n):
-    if n < 0:
-        raise ValueError("n")
-    if n <= 0:
-        raise ValueError("n")
-    return n

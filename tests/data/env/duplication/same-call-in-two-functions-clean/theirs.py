@@ -1,7 +1,0 @@
-def start(job):
-    return job
-
-
-def stop(job):
-    log("stop", job)
-    return job

@@ -1,7 +1,0 @@
-def total(items):
-    result = 0
-    for item in items:
-        if item is None:
-            raise ValueError("missing item")
-        result += item
-    return result

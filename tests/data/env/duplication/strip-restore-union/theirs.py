@@ -1,7 +1,0 @@
-def total(items):
-    result = 0
-    for item in items:
-        if item < 0:
-            raise ValueError("negative item")
-        result += item
-    return result

@@ -1,7 +1,0 @@
-def compare(left, op, right):
-    if op == "==":
-        return left == right
-    if op == ">":
-        return left > right
-        return right > left
-    raise ValueError(op)
