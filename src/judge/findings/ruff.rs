@@ -245,6 +245,52 @@ mod tests {
         assert!(!is_relative("../escape.py") && !is_relative("/etc/x.py") && !is_relative("a/../../b.py"));
     }
 
+    /// A `python` stand-in: a shell script with `body`, which sees pip's `--target` as
+    /// `$target` and counts its runs in `<dir>/runs`.
+    fn fake_python(dir: &Path, body: &str) -> String {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("python");
+        let script = format!(
+            "#!/bin/sh\nset -e\necho run >> '{}'\nwhile [ \"$1\" != --target ]; do shift; done\ntarget=\"$2\"\n{body}\n",
+            dir.join("runs").display()
+        );
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.display().to_string()
+    }
+
+    #[test]
+    fn installs_once_into_a_temporary_folder_moved_into_place() {
+        let work = tempfile::tempdir().unwrap();
+        let python = fake_python(
+            work.path(),
+            "mkdir -p \"$target/bin\"\nprintf '#!/bin/sh\\necho ruff\\n' > \"$target/bin/ruff\"\nchmod +x \"$target/bin/ruff\"",
+        );
+        let cache = work.path().join("cache");
+        let binary = install(&python, &cache).unwrap();
+        assert_eq!(binary, install_root(&cache).join("bin/ruff"));
+        assert_eq!(install(&python, &cache).unwrap(), binary);
+        assert_eq!(std::fs::read_to_string(work.path().join("runs")).unwrap().lines().count(), 1, "installed once");
+        let leftovers: Vec<_> = std::fs::read_dir(cache.join("tools"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".ruff-"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_failed_install_leaves_nothing_installed_and_says_what_to_do() {
+        let work = tempfile::tempdir().unwrap();
+        let python = fake_python(work.path(), "echo 'ERROR: No matching distribution found for ruff' >&2\nexit 1");
+        let cache = work.path().join("cache");
+        let err = format!("{:#}", install(&python, &cache).unwrap_err());
+        assert!(!err.contains('\n'), "one line: {err}");
+        assert!(err.contains("No matching distribution") && err.contains(ENV_VAR), "{err}");
+        assert_eq!(installed(&cache), None);
+        assert!(!install_root(&cache).exists());
+    }
+
     #[test]
     fn the_docker_image_installs_the_pinned_release() {
         let dockerfile = include_str!("../../../deploy/Dockerfile");
