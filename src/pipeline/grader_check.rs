@@ -158,7 +158,7 @@ mod tests {
     #[test]
     fn a_sound_task_gets_its_scores_and_one_whose_gold_cannot_solve_is_rejected() {
         let python = ensure_venv(&user_cache_dir(), &[]).unwrap();
-        let (files, recorded) = unchecked_sample_task("calculator-17faa6f83c");
+        let (files, recorded) = unchecked_sample_task("calculator-dd28fe0573");
 
         let cache = tempfile::tempdir().unwrap();
         let kept = check(&Checker::new(python.clone(), cache.path(), None), files.clone()).unwrap();
