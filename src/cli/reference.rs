@@ -140,8 +140,14 @@ pub(crate) fn ladder_help() -> String {
         let level = Level::from(resolver.rung()).name();
         let _ = writeln!(out, "  {}. {} ({level}): {}", i + 1, resolver.name(), resolver.description());
     }
+    let _ = writeln!(out, "  {}. agent (medium, only with --agent-rung): {AGENT_RUNG}", resolve::ALL.len() + 1);
     out
 }
+
+/// The agent rung, the one rung above the resolver catalogue.
+const AGENT_RUNG: &str = "an external agent (`gen-tasks --agent-rung CMD`) played on each task every resolver \
+     left hard, in the task's workspace as `eval --agent-cmd` plays it; a task it solves in any of \
+     `--agent-rung-tries` tries is medium, recorded as `agent`.";
 
 fn ladder() -> String {
     let mut out = header("The difficulty ladder", "the resolver catalogue (`src/resolve/mod.rs`)");
@@ -151,6 +157,12 @@ fn ladder() -> String {
          that cannot run here is recorded as `{\"available\": false}`, never skipped.\n\n",
     );
     out.push_str(&ladder_table());
+    let _ = writeln!(
+        out,
+        "\nAbove them, when a run asks for it, stands the **agent rung**: {AGENT_RUNG} Its outcome is \
+         recorded as `{{\"passed\": …, \"tries\": …}}` after the resolvers' (absent when the agent did not play \
+         the task), and the manifest's `ladder.agent` names the agent ([difficulty.md](../difficulty.md#the-agent-rung))."
+    );
     let names = agents::names();
     let _ = writeln!(
         out,

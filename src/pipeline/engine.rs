@@ -15,6 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::accept::Exclusions;
 use super::accept::{Acceptance, Selection, Verdict};
+use super::agent_rung::AgentRung;
 use super::draft::Draft;
 use super::judge::judge;
 use super::order::{global_order, Goal};
@@ -29,6 +30,8 @@ pub(super) struct Engine<'a> {
     prepared: &'a [Prepared],
     cells: &'a [Cell],
     repo_path: &'a Path,
+    /// The agent rung, when the run has one.
+    agent_rung: Option<&'a AgentRung>,
     /// Workers judging candidates at once (the result does not depend on it).
     jobs: usize,
 }
@@ -36,7 +39,13 @@ pub(super) struct Engine<'a> {
 impl<'a> Engine<'a> {
     /// An engine judging `staged`'s candidates on `jobs` workers (at least one).
     pub(super) fn new(staged: &'a Staged, jobs: usize) -> Self {
-        Engine { prepared: &staged.prepared, cells: &staged.cells, repo_path: staged.repo_path(), jobs: jobs.max(1) }
+        Engine {
+            prepared: &staged.prepared,
+            cells: &staged.cells,
+            repo_path: staged.repo_path(),
+            agent_rung: staged.agent_rung.as_ref(),
+            jobs: jobs.max(1),
+        }
     }
 
     /// The global order: (cell, index in cell).
@@ -52,7 +61,7 @@ impl<'a> Engine<'a> {
     /// Judges candidate `k` of cell `c`.
     pub(super) fn judge(&self, c: usize, k: usize) -> Result<Verdict<Box<Draft>>> {
         let cell = &self.cells[c];
-        judge(&self.prepared[cell.substrate], cell.substrate, &cell.candidates[k], self.repo_path)
+        judge(&self.prepared[cell.substrate], cell.substrate, &cell.candidates[k], self.repo_path, self.agent_rung)
     }
 
     /// A pool of `jobs` threads to judge on.

@@ -49,6 +49,11 @@ impl Checker {
         Checker { settings: Arc::new(settings), cache_dir: cache_dir.join("grader-checks") }
     }
 
+    /// The environment's settings the checks' episodes run with (the agent rung's too).
+    pub(crate) fn settings(&self) -> &Arc<Settings> {
+        &self.settings
+    }
+
     /// The substrate's venv, which the checks' tests run with.
     pub(crate) fn python(&self) -> &PythonEnv {
         &self.settings.python
@@ -119,8 +124,9 @@ fn cache_key(files: &TaskFiles, python: &PythonEnv) -> Result<String> {
     Ok(crate::snapshot::sha256_hex(&key))
 }
 
-/// Plays the check's episodes on `files`, from a scratch copy of its bundle.
-fn play(checker: &Checker, files: &TaskFiles) -> Result<CachedCheck> {
+/// `files` as the environment serves a task, its bundle in a scratch folder (removed
+/// when the returned folder is dropped).
+pub(super) fn scratch_entry(files: &TaskFiles) -> Result<(tempfile::TempDir, Arc<TaskEntry>)> {
     let scratch =
         tempfile::Builder::new().prefix("mergeforge-check-").tempdir().context("creating a scratch folder")?;
     let bundle = scratch.path().join(crate::bundle::record::REPO_BUNDLE);
@@ -131,6 +137,12 @@ fn play(checker: &Checker, files: &TaskFiles) -> Result<CachedCheck> {
         bundle,
         gold: GoldCache::default(),
     });
+    Ok((scratch, entry))
+}
+
+/// Plays the check's episodes on `files`, from a scratch copy of its bundle.
+fn play(checker: &Checker, files: &TaskFiles) -> Result<CachedCheck> {
+    let (_scratch, entry) = scratch_entry(files)?;
     let outcome = crate::env::check::check(&checker.settings, &entry);
     if let Some(failure) = &outcome.failure {
         log::info!("task {} fails the grader check ({failure}); dropped (grader-check)", files.task.id);

@@ -1,12 +1,14 @@
 //! Judging one candidate: its commits written, merged (a clean or unsupported merge is
-//! rejected), validated on the substrate's runner, levelled, and given its id and
-//! near-duplicate fingerprint; a kept one is bundled into its [`TaskFiles`].
+//! rejected), validated on the substrate's runner, levelled (by the agent rung too, when
+//! the run has one and no resolver solves it), and given its id and near-duplicate
+//! fingerprint; a kept one is bundled into its [`TaskFiles`].
 
 use std::path::Path;
 
 use anyhow::Result;
 
 use super::accept::{Keepable, Verdict};
+use super::agent_rung::AgentRung;
 use super::draft::Draft;
 use super::grader_check;
 use super::stage::Prepared;
@@ -20,7 +22,7 @@ use crate::merge::{self, MergeResult};
 use crate::mutate::OperatorRef;
 use crate::resolve;
 use crate::snapshot::{self, Snapshot};
-use crate::validate::{self, Rejection};
+use crate::validate::{self, Rejection, Validation};
 
 /// Judges `candidate` of substrate `index` (prepared as `prepared`), writing its
 /// commits to the scratch repository at `repo_path`.
@@ -29,6 +31,7 @@ pub(super) fn judge(
     index: usize,
     candidate: &Candidate,
     repo_path: &Path,
+    agent_rung: Option<&AgentRung>,
 ) -> Result<Verdict<Box<Draft>>> {
     let repo = git2::Repository::open_bare(repo_path)?;
     let commits = write_task_commits(&repo, candidate)?;
@@ -47,7 +50,7 @@ pub(super) fn judge(
     if validate::leak::leaked_line(candidate, &paths).is_some() {
         return Ok(Verdict::rejected(Rejection::MessageLeak));
     }
-    let validation = match validate::validate(candidate, &conflicted, &marked, &prepared.runner)? {
+    let mut validation = match validate::validate(candidate, &conflicted, &marked, &prepared.runner)? {
         Ok(validation) => validation,
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };
@@ -67,25 +70,37 @@ pub(super) fn judge(
         operators,
         family: candidate.family,
     };
-    let difficulty = difficulty::assess(&validation, &features);
     let substrate = &prepared.substrate;
     let id = task_id(&substrate.name, &substrate.tree_id, &commits);
     let fingerprint = near_duplicate::fingerprint(
         paths.iter().filter_map(|p| crate::snapshot::text_of(&conflicted, p).map(|t| (p.as_str(), t))),
     );
-    let input = TaskInput {
-        id: &id,
-        substrate,
-        candidate,
-        commits: &commits,
-        conflicted: &conflicted,
-        conflicts: &conflicts,
-        validation: &validation,
-        difficulty: &difficulty,
-        features: &features,
-        conflict_kind,
+    let make = |validation: &Validation| {
+        let difficulty = difficulty::assess(validation, &features);
+        let input = TaskInput {
+            id: &id,
+            substrate,
+            candidate,
+            commits: &commits,
+            conflicted: &conflicted,
+            conflicts: &conflicts,
+            validation,
+            difficulty: &difficulty,
+            features: &features,
+            conflict_kind,
+        };
+        TaskFiles::make(&repo, &input)
     };
-    let files = match grader_check::check(&prepared.checker, TaskFiles::make(&repo, &input)?)? {
+    let mut files = make(&validation)?;
+    // The agent rung plays what every resolver left hard, on the task's own workspace;
+    // the task is made again with its outcome (a solved one is medium).
+    if let Some(rung) = agent_rung.filter(|_| validation.baselines.left_hard()) {
+        let outcome = rung.play(&files, &conflicted, &candidate.gold, &prepared.runner, &prepared.checker)?;
+        validation.baselines.agent = Some(outcome);
+        files = make(&validation)?;
+    }
+    let level = files.task.difficulty.level;
+    let files = match grader_check::check(&prepared.checker, files)? {
         Ok(files) => files,
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };
@@ -94,7 +109,7 @@ pub(super) fn judge(
         fingerprint,
         substrate: index,
         family: candidate.family,
-        level: difficulty.level,
+        level,
         conflict_kind,
         files,
     })))

@@ -21,11 +21,15 @@
 //! A file per job: [`options`] (what a run is asked), [`stage`](mod@stage) (substrates prepared,
 //! cells forged), [`order`] (the global order), [`judge`] (one candidate judged),
 //! [`grader_check`] (a kept candidate played by the environment's baseline agents),
+//! [`agent_rung`] (an external agent on what the resolvers left hard, `--agent-rung`)
+//! and [`agent_cache`] (its tries' trees),
 //! [`engine`] (judging in parallel), [`draft`] (a kept candidate's task files),
 //! [`accept`] (selection), [`levels`] (levels by family for the report), [`shard`]
 //! (sharded runs); the version itself is written by [`crate::bundle`].
 
 mod accept;
+mod agent_cache;
+mod agent_rung;
 mod draft;
 mod engine;
 mod grader_check;
@@ -52,9 +56,11 @@ use crate::substrate::history::HistoryCounts;
 use crate::validate::Rejection;
 use accept::ensure_tasks;
 pub(crate) use accept::Exclusions;
+use agent_rung::AgentRung;
+pub(crate) use agent_rung::AgentRungStats;
 use engine::{progress_bar, Engine};
 pub(crate) use levels::LevelBreakdown;
-pub(crate) use options::{embedded_substrates, GenOptions};
+pub(crate) use options::{embedded_substrates, AgentRungOptions, GenOptions};
 pub(crate) use stage::mutable_modules;
 use stage::{history_counts, stage, substrate_entries};
 
@@ -80,6 +86,8 @@ pub(crate) struct GenStats {
     pub(crate) flaky_tests: BTreeMap<String, Vec<String>>,
     /// What the history scans found (all zero when the run read no history).
     pub(crate) history: HistoryCounts,
+    /// What the agent rung did (`None` when the run has none).
+    pub(crate) agent_rung: Option<AgentRungStats>,
     /// Wall time per stage.
     pub(crate) timings: Timings,
 }
@@ -191,6 +199,7 @@ pub(crate) fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Gen
             .filter(|(_, ids)| !ids.is_empty())
             .collect(),
         history: history_counts(&staged.prepared),
+        agent_rung: staged.agent_rung.as_ref().map(AgentRung::stats),
         timings,
     };
     Ok(Generated { tasks, substrates: substrate_entries(&staged.prepared, &per_substrate), ladder, stats })

@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use super::order::Goal;
+use crate::agent::{AgentCommand, Policy};
+use crate::bundle::manifest::AgentRungEntry;
 use crate::bundle::version::VersionMeta;
 use crate::difficulty::quota::Quotas;
 use crate::forge::Family;
@@ -45,6 +47,44 @@ pub(crate) struct GenOptions {
     /// Read the last N commits of each git substrate's history for the history families
     /// (`--history N`); `None`: each substrate's `history = N`, if any.
     pub(crate) history: Option<usize>,
+    /// The agent rung (`--agent-rung`): an external agent played on every candidate the
+    /// resolvers leave hard.
+    pub(crate) agent_rung: Option<AgentRungOptions>,
+}
+
+/// The agent rung of a run: `gen-tasks --agent-rung CMD [--agent-rung-tries K]
+/// [--agent-label LABEL]`.
+#[derive(Debug, Clone)]
+pub(crate) struct AgentRungOptions {
+    /// The command, exactly as given: part of the cache's key, never recorded.
+    pub(crate) command: String,
+    /// What the command alone does not say (the model, its settings); part of the key.
+    pub(crate) label: Option<String>,
+    /// Tries per candidate (at least 1): one that solves it in any of them is medium.
+    pub(crate) tries: u32,
+    /// Wall-clock time one try may run (`--agent-timeout`).
+    pub(crate) timeout: std::time::Duration,
+    /// Paths the agent may read besides the system's (`--agent-ro`: its installation).
+    pub(crate) read_only: Vec<PathBuf>,
+}
+
+impl AgentRungOptions {
+    /// The command's name: its program's file name (argv[0] without folders), which is
+    /// all a manifest records of it.
+    pub(crate) fn name(&self) -> String {
+        AgentCommand::parse(&self.command).map_or_else(|_| "agent".to_string(), |c| c.program_name())
+    }
+
+    /// The policy the agent runs under: `eval`'s default (no network, nothing passed
+    /// through, an empty home) with the rung's timeout and read-only paths.
+    pub(crate) fn policy(&self) -> Policy {
+        Policy { read_only: self.read_only.clone(), ..Policy::with_timeout(self.timeout) }
+    }
+
+    /// What the manifest's ladder records of the rung.
+    pub(crate) fn entry(&self) -> AgentRungEntry {
+        AgentRungEntry { name: self.name(), label: self.label.clone(), tries: self.tries }
+    }
 }
 
 impl GenOptions {

@@ -421,6 +421,7 @@ pub(crate) fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         flaky_tests: BTreeMap::new(),
         // The shards read the history and timed their stages.
         history: Default::default(),
+        agent_rung: None,
         timings: Default::default(),
     };
     Ok(GenReport { version_dir, write, manifest, elapsed: started.elapsed(), stats })

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
+use super::agent_rung::AgentRung;
 use super::grader_check::Checker;
 use super::options::GenOptions;
 use crate::bundle::manifest::{Ladder, SubstrateEntry};
@@ -43,6 +44,8 @@ pub(super) struct Staged {
     pub(super) cells: Vec<Cell>,
     /// Time spent preparing substrates, scanning histories and forging candidates.
     pub(super) timings: StageTimings,
+    /// The agent rung, when the run has one (`--agent-rung`).
+    pub(super) agent_rung: Option<AgentRung>,
     /// A bare repository the candidates' commits are written to.
     scratch: tempfile::TempDir,
 }
@@ -66,7 +69,9 @@ impl Staged {
     /// The ladder the candidates are levelled with (every venv comes from the same base
     /// interpreter, so the first substrate's names the Python of all).
     pub(super) fn ladder(&self) -> Ladder {
-        crate::bundle::version::ladder(self.prepared.first().map(|p| p.checker.python()))
+        let mut ladder = crate::bundle::version::ladder(self.prepared.first().map(|p| p.checker.python()));
+        ladder.agent = self.agent_rung.as_ref().map(AgentRung::entry);
+        ladder
     }
 }
 
@@ -126,7 +131,8 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
         }
     }
     timings.forge = forging.elapsed();
-    Ok(Staged { prepared, skipped, cells, timings, scratch })
+    let agent_rung = options.agent_rung.as_ref().map(|rung| AgentRung::new(rung, &options.cache_dir)).transpose()?;
+    Ok(Staged { prepared, skipped, cells, timings, agent_rung, scratch })
 }
 
 /// Prefix of a run's scratch repository in the system's temporary folder.

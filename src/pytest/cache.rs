@@ -148,7 +148,7 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Writes `bytes` to `path` as [`write_atomically`] does, unless `path` exists (checked
 /// atomically with the rename); returns whether this call wrote it.
-fn write_new(path: &Path, bytes: &[u8]) -> Result<bool> {
+pub(crate) fn write_new(path: &Path, bytes: &[u8]) -> Result<bool> {
     match temp_beside(path, bytes)?.persist_noclobber(path) {
         Ok(_) => Ok(true),
         Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),

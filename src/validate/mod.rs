@@ -94,6 +94,11 @@ impl Baselines {
         resolvers.or_else(|| self.agent.filter(|a| a.passed).map(|_| Rung::Medium))
     }
 
+    /// Whether no resolver solves the task: the agent rung, if the run has one, plays it.
+    pub(crate) fn left_hard(&self) -> bool {
+        !self.outcomes.iter().any(MaybeOutcome::passed)
+    }
+
     /// Whether taking one side solves the task (the easy rung).
     pub(crate) fn a_side_passes(&self) -> bool {
         self.solving_rung() == Some(Rung::Easy)

@@ -7,6 +7,7 @@
 mod add_function;
 mod agent_cmd;
 mod agent_replay;
+mod agent_rung;
 mod bad_input;
 mod bench;
 mod branch;
