@@ -7,13 +7,14 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
+use super::agent_rung::{record, AgentRungArgs};
 use crate::bundle::dataset::WriteResult;
 use crate::bundle::manifest::{Ladder, MissingReason};
 use crate::difficulty::quota::Quotas;
 use crate::difficulty::Level;
 use crate::forge::{Family, Group};
 use crate::pipeline::shard::{ShardReport, ShardSpec};
-use crate::pipeline::{self, AgentRungOptions, GenOptions, GenReport};
+use crate::pipeline::{self, GenOptions, GenReport};
 use crate::pytest::confirm::Confirmation;
 use crate::pytest::select::SelectionMode;
 use crate::resolve::mergiraf;
@@ -167,34 +168,8 @@ pub(crate) struct GenTasksArgs {
     #[arg(long)]
     pub(crate) no_mergiraf: bool,
 
-    /// An external agent as the ladder's top rung: the command runs as `eval --agent-cmd`
-    /// runs it, in the workspace of each candidate that no resolver solves (the
-    /// repository mid-merge), and a task it solves in any of --agent-rung-tries tries is
-    /// medium, with its rung recorded as `agent`. Every try is cached under --cache by
-    /// (the workspace, this command string, --agent-label, the try), so a re-run plays no
-    /// agent and writes the same bytes. The manifest records the command's name (its
-    /// program's file name) and the label, never the command itself.
-    #[arg(long, value_name = "CMD")]
-    pub(crate) agent_rung: Option<String>,
-
-    /// Tries the agent rung has per candidate (default 1).
-    #[arg(long, value_name = "K", requires = "agent_rung")]
-    pub(crate) agent_rung_tries: Option<u32>,
-
-    /// What the agent rung's command does not say, such as the model it calls
-    /// (e.g. `gpt-5-mini`): part of the cache's key, and recorded in the manifest.
-    #[arg(long, value_name = "LABEL", requires = "agent_rung")]
-    pub(crate) agent_label: Option<String>,
-
-    /// Wall-clock seconds one try of the agent rung may run; then its processes are
-    /// killed and the tree it left is judged.
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::agent::episode::DEFAULT_TIMEOUT.as_secs(), requires = "agent_rung")]
-    pub(crate) agent_timeout: u64,
-
-    /// A path the agent rung's command may read and execute (its installation, a
-    /// script); repeatable.
-    #[arg(long, value_name = "PATH", requires = "agent_rung")]
-    pub(crate) agent_ro: Vec<PathBuf>,
+    #[command(flatten)]
+    pub(crate) agent: AgentRungArgs,
 }
 
 /// `--test-cmd`'s argv, split by the shell's quoting rules (`python -m pytest -k "a or b"`
@@ -312,9 +287,9 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     if no_mergiraf {
         command.push("--no-mergiraf".into());
     }
-    let agent_rung = agent_rung(args)?;
+    let agent_rung = args.agent.options()?;
     if let Some(rung) = &agent_rung {
-        command.extend(agent_rung_record(rung));
+        command.extend(record(rung));
     }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2));
     Ok(GenOptions {
@@ -337,50 +312,6 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         history: args.history,
         agent_rung,
     })
-}
-
-/// The agent rung `args` ask for, if any.
-fn agent_rung(args: &GenTasksArgs) -> Result<Option<AgentRungOptions>> {
-    let Some(command) = &args.agent_rung else { return Ok(None) };
-    match shlex::split(command) {
-        Some(argv) if !argv.is_empty() => {}
-        Some(_) => bail!("--agent-rung is empty; give the command that runs the agent"),
-        None => bail!("--agent-rung `{command}` has an unclosed quote or a trailing backslash"),
-    }
-    let tries = args.agent_rung_tries.unwrap_or(1);
-    if tries == 0 {
-        bail!("--agent-rung-tries must be at least 1");
-    }
-    if let Some(label) = args.agent_label.as_deref().filter(|l| l.is_empty() || l.contains(['\n', '\r'])) {
-        bail!("--agent-label {label:?}: give a non-empty name on one line");
-    }
-    Ok(Some(AgentRungOptions {
-        command: command.clone(),
-        label: args.agent_label.clone(),
-        tries,
-        timeout: std::time::Duration::from_secs(args.agent_timeout.max(1)),
-        read_only: args.agent_ro.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect(),
-    }))
-}
-
-/// How the recorded command line keeps the agent rung: the command's name in angle
-/// brackets in place of the command (which may hold a key or a user's path), the label
-/// and the tries. Such a line documents the run; it cannot run the agent again
-/// ([`is_recorded_agent`]).
-fn agent_rung_record(rung: &AgentRungOptions) -> Vec<String> {
-    let mut out = vec!["--agent-rung".to_string(), format!("<{}>", rung.name())];
-    if let Some(label) = &rung.label {
-        out.extend(["--agent-label".to_string(), label.clone()]);
-    }
-    if rung.tries != 1 {
-        out.extend(["--agent-rung-tries".to_string(), rung.tries.to_string()]);
-    }
-    out
-}
-
-/// Whether an `--agent-rung` value is the placeholder a recorded command line keeps.
-pub(crate) fn is_recorded_agent(command: &str) -> bool {
-    command.starts_with('<') && command.ends_with('>')
 }
 
 fn substrate_specs(args: &GenTasksArgs, test_command: &Option<Vec<String>>) -> Result<Vec<SubstrateSpec>> {

@@ -4,7 +4,8 @@
 use anyhow::{bail, Result};
 use clap::Parser;
 
-use super::gen_tasks::{is_recorded_agent, options_from};
+use super::agent_rung::is_recorded_agent;
+use super::gen_tasks::options_from;
 use super::{Cli, Command};
 use crate::pipeline::GenOptions;
 
@@ -16,7 +17,7 @@ pub(crate) fn options_from_command(argv: &[String]) -> Result<GenOptions> {
         anyhow::anyhow!("recorded command `{}` does not parse: {first}", argv.join(" "))
     })?;
     match cli.command {
-        Command::GenTasks(args) if args.agent_rung.as_deref().is_some_and(is_recorded_agent) => bail!(
+        Command::GenTasks(args) if args.agent.agent_rung.as_deref().is_some_and(is_recorded_agent) => bail!(
             "recorded command `{}` levelled with an agent whose command a manifest does not keep; \
              run gen-tasks with --agent-rung CMD yourself",
             argv.join(" ")
