@@ -3,8 +3,9 @@
 //!
 //! Two shapes of repetition count, each within one function (`Class.method`, nested
 //! functions apart, `<module>` for top-level code):
-//! - a **run of two consecutive statements** of one block that occurs again, without
-//!   overlapping, elsewhere in the function;
+//! - a **run of two consecutive statements** of different shapes, of one block, that
+//!   occurs again, without overlapping, elsewhere in the function (two alike statements
+//!   in a row are a list that both sides may lengthen: appends, a dispatch of guards);
 //! - a **`for` loop over the same iterable** as another loop of the function (its
 //!   target's names aside): the same collection walked twice, as in the union of
 //!   processor-16cb92db52, where one side's loop was kept above the other's.
@@ -108,8 +109,12 @@ fn repetitions(module: &PyModule) -> Repetitions<'_> {
             keys.entry(Key::Loop(Shape::of_expr(&for_.iter))).or_default().push(Occurrence { iterable, ..occurrence });
         }
         if let Some(next) = site.block.get(site.index + 1) {
-            let key = Key::Run(Shape::of_stmt(site.stmt), Shape::of_stmt(next));
-            keys.entry(key).or_default().push(occurrence);
+            let (first, second) = (Shape::of_stmt(site.stmt), Shape::of_stmt(next));
+            // Two alike statements in a row are a list (appends, a dispatch of `if op
+            // == …: return …` guards), which both sides may lengthen: not a block.
+            if first != second {
+                keys.entry(Key::Run(first, second)).or_default().push(occurrence);
+            }
         }
     }
     out
@@ -185,12 +190,17 @@ mod tests {
     }
 
     #[test]
-    fn equal_statements_in_a_row_repeat_their_pair_only_without_overlap() {
+    fn a_list_of_alike_statements_is_not_a_repeated_block() {
         let gold = "def f(out):\n    out.append(1)\n    out.append(2)\n";
-        let three = "def f(out):\n    out.append(1)\n    out.append(2)\n    out.append(3)\n";
-        assert_eq!(repeated(three, gold), Vec::new());
         let four = "def f(out):\n    out.append(1)\n    out.append(2)\n    out.append(3)\n    out.append(4)\n";
-        assert_eq!(repeated(four, gold), vec![("f".to_string(), 4)]);
+        assert_eq!(repeated(four, gold), Vec::new());
+        let dispatch = |ops: &[&str]| {
+            let arms: String =
+                ops.iter().map(|op| format!("    if op == '{op}':\n        return a {op} b\n")).collect();
+            format!("def compare(a, op, b):\n{arms}    raise ValueError(op)\n")
+        };
+        let gold = dispatch(&["==", "!=", "<"]);
+        assert_eq!(repeated(&dispatch(&["==", "!=", "<", ">", ">="]), &gold), Vec::new());
     }
 
     #[test]
