@@ -19,157 +19,14 @@
 pub(crate) mod findings;
 pub(crate) mod own_tests;
 pub(crate) mod runner;
-
-use std::collections::BTreeSet;
+mod steering;
+mod verdict;
 
 use anyhow::Result;
 
-use crate::snapshot::{self, Snapshot};
-use findings::Finding;
-
-/// What a file that steers the test run is, by name (any folder): pytest's
-/// configuration, or a module that `python -m pytest` would import instead of pytest.
-const STEERING_NAMES: &[&str] = &[
-    "conftest.py",
-    "pytest.ini",
-    ".pytest.ini",
-    "pyproject.toml",
-    "setup.cfg",
-    "tox.ini",
-    "pytest.py",
-    "py.py",
-    "sitecustomize.py",
-    "usercustomize.py",
-];
-
-/// Folders that would shadow the test runner's own packages.
-const STEERING_FOLDERS: &[&str] = &["_pytest", "pluggy"];
-
-/// Whether `path` steers the run by its name alone: a `conftest.py`, pytest's
-/// configuration, or a shadow of the runner. Every run the judgement makes takes gold's
-/// copy of these, the tree's own test run included.
-fn steers_by_name(path: &str) -> bool {
-    let mut parts: Vec<&str> = path.split('/').collect();
-    let name = parts.pop().unwrap_or_default();
-    STEERING_NAMES.contains(&name) || parts.first().is_some_and(|top| STEERING_FOLDERS.contains(top))
-}
-
-/// Whether `path` decides how the tests run rather than what they test: a test file
-/// ([`snapshot::is_test_file`]: test modules, their folders, `conftest.py`), pytest's
-/// configuration, or a shadow of the runner. Graded runs take gold's copy of these.
-pub(crate) fn steers_the_run(path: &str) -> bool {
-    snapshot::is_test_file(path) || steers_by_name(path)
-}
-
-/// Whether `path` is one of the tree's own test files: a test file that does not steer
-/// the run by its name (test modules, their helpers and data; not `conftest.py`).
-pub(crate) fn is_own_test_file(path: &str) -> bool {
-    snapshot::is_test_file(path) && !steers_by_name(path)
-}
-
-/// The files of `tree` that steer the run ([`steers_the_run`]).
-pub(crate) fn steering_files(tree: &Snapshot) -> Snapshot {
-    tree.iter().filter(|(path, _)| steers_the_run(path)).map(|(p, d)| (p.clone(), d.clone())).collect()
-}
-
-/// `tree` as part (a) runs it: every file that steers the run replaced by gold's
-/// (`gold_steering`, [`steering_files`] of gold), removed where gold has none.
-pub(crate) fn graded_tree(tree: &Snapshot, gold_steering: &Snapshot) -> Snapshot {
-    let mut out: Snapshot =
-        tree.iter().filter(|(path, _)| !steers_the_run(path)).map(|(p, d)| (p.clone(), d.clone())).collect();
-    out.extend(gold_steering.iter().map(|(p, d)| (p.clone(), d.clone())));
-    out
-}
-
-/// A run of a tree's own tests (part (b)): whether the command passed, the ids that
-/// failed (or a placeholder saying why it failed without naming one) and the ids that
-/// passed.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Listed {
-    pub(crate) passed: bool,
-    pub(crate) failed: Vec<String>,
-    pub(crate) passing: BTreeSet<String>,
-}
-
-/// How the judgement runs the task's test command on a tree.
-pub(crate) trait Runs {
-    /// A run of gold's tests over a tree (part (a)), as this side keeps it.
-    type Graded;
-    /// Runs the test command on `graded` ([`graded_tree`]).
-    fn graded(&self, graded: &Snapshot) -> Result<Self::Graded>;
-    /// Whether that run passes: the command exits 0 (and, where this side knows them,
-    /// every test that passes on gold passed).
-    fn passes(&self, run: &Self::Graded) -> bool;
-    /// Runs the test command on `own` (a tree's own test files with gold's steering
-    /// ones), listing the ids that passed.
-    fn listed(&self, own: &Snapshot) -> Result<Listed>;
-    /// The test ids that pass on gold (empty when the command does not name tests).
-    fn gold_passing(&self) -> Result<BTreeSet<String>>;
-}
-
-/// Why a tree does not solve its task: the first part of the judgement it fails.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Unsolved {
-    /// (a) Gold's tests restored over the tree do not pass.
-    GoldTests,
-    /// (b) The tree's own tests fail (the failing ids).
-    OwnTests(Vec<String>),
-    /// (b) Gold's tests the tree's own do not keep: test ids that pass on gold and not
-    /// among the tree's own, or gold's test functions whose version in the tree has
-    /// fewer checks (`path::Class::test`).
-    NotKept(Vec<String>),
-    /// (c) Static findings the tree has and gold has not.
-    Findings(Vec<Finding>),
-}
-
-/// At most this many reasons go into a record or an observation.
-const MAX_REASONS: usize = 200;
-
-impl Unsolved {
-    /// Placeholder test ids for a record's list of failing tests, so that the reason is
-    /// visible where a rung's failures are listed: `<own tests ID>`, `<not kept ID>`,
-    /// `<finding RULE PATH NAME>`. Empty for part (a), whose run names its own failures.
-    pub(crate) fn placeholders(&self) -> Vec<String> {
-        let bare = |id: &String| id.strip_prefix('<').and_then(|i| i.strip_suffix('>')).unwrap_or(id).to_string();
-        let mut ids: Vec<String> = match self {
-            Unsolved::GoldTests => Vec::new(),
-            Unsolved::OwnTests(ids) => ids.iter().map(|id| format!("<own tests {}>", bare(id))).collect(),
-            Unsolved::NotKept(ids) => ids.iter().map(|id| format!("<not kept {id}>")).collect(),
-            Unsolved::Findings(found) => {
-                found.iter().map(|f| format!("<finding {} {} {}>", f.rule, f.path, f.name)).collect()
-            }
-        };
-        ids.sort();
-        ids.dedup();
-        ids.truncate(MAX_REASONS);
-        ids
-    }
-
-    /// One line for the agent: which part failed and what it names.
-    pub(crate) fn describe(&self) -> String {
-        let list = |items: Vec<String>| {
-            let shown: Vec<&str> = items.iter().take(10).map(String::as_str).collect();
-            format!("{}{}", shown.join(", "), if items.len() > 10 { ", ..." } else { "" })
-        };
-        match self {
-            Unsolved::GoldTests => "not solved: the tests fail".to_string(),
-            Unsolved::OwnTests(ids) => format!(
-                "not solved: the repository's own test files (run with the reference's conftest.py and test \
-                 configuration) fail: {}",
-                list(ids.clone())
-            ),
-            Unsolved::NotKept(ids) => format!(
-                "not solved: the resolution of the test files does not keep these tests (missing, not passing, or \
-                 with fewer checks): {}",
-                list(ids.clone())
-            ),
-            Unsolved::Findings(found) => format!(
-                "not solved: static findings the reference does not have: {}",
-                list(found.iter().map(|f| format!("{}:{}: {} {}", f.path, f.line, f.rule, f.message)).collect())
-            ),
-        }
-    }
-}
+use crate::snapshot::Snapshot;
+pub(crate) use steering::{graded_tree, steering_files, steers_the_run};
+pub(crate) use verdict::{Listed, Runs, Unsolved};
 
 /// The judgement of one tree: the run of gold's tests over it (part (a)), and why it
 /// does not solve its task (`None`: it solves it).
@@ -199,6 +56,8 @@ pub(crate) fn judge<R: Runs>(tree: &Snapshot, gold: &Snapshot, runs: &R) -> Resu
 mod tests {
     use std::sync::Arc;
 
+    use super::findings::Finding;
+    use super::steering::is_own_test_file;
     use super::*;
 
     fn tree(paths: &[(&str, &str)]) -> Snapshot {

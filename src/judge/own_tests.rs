@@ -17,7 +17,8 @@ use anyhow::Result;
 use rustpython_ast as ast;
 use rustpython_parser::Parse;
 
-use super::{is_own_test_file, Listed, Runs, Unsolved};
+use super::steering::{is_own_test_file, steers_the_run};
+use super::verdict::{Listed, Runs, Unsolved};
 use crate::python::walk::{owned_exprs, walk_stmts};
 use crate::snapshot::{self, Snapshot};
 
@@ -66,7 +67,7 @@ fn own_test_files(tree: &Snapshot) -> impl Iterator<Item = (&String, &std::sync:
 pub(crate) fn own_tree(tree: &Snapshot, steering: &Snapshot) -> Snapshot {
     let mut out: Snapshot = tree
         .iter()
-        .filter(|(path, _)| !super::steers_the_run(path) || is_own_test_file(path))
+        .filter(|(path, _)| !steers_the_run(path) || is_own_test_file(path))
         .map(|(p, d)| (p.clone(), d.clone()))
         .collect();
     out.extend(steering.iter().filter(|(path, _)| !is_own_test_file(path)).map(|(p, d)| (p.clone(), d.clone())));
@@ -209,7 +210,7 @@ mod tests {
             ("tests/helpers.py", "gold helper"),
             ("conftest.py", "gold conftest"),
         ]);
-        let own = own_tree(&agent, &super::super::steering_files(&gold));
+        let own = own_tree(&agent, &super::super::steering::steering_files(&gold));
         let expected = tree(&[
             ("calc.py", "agent"),
             ("conftest.py", "gold conftest"),
