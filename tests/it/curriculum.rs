@@ -1,6 +1,6 @@
 //! `mergeforge curriculum` end to end: a small dataset from a real substrate, a results
-//! file from two baseline "agents" (take-ours and union, each run four times; an
-//! attempt succeeds when the resolver's recorded outcome in `task.json` passed), and
+//! file from two baseline "agents" (take-ours and ours-or-union, each run four times; an
+//! attempt succeeds when the resolvers' recorded outcome in `task.json` passed), and
 //! the refreshed version checked against the documented thresholds.
 
 use std::collections::BTreeMap;
@@ -53,14 +53,22 @@ fn tasks_of(version: &Path, folder: &str) -> BTreeMap<String, Value> {
         .unwrap_or_default()
 }
 
-/// Two agents, RUNS runs each, replaying the recorded baseline outcomes.
+/// Whether the ours rung or the union rung solves the task. (Union alone rarely solves
+/// what ours solves: a divergent edit's union keeps both returns, which the judgement's
+/// static findings reject.)
+fn ours_or_union(baselines: &Value) -> bool {
+    baselines["ours"]["passed"] == true || baselines["union"]["passed"] == true
+}
+
+/// Two agents, RUNS runs each, replaying the recorded baseline outcomes: `take-ours`
+/// solves what the ours rung solves, `ours-or-union` what either solves.
 fn results_lines(tasks: &BTreeMap<String, Value>) -> Vec<String> {
     let mut lines = Vec::new();
     for (id, task) in tasks {
         let baselines = &task["validation"]["baselines"];
-        for (agent, passed) in [("take-ours", &baselines["ours"]["passed"]), ("union", &baselines["union"]["passed"])] {
+        let ours = baselines["ours"]["passed"].as_bool().unwrap();
+        for (agent, success) in [("take-ours", ours), ("ours-or-union", ours_or_union(baselines))] {
             for run in 0..RUNS {
-                let success = passed.as_bool().unwrap();
                 let reward = if success { 1.0 } else { 0.25 };
                 lines.push(json!({"task_id": id, "success": success, "reward": reward, "agent": agent, "run": format!("r{run}")}).to_string());
             }
@@ -128,9 +136,8 @@ fn a_refresh_retires_relevels_and_refills() {
     let (mut n_retired, mut n_frontier, mut n_relevelled) = (0, 0, 0);
     for (id, task) in &before {
         let baselines = &task["validation"]["baselines"];
-        let successes = RUNS
-            * (baselines["ours"]["passed"].as_bool().unwrap() as usize
-                + baselines["union"]["passed"].as_bool().unwrap() as usize);
+        let successes =
+            RUNS * (baselines["ours"]["passed"].as_bool().unwrap() as usize + ours_or_union(baselines) as usize);
         let attempts = 2 * RUNS;
         let rate = successes as f64 / attempts as f64;
         let structural = task["difficulty"]["level"].as_str().unwrap();
