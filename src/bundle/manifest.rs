@@ -137,7 +137,7 @@ pub(crate) struct Ladder {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AgentRungEntry {
-    /// The file name of the command's program (its argv[0] without folders), e.g.
+    /// The file name of the command's program (its `argv[0]` without folders), e.g.
     /// `mini-swe-agent`.
     #[schemars(length(min = 1))]
     pub(crate) name: String,

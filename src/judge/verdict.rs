@@ -23,7 +23,7 @@ pub(crate) struct Listed {
 pub(crate) trait Runs {
     /// A run of gold's tests over a tree (part (a)), as this side keeps it.
     type Graded;
-    /// Runs the test command on `graded` ([`graded_tree`]).
+    /// Runs the test command on `graded` ([`super::graded_tree`]).
     fn graded(&self, graded: &Snapshot) -> Result<Self::Graded>;
     /// Whether that run passes: the command exits 0 (and, where this side knows them,
     /// every test that passes on gold passed).

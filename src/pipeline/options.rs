@@ -69,7 +69,7 @@ pub(crate) struct AgentRungOptions {
 }
 
 impl AgentRungOptions {
-    /// The command's name: its program's file name (argv[0] without folders), which is
+    /// The command's name: its program's file name (`argv[0]` without folders), which is
     /// all a manifest records of it.
     pub(crate) fn name(&self) -> String {
         AgentCommand::parse(&self.command).map_or_else(|_| "agent".to_string(), |c| c.program_name())
