@@ -62,8 +62,28 @@ pub(crate) fn play(
     command: &AgentCommand,
     policy: &Policy,
 ) -> Result<AgentEpisode> {
+    start(entry, settings, command, policy)?.grade()
+}
+
+/// An agent command that has run in its episode, the tree it left not yet graded.
+pub(crate) struct Ran {
+    episode: Episode,
+    result: EpisodeResult,
+    run: AgentRun,
+    start: Snapshot,
+}
+
+/// Starts the episode of `entry` and runs `command` in it under `policy`, without
+/// grading: [`Ran::grade`] grades as the environment does; the agent rung judges
+/// [`Ran::tree`] itself.
+pub(crate) fn start(
+    entry: &Arc<TaskEntry>,
+    settings: &Arc<Settings>,
+    command: &AgentCommand,
+    policy: &Policy,
+) -> Result<Ran> {
     let id = &entry.task.id;
-    let (mut episode, reply) =
+    let (episode, reply) =
         Episode::start(entry.clone(), settings.clone(), None).map_err(|e| anyhow!("task {id}: {}", e.message))?;
     let mut result = EpisodeResult::new(entry);
     result.reset_time = episode.timing().total;
@@ -75,12 +95,32 @@ pub(crate) fn play(
     let mut env = episode.command_env();
     env.extend(brief.env());
     let reads = settings.python.prefixes();
-    let agent_run = run::run(command, policy, episode.repo(), episode.root(), &env, &reads)
+    let run = run::run(command, policy, episode.repo(), episode.root(), &env, &reads)
         .with_context(|| format!("task {id}"))?;
-    let last = episode.step(Action::Finish).map_err(|e| anyhow!("task {id}: grading: {}", e.message))?;
-    result.step_overheads.push(episode.timing().overhead());
-    result.record(&last.observation);
-    Ok(AgentEpisode { result, run: Some(agent_run), start, tree: episode.tree() })
+    Ok(Ran { episode, result, run, start })
+}
+
+impl Ran {
+    /// The tree the agent left (`.git` aside).
+    pub(crate) fn tree(&self) -> Snapshot {
+        self.episode.tree()
+    }
+
+    /// What the agent did.
+    pub(crate) fn run(&self) -> &AgentRun {
+        &self.run
+    }
+
+    /// Finishes the episode as an agent's `finish` would: the environment grades the
+    /// tree with its judgement.
+    pub(crate) fn grade(self) -> Result<AgentEpisode> {
+        let Ran { mut episode, mut result, run, start } = self;
+        let id = result.task_id.clone();
+        let last = episode.step(Action::Finish).map_err(|e| anyhow!("task {id}: grading: {}", e.message))?;
+        result.step_overheads.push(episode.timing().overhead());
+        result.record(&last.observation);
+        Ok(AgentEpisode { result, run: Some(run), start, tree: episode.tree() })
+    }
 }
 
 /// [`play`] on every task in `tasks`, `jobs` episodes at a time; results in task order.

@@ -1,11 +1,10 @@
 //! `gen-tasks`' agent rung flags (`--agent-rung CMD` and its options) and how a recorded
 //! command line keeps them (the command's name only, never the command).
 
-use std::path::PathBuf;
-
 use anyhow::{bail, Result};
 use clap::Args;
 
+use super::agent_policy::AgentPolicyArgs;
 use crate::pipeline::AgentRungOptions;
 
 /// The agent rung's flags.
@@ -30,21 +29,16 @@ pub(crate) struct AgentRungArgs {
     #[arg(long, value_name = "LABEL", requires = "agent_rung")]
     pub(crate) agent_label: Option<String>,
 
-    /// Wall-clock seconds one try of the agent rung may run; then its processes are
-    /// killed and the tree it left is judged.
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::agent::episode::DEFAULT_TIMEOUT.as_secs(), requires = "agent_rung")]
-    pub(crate) agent_timeout: u64,
-
-    /// A path the agent rung's command may read and execute (its installation, a
-    /// script); repeatable.
-    #[arg(long, value_name = "PATH", requires = "agent_rung")]
-    pub(crate) agent_ro: Vec<PathBuf>,
+    /// The agent command's sandbox policy, as `eval --agent-cmd` takes it.
+    #[command(flatten)]
+    pub(crate) policy: AgentPolicyArgs,
 }
 
 impl AgentRungArgs {
     /// The agent rung these flags ask for, if any.
     pub(crate) fn options(&self) -> Result<Option<AgentRungOptions>> {
         let args = self;
+        let policy = args.policy.policy(args.agent_rung.is_some(), "--agent-rung", false)?;
         let Some(command) = &args.agent_rung else { return Ok(None) };
         match shlex::split(command) {
             Some(argv) if !argv.is_empty() => {}
@@ -58,13 +52,7 @@ impl AgentRungArgs {
         if let Some(label) = args.agent_label.as_deref().filter(|l| l.is_empty() || l.contains(['\n', '\r'])) {
             bail!("--agent-label {label:?}: give a non-empty name on one line");
         }
-        Ok(Some(AgentRungOptions {
-            command: command.clone(),
-            label: args.agent_label.clone(),
-            tries,
-            timeout: std::time::Duration::from_secs(args.agent_timeout.max(1)),
-            read_only: args.agent_ro.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect(),
-        }))
+        Ok(Some(AgentRungOptions { command: command.clone(), label: args.agent_label.clone(), tries, policy }))
     }
 }
 

@@ -3,14 +3,14 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::Args;
 use serde_json::json;
 
+use super::agent_policy::AgentPolicyArgs;
 use super::serve::EpisodeArgs;
-use crate::agent::{self, transcript, AgentCommand, AgentEpisode, AgentNetwork, Policy};
+use crate::agent::{self, transcript, AgentCommand, AgentEpisode};
 use crate::difficulty::Level;
 use crate::env::agents;
 use crate::env::eval::{self, EpisodeResult, Latency};
@@ -51,29 +51,8 @@ pub(crate) struct EvalArgs {
     #[arg(long, value_name = "CMD")]
     pub(crate) agent_cmd: Option<String>,
 
-    /// Wall-clock seconds the agent command may run per episode; then its processes
-    /// are killed, and the tree it left is graded.
-    #[arg(long, value_name = "SECONDS", default_value_t = agent::episode::DEFAULT_TIMEOUT.as_secs(), requires = "agent_cmd")]
-    pub(crate) agent_timeout: u64,
-
-    /// The agent command's network: `none` (its own namespace: not even the host's
-    /// loopback) or `host` (needed to call a model API; such an agent can also fetch
-    /// public history, a commit-replay task's real commit included).
-    #[arg(long, value_name = "NET", value_enum, default_value_t = NetworkArg::None, requires = "agent_cmd")]
-    pub(crate) agent_network: NetworkArg,
-
-    /// A variable passed through to the agent command (e.g. an API key); repeatable.
-    /// Its value is never recorded.
-    #[arg(long, value_name = "NAME", requires = "agent_cmd")]
-    pub(crate) agent_env: Vec<String>,
-
-    /// A path the agent command may read and execute (its installation); repeatable.
-    #[arg(long, value_name = "PATH", requires = "agent_cmd")]
-    pub(crate) agent_ro: Vec<PathBuf>,
-
-    /// A folder copied afresh into each episode as the agent command's writable HOME.
-    #[arg(long, value_name = "DIR", requires = "agent_cmd")]
-    pub(crate) agent_home: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) policy: AgentPolicyArgs,
 
     /// The agent's name in the output and the results file (e.g. the model). Default:
     /// the built-in agent's name, or the command's program name.
@@ -123,15 +102,6 @@ pub(super) fn agent_values() -> super::values::NamedValue {
     })
 }
 
-/// `--agent-network`'s values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum NetworkArg {
-    /// Its own network namespace: nothing reachable, not even the host's loopback.
-    None,
-    /// The host's network.
-    Host,
-}
-
 pub(crate) fn run(args: EvalArgs) -> Result<ExitCode> {
     let level = match args.level.as_deref() {
         None => None,
@@ -143,6 +113,7 @@ pub(crate) fn run(args: EvalArgs) -> Result<ExitCode> {
         ),
     };
     let command = args.agent_cmd.as_deref().map(AgentCommand::parse).transpose()?;
+    let policy = args.policy.policy(command.is_some(), "--agent-cmd", args.episode.allow_unconfined_run)?;
     let run_dir = args.episode.run_dir("mergeforge-eval-")?;
     // eval prints each task's level and family anyway: its episodes may know them.
     let config = EnvConfig { reveal_task_info: true, ..args.episode.config(run_dir.path().to_path_buf())? };
@@ -157,10 +128,7 @@ pub(crate) fn run(args: EvalArgs) -> Result<ExitCode> {
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     let run_name = args.run.clone().unwrap_or_else(crate::env::episode::new_episode_id);
     let episodes: Vec<AgentEpisode> = match (&command, &args.agent) {
-        (Some(command), _) => {
-            let policy = policy(&args);
-            agent::play_all(&tasks, &env.settings, command, &policy, jobs)?
-        }
+        (Some(command), _) => agent::play_all(&tasks, &env.settings, command, &policy, jobs)?,
         (None, Some(name)) => eval::run(&env, name, &tasks, jobs)?.into_iter().map(AgentEpisode::built_in).collect(),
         (None, None) => bail!("give --agent NAME or --agent-cmd 'CMD'"),
     };
@@ -200,21 +168,6 @@ pub(crate) fn run(args: EvalArgs) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The agent command's policy from the flags.
-fn policy(args: &EvalArgs) -> Policy {
-    Policy {
-        network: match args.agent_network {
-            NetworkArg::None => AgentNetwork::None,
-            NetworkArg::Host => AgentNetwork::Host,
-        },
-        env: args.agent_env.clone(),
-        read_only: args.agent_ro.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect(),
-        home: args.agent_home.clone(),
-        allow_unconfined: args.episode.allow_unconfined_run,
-        ..Policy::with_timeout(Duration::from_secs(args.agent_timeout.max(1)))
-    }
 }
 
 /// Per-level sums: tasks, reward, max, episodes at the maximum, episodes with tests

@@ -2,6 +2,7 @@
 //! and `--help` is generated from it. Commands turn flags into library options and
 //! print results; they hold no pipeline logic.
 
+mod agent_policy;
 mod agent_rung;
 mod bench;
 mod curriculum;

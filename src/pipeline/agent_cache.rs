@@ -1,9 +1,11 @@
 //! The agent rung's cache: what each try of the agent left, so that a run from a warm
 //! cache plays no agent and writes the same bytes.
 //!
-//! One entry per (the workspace the agent starts from, command, label, try): the key
-//! digests the task's `repo.bundle` (from which the episode's workspace is made), the
-//! command string exactly as given, `--agent-label` and the try's index. An entry holds
+//! One entry per (the workspace the agent starts from, command, label, policy, try): the
+//! key digests the task's `repo.bundle` (from which the episode's workspace is made),
+//! the command string exactly as given, `--agent-label`, the sandbox policy (timeout,
+//! network, the names of the variables passed through, read-only paths, home) and the
+//! try's index. An entry holds
 //! the agent's tree as its changes to the conflicted tree it started from; the tree is
 //! judged again on every run (the test-outcome cache makes that free), so a change of
 //! the judgement applies to cached tries too. Entries live under `<cache>/agent-rung/`,
@@ -17,11 +19,12 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::agent::Policy;
 use crate::pytest::cache::{write_new, CACHE_TEMP_PREFIX};
 use crate::snapshot::{sha256_hex, Snapshot};
 
 /// Bump when what an entry means changes, so old entries are played again.
-const CACHE_VERSION: &str = "1";
+const CACHE_VERSION: &str = "2";
 
 /// The folder under a run's `--cache`.
 pub(crate) const FOLDER: &str = "agent-rung";
@@ -31,18 +34,36 @@ pub(crate) const FOLDER: &str = "agent-rung";
 pub(crate) struct TryKey(String);
 
 impl TryKey {
-    /// The key of try `index` (0-based) of `command` labelled `label` on the workspace
-    /// made from the bundle whose sha256 is `bundle_sha256`.
-    pub(crate) fn new(bundle_sha256: &str, command: &str, label: Option<&str>, index: u32) -> TryKey {
+    /// The key of try `index` (0-based) of `command` labelled `label`, run under
+    /// `policy`, on the workspace made from the bundle whose sha256 is `bundle_sha256`.
+    pub(crate) fn new(bundle_sha256: &str, command: &str, label: Option<&str>, policy: &Policy, index: u32) -> TryKey {
         // Lengths make the fields unambiguous whatever they hold.
         let label = label.unwrap_or("");
+        let policy = policy_text(policy);
         let text = format!(
-            "agent-rung {CACHE_VERSION}\nbundle {bundle_sha256}\ncommand {} {command}\nlabel {} {label}\ntry {index}\n",
+            "agent-rung {CACHE_VERSION}\nbundle {bundle_sha256}\ncommand {} {command}\nlabel {} {label}\npolicy {} {policy}\ntry {index}\n",
             command.len(),
-            label.len()
+            label.len(),
+            policy.len()
         );
         TryKey(sha256_hex(text.as_bytes()))
     }
+}
+
+/// What of a policy can change a try's outcome, as text: everything but whether an
+/// unconfined host is allowed (the variables by name: their values are never written).
+fn policy_text(policy: &Policy) -> String {
+    let mut env = policy.env.clone();
+    env.sort();
+    let read_only: Vec<String> = policy.read_only.iter().map(|p| p.display().to_string()).collect();
+    serde_json::json!({
+        "timeout_s": policy.timeout.as_secs(),
+        "network": format!("{:?}", policy.network),
+        "env": env,
+        "read_only": read_only,
+        "home": policy.home.as_ref().map(|h| h.display().to_string()),
+    })
+    .to_string()
 }
 
 /// One try's entry: the files of the agent's tree that differ from the tree it started
@@ -172,14 +193,27 @@ mod tests {
 
     #[test]
     fn every_field_of_the_key_counts_and_the_first_writer_wins() {
-        let key = TryKey::new("ab12", "agent --fast", Some("model-a"), 0);
-        assert_eq!(key, TryKey::new("ab12", "agent --fast", Some("model-a"), 0));
+        let policy = Policy::with_timeout(std::time::Duration::from_secs(60));
+        let key = TryKey::new("ab12", "agent --fast", Some("model-a"), &policy, 0);
+        assert_eq!(key, TryKey::new("ab12", "agent --fast", Some("model-a"), &policy, 0));
+        let host = Policy { network: crate::agent::AgentNetwork::Host, ..policy.clone() };
+        let key_passed = Policy { env: vec!["API_KEY".to_string()], ..policy.clone() };
+        let longer = Policy::with_timeout(std::time::Duration::from_secs(61));
+        let unconfined = Policy { allow_unconfined: true, ..policy.clone() };
+        assert_eq!(
+            key,
+            TryKey::new("ab12", "agent --fast", Some("model-a"), &unconfined, 0),
+            "confinement is not an outcome"
+        );
         for other in [
-            TryKey::new("ab13", "agent --fast", Some("model-a"), 0),
-            TryKey::new("ab12", "agent  --fast", Some("model-a"), 0),
-            TryKey::new("ab12", "agent --fast", Some("model-b"), 0),
-            TryKey::new("ab12", "agent --fast", None, 0),
-            TryKey::new("ab12", "agent --fast", Some("model-a"), 1),
+            TryKey::new("ab13", "agent --fast", Some("model-a"), &policy, 0),
+            TryKey::new("ab12", "agent  --fast", Some("model-a"), &policy, 0),
+            TryKey::new("ab12", "agent --fast", Some("model-b"), &policy, 0),
+            TryKey::new("ab12", "agent --fast", None, &policy, 0),
+            TryKey::new("ab12", "agent --fast", Some("model-a"), &policy, 1),
+            TryKey::new("ab12", "agent --fast", Some("model-a"), &host, 0),
+            TryKey::new("ab12", "agent --fast", Some("model-a"), &key_passed, 0),
+            TryKey::new("ab12", "agent --fast", Some("model-a"), &longer, 0),
         ] {
             assert_ne!(key, other);
         }

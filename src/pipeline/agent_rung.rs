@@ -56,7 +56,7 @@ impl AgentRung {
     /// error when the command does not parse or the host cannot confine it.
     pub(crate) fn new(options: &AgentRungOptions, cache_dir: &Path) -> Result<AgentRung> {
         let command = AgentCommand::parse(&options.command).context("--agent-rung")?;
-        let policy = options.policy();
+        let policy = options.policy.clone();
         agent::run::check_confinement(&policy).context("--agent-rung")?;
         let cache = AgentCache::new(cache_dir);
         let swept = cache.sweep_leftovers();
@@ -89,7 +89,13 @@ impl AgentRung {
         self.candidates.fetch_add(1, Ordering::Relaxed);
         let options = &self.options;
         for index in 0..options.tries {
-            let key = TryKey::new(&files.task.sha256.repo_bundle, &options.command, options.label.as_deref(), index);
+            let key = TryKey::new(
+                &files.task.sha256.repo_bundle,
+                &options.command,
+                options.label.as_deref(),
+                &self.policy,
+                index,
+            );
             let entry = match self.cache.get(&key) {
                 Some(entry) => {
                     self.cached.fetch_add(1, Ordering::Relaxed);
@@ -129,23 +135,22 @@ impl AgentRung {
     }
 
     /// Runs the agent once in the task's workspace and returns the tree it left, without
-    /// what running Python leaves (`__pycache__`, `.pytest_cache`).
+    /// what running Python leaves (`__pycache__`, `.pytest_cache`). The tree is not
+    /// graded here: [`AgentRung::play`] judges it once, cached or not.
     fn run_try(&self, files: &TaskFiles, checker: &Checker, index: u32) -> Result<Snapshot> {
         let id = &files.task.id;
         let (_scratch, entry) = scratch_entry(files)?;
-        let episode = agent::episode::play(&entry, checker.settings(), &self.command, &self.policy)
+        let ran = agent::episode::start(&entry, checker.settings(), &self.command, &self.policy)
             .with_context(|| format!("the agent rung on {id}, try {}", index + 1))?;
-        if let Some(run) = &episode.run {
-            log::info!(
-                "agent rung on {id}, try {}: exit {:?}{}, {:.1}s; the environment says solved: {}",
-                index + 1,
-                run.exit_code,
-                if run.timed_out { " (timed out)" } else { "" },
-                run.wall.as_secs_f64(),
-                episode.result.solved
-            );
-        }
-        Ok(episode.tree.into_iter().filter(|(path, _)| !is_cache_path(path)).collect())
+        let run = ran.run();
+        log::info!(
+            "agent rung on {id}, try {}: exit {:?}{}, {:.1}s",
+            index + 1,
+            run.exit_code,
+            if run.timed_out { " (timed out)" } else { "" },
+            run.wall.as_secs_f64(),
+        );
+        Ok(ran.tree().into_iter().filter(|(path, _)| !is_cache_path(path)).collect())
     }
 }
 

@@ -62,10 +62,10 @@ pub(crate) struct AgentRungOptions {
     pub(crate) label: Option<String>,
     /// Tries per candidate (at least 1): one that solves it in any of them is medium.
     pub(crate) tries: u32,
-    /// Wall-clock time one try may run (`--agent-timeout`).
-    pub(crate) timeout: std::time::Duration,
-    /// Paths the agent may read besides the system's (`--agent-ro`: its installation).
-    pub(crate) read_only: Vec<PathBuf>,
+    /// The sandbox policy every try runs under (`--agent-timeout`, `--agent-network`,
+    /// `--agent-env`, `--agent-ro`, `--agent-home`); what can change a try's outcome is
+    /// part of the cache's key.
+    pub(crate) policy: Policy,
 }
 
 impl AgentRungOptions {
@@ -73,12 +73,6 @@ impl AgentRungOptions {
     /// all a manifest records of it.
     pub(crate) fn name(&self) -> String {
         AgentCommand::parse(&self.command).map_or_else(|_| "agent".to_string(), |c| c.program_name())
-    }
-
-    /// The policy the agent runs under: `eval`'s default (no network, nothing passed
-    /// through, an empty home) with the rung's timeout and read-only paths.
-    pub(crate) fn policy(&self) -> Policy {
-        Policy { read_only: self.read_only.clone(), ..Policy::with_timeout(self.timeout) }
     }
 
     /// What the manifest's ladder records of the rung.

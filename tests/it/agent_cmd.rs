@@ -305,7 +305,8 @@ fn bad_agent_commands_get_one_clear_line() {
         (vec!["--agent-cmd", ""], "agent command is empty"),
         (vec!["--agent-cmd", "sh -c 'unclosed"], "cannot be split into words"),
         (vec!["--agent", "ours", "--agent-cmd", "true"], "cannot be used with"),
-        (vec!["--agent-timeout", "5"], "--agent-cmd"),
+        (vec!["--agent", "ours", "--agent-timeout", "5"], "give --agent-cmd 'CMD' or drop --agent-timeout"),
+        (vec!["--agent", "ours", "--agent-network", "host"], "give --agent-cmd 'CMD' or drop --agent-network"),
         (vec!["--agent-cmd", "true", "--agent-ro", "/nonexistent/agent"], "--agent-ro /nonexistent/agent: no such"),
         (
             vec!["--agent-cmd", "true", "--agent-home", "/nonexistent/home"],

@@ -134,6 +134,9 @@ fn bad_flags_are_named() {
     let (ok, stderr) = gen(&sub, &work.path().join("out"), &["--version", "one"]);
     assert!(!ok);
     assert!(stderr.contains("--version one: not a semantic version"), "{stderr}");
+    let (ok, stderr) = gen(&sub, &work.path().join("out"), &["--agent-network", "host"]);
+    assert!(!ok);
+    assert!(stderr.contains("give --agent-rung 'CMD' or drop --agent-network"), "{stderr}");
     let output = run_mergeforge(&["gen-tasks", "--families", "bogus", "--out", work.path().to_str().unwrap()]);
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown family `bogus`"));
