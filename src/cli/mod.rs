@@ -15,6 +15,7 @@ mod recorded;
 mod reference;
 mod regenerate;
 mod resolve;
+mod resolve_merge;
 mod serve;
 mod stderr_log;
 mod values;

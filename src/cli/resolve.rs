@@ -15,10 +15,16 @@ use crate::resolve::{self, Resolver};
 /// the block) are resolved hunk by hunk or as a whole file, as the resolver does on the
 /// ladder; a hunk it has no answer for keeps its markers. Prints one line per file.
 ///
+/// With --merge instead of files, the whole merge in progress in the current
+/// repository (HEAD ours, MERGE_HEAD theirs, their merge base base) is resolved by the
+/// resolver's tree-level entry point, as the ladder runs it: files it changes are
+/// written in the work tree (edits outside the conflicted files included), and a
+/// resolver that gives up prints why, one `note:` line each.
+///
 /// Exit status: 0 every conflict resolved, 1 some left, 2 an error (a file unreadable,
 /// the resolver failed or is not installed). A scripted agent calls the project's own
 /// resolvers this way: `mergeforge resolve --resolver tokens $(git diff --name-only
-/// --diff-filter=U)`.
+/// --diff-filter=U)`, or `mergeforge resolve --resolver refactor --merge`.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub(crate) struct ResolveArgs {
@@ -27,8 +33,12 @@ pub(crate) struct ResolveArgs {
     pub(crate) resolver: String,
 
     /// Conflicted files, resolved in place.
-    #[arg(value_name = "FILE", required = true)]
+    #[arg(value_name = "FILE", required_unless_present = "merge", conflicts_with = "merge")]
     pub(crate) files: Vec<PathBuf>,
+
+    /// Resolve the merge in progress in the current directory's repository as a whole.
+    #[arg(long)]
+    pub(crate) merge: bool,
 }
 
 /// `--resolver`'s possible values: the catalogue's resolvers with their descriptions.
@@ -41,6 +51,9 @@ pub(crate) fn run(args: ResolveArgs) -> Result<ExitCode> {
     if !resolver.available() {
         eprintln!("error: resolver `{}` is not available on this machine (is it installed?)", resolver.name());
         return Ok(ExitCode::from(2));
+    }
+    if args.merge {
+        return super::resolve_merge::run(resolver);
     }
     let mut left = 0;
     for file in &args.files {

@@ -17,7 +17,7 @@ pub use union::{UnionOursFirst, UnionTheirsFirst};
 
 pub use resolver::{
     render_conflict, resolve_file_guarded, resolve_hunks, resolve_text, resolve_tree, segments, versions,
-    FileResolution, Hunk, RawSegment, RecordKey, Resolver, ResolverFailure, Rung, Versions,
+    FileResolution, Hunk, RawSegment, RecordKey, Resolver, ResolverFailure, Rung, TreeMerge, TreeResolution, Versions,
 };
 
 /// `module => [entries]`, one line a resolver's file, in ladder order: declares the

@@ -102,6 +102,50 @@ pub trait Resolver: Sync + Send {
     fn resolve_file(&self, _path: &str, conflicted: &str) -> Result<FileResolution, ResolverFailure> {
         Ok(resolve_hunks(conflicted, |hunk| self.resolve_hunk(hunk)))
     }
+
+    /// Resolves a whole merge: the three trees and what git made of them, to a merged
+    /// tree in which edits outside the conflicted files are allowed. The default
+    /// resolves each conflicted file with [`Resolver::resolve_file`]; tree-level
+    /// resolvers (the refactoring-aware rung) override it.
+    fn resolve_tree(&self, merge: &TreeMerge) -> Result<TreeResolution, ResolverFailure> {
+        let mut tree = merge.conflicted.clone();
+        let mut unresolved = 0;
+        for path in merge.conflicted_paths {
+            if let Some(text) = crate::snapshot::text_of(merge.conflicted, path) {
+                let resolution =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.resolve_file(path, text)))
+                        .unwrap_or_else(|panic| Err(panicked(self.name(), path, panic)))?;
+                unresolved += resolution.unresolved;
+                tree.insert(path.clone(), Arc::from(resolution.text.as_bytes()));
+            }
+        }
+        Ok(TreeResolution { tree, unresolved, notes: Vec::new() })
+    }
+}
+
+/// A merge as a tree-level resolver sees it: base, ours and theirs, and the tree git's
+/// merge left (clean files merged, conflicted files with diff3 markers).
+#[derive(Debug, Clone, Copy)]
+pub struct TreeMerge<'a> {
+    pub base: &'a Snapshot,
+    pub ours: &'a Snapshot,
+    pub theirs: &'a Snapshot,
+    /// Git's merge: clean files merged, conflicted files as diff3 text.
+    pub conflicted: &'a Snapshot,
+    /// The files of `conflicted` that hold markers.
+    pub conflicted_paths: &'a [String],
+}
+
+/// What a resolver made of a whole merge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeResolution {
+    /// The merged tree; hunks left unresolved keep their markers.
+    pub tree: Snapshot,
+    /// Hunks left with markers (a resolver that gives up on the whole merge counts every
+    /// hunk of the conflicted tree).
+    pub unresolved: usize,
+    /// Why the resolver gave up, one line each (a tree-level resolver's refusals).
+    pub notes: Vec<String>,
 }
 
 /// A resolver that failed to run on a file: its rung's verdict is unknown, so the task's
@@ -185,39 +229,25 @@ pub fn resolve_file_guarded(
     path: &str,
     conflicted: &str,
 ) -> Result<FileResolution, ResolverFailure> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| resolver.resolve_file(path, conflicted))).unwrap_or_else(
-        |panic| {
-            let reason = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("panicked");
-            Err(ResolverFailure {
-                resolver: resolver.name(),
-                path: path.to_string(),
-                reason: format!("panicked: {reason}"),
-            })
-        },
-    )
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| resolver.resolve_file(path, conflicted)))
+        .unwrap_or_else(|panic| Err(panicked(resolver.name(), path, panic)))
 }
 
-/// Resolves every listed conflicted file of `tree`; returns the new tree and the number
-/// of hunks left unresolved, or the first file the resolver failed on.
-pub fn resolve_tree(
-    resolver: &dyn Resolver,
-    tree: &Snapshot,
-    conflicted_paths: &[String],
-) -> Result<(Snapshot, usize), ResolverFailure> {
-    let mut out = tree.clone();
-    let mut unresolved = 0;
-    for path in conflicted_paths {
-        if let Some(text) = crate::snapshot::text_of(tree, path) {
-            let resolution = resolve_file_guarded(resolver, path, text)?;
-            unresolved += resolution.unresolved;
-            out.insert(path.clone(), Arc::from(resolution.text.as_bytes()));
-        }
-    }
-    Ok((out, unresolved))
+/// [`Resolver::resolve_tree`] with a panic turned into a [`ResolverFailure`]: the
+/// ladder's one entry point for a whole task.
+pub fn resolve_tree(resolver: &dyn Resolver, merge: &TreeMerge) -> Result<TreeResolution, ResolverFailure> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| resolver.resolve_tree(merge)))
+        .unwrap_or_else(|panic| Err(panicked(resolver.name(), "(tree)", panic)))
+}
+
+/// A resolver's panic as a [`ResolverFailure`].
+fn panicked(resolver: &'static str, path: &str, panic: Box<dyn std::any::Any + Send>) -> ResolverFailure {
+    let reason = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("panicked");
+    ResolverFailure { resolver, path: path.to_string(), reason: format!("panicked: {reason}") }
 }
 
 /// Three-way merge of an opaque text: equal sides, or one side unchanged.

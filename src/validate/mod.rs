@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::forge::{Candidate, SideRule};
 use crate::judge::{self, runner::recorded, runner::RunnerRuns};
 pub(crate) use crate::pytest::testrun::{Outcome, TestRunner};
-use crate::resolve::{self, Resolver, ResolverFailure, Rung};
+use crate::resolve::{self, Resolver, ResolverFailure, Rung, TreeMerge};
 use crate::snapshot::{self, Snapshot};
 pub(crate) use ladder::AgentOutcome;
 use ladder::LadderCell;
@@ -313,7 +313,14 @@ pub fn validate(
     // solve it. Those two trees are judged before gold and the rest of the ladder, which
     // finds their outcomes in the runner's cache.
     let runs = RunnerRuns::new(runner, &candidate.gold);
-    if rule == SideRule::BothPass && a_side_solves(conflicted, conflicted_paths, &runs)? {
+    let merge = TreeMerge {
+        base: &candidate.base,
+        ours: &candidate.ours,
+        theirs: &candidate.theirs,
+        conflicted,
+        conflicted_paths,
+    };
+    if rule == SideRule::BothPass && a_side_solves(&merge, &runs)? {
         return Ok(Err(Rejection::SideSolves));
     }
     // Gold is proven on the full suite, never on a selection.
@@ -326,7 +333,7 @@ pub fn validate(
         log::warn!("gold's tests flip between two runs ({}); the candidate is dropped (flaky)", flipped.join(", "));
         return Ok(Err(Rejection::Flaky));
     }
-    let baselines = match run_baselines(conflicted, conflicted_paths, &runs)? {
+    let baselines = match run_baselines(&merge, &runs)? {
         Ok(baselines) => baselines,
         Err(failure) => {
             log::warn!("{failure}; the candidate is dropped (ladder-incomplete)");
@@ -376,23 +383,19 @@ fn early_side_check(rule: SideRule, ours: &Outcome) -> Option<Rejection> {
     }
 }
 
-/// Runs every baseline resolver on the conflicted tree, in ladder order, and judges each
+/// Runs every baseline resolver on the merge (its tree-level entry point), in ladder order, and judges each
 /// result ([`judge::judge`], with `runs` holding gold); a resolver that cannot run here
 /// is recorded as unavailable. A resolver that leaves the tree as it was costs nothing:
 /// the runner's cache already holds that tree's outcome. The inner `Err` is the first
 /// resolver that failed to run: the ladder is then incomplete.
-pub(crate) fn run_baselines(
-    conflicted: &Snapshot,
-    conflicted_paths: &[String],
-    runs: &RunnerRuns,
-) -> Result<Result<Baselines, ResolverFailure>> {
+pub(crate) fn run_baselines(merge: &TreeMerge, runs: &RunnerRuns) -> Result<Result<Baselines, ResolverFailure>> {
     let mut outcomes = Vec::with_capacity(resolve::ALL.len());
     for resolver in resolve::ALL.iter().copied() {
         if !resolver.available() {
             outcomes.push(MaybeOutcome::unavailable());
             continue;
         }
-        match baseline(resolver, conflicted, conflicted_paths, runs)? {
+        match baseline(resolver, merge, runs)? {
             Ok(outcome) => outcomes.push(MaybeOutcome::Ran(outcome)),
             Err(failure) => return Ok(Err(failure)),
         }
@@ -403,14 +406,9 @@ pub(crate) fn run_baselines(
 /// The outcome of `resolver`'s resolution of the conflicted tree, judged
 /// ([`judge::judge`]) and recorded ([`recorded`]: a reason other than gold's tests is
 /// listed as placeholder test ids); the inner `Err` when the resolver failed to run.
-fn baseline(
-    resolver: &dyn Resolver,
-    conflicted: &Snapshot,
-    conflicted_paths: &[String],
-    runs: &RunnerRuns,
-) -> Result<Result<Outcome, ResolverFailure>> {
-    let (resolved, _) = match resolve::resolve_tree(resolver, conflicted, conflicted_paths) {
-        Ok(resolved) => resolved,
+fn baseline(resolver: &dyn Resolver, merge: &TreeMerge, runs: &RunnerRuns) -> Result<Result<Outcome, ResolverFailure>> {
+    let resolved = match resolve::resolve_tree(resolver, merge) {
+        Ok(resolution) => resolution.tree,
         Err(failure) => return Ok(Err(failure)),
     };
     let judged =
@@ -421,9 +419,9 @@ fn baseline(
 /// Whether a resolver of the easy rung (one side taken for every hunk: the naive sides)
 /// solves the task, by the judgement. A resolver that cannot run here is left to the full
 /// ladder.
-fn a_side_solves(conflicted: &Snapshot, conflicted_paths: &[String], runs: &RunnerRuns) -> Result<bool> {
+fn a_side_solves(merge: &TreeMerge, runs: &RunnerRuns) -> Result<bool> {
     for resolver in resolve::ALL.iter().copied().filter(|r| r.rung() == Rung::Easy && r.available()) {
-        if baseline(resolver, conflicted, conflicted_paths, runs)?.is_ok_and(|outcome| outcome.passed) {
+        if baseline(resolver, merge, runs)?.is_ok_and(|outcome| outcome.passed) {
             return Ok(true);
         }
     }
