@@ -42,56 +42,64 @@ fn generate(out: &Path, cache: &Path) -> Value {
     serde_json::from_slice(&output.stdout).expect("--json prints JSON")
 }
 
-/// The tasks the agent solves are medium with the rung recorded as `agent` (every
-/// resolver failed them); the manifest names the agent, not its command; a second run
-/// from the cache plays no agent and writes the same bytes.
-#[test]
-fn the_agent_rung_levels_what_it_solves_and_reproduces_from_the_cache() {
-    let work = tempfile::tempdir().unwrap();
-    let cache = work.path().join("cache");
-    let first = generate(&work.path().join("a"), &cache);
-    let rung = &first["agent_rung"];
-    assert_eq!(rung["tries_cached"], 0, "{first}");
-    assert!(rung["solved"].as_u64().unwrap() >= 1, "the agent solved nothing: {first}");
-    assert!(rung["candidates"].as_u64() > rung["solved"].as_u64(), "every hard candidate solved: {first}");
-    assert_eq!(rung["tries_played"], rung["candidates"], "one try each: {first}");
-    assert_eq!(first["levels_by_family"]["feature-refactor"]["medium_solved_by"]["agent"], rung["solved"], "{first}");
+mod second_tier {
+    use super::*;
 
-    let version = work.path().join("a/mergeforge/1.0.0");
-    let manifest = read_json(&version.join("manifest.json"));
-    assert_eq!(
-        manifest["ladder"]["agent"],
-        serde_json::json!({"name": "rename_aware.py", "label": "scripted", "tries": 1}),
-        "{}",
-        manifest["ladder"]
-    );
-    let recorded = manifest["command"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect::<Vec<_>>();
-    assert!(recorded.windows(2).any(|w| w == ["--agent-rung", "<rename_aware.py>"]), "{recorded:?}");
-    assert!(!recorded.iter().any(|w| w.contains("tests/data/agents")), "the command is recorded: {recorded:?}");
+    /// The tasks the agent solves are medium with the rung recorded as `agent` (every
+    /// resolver failed them); the manifest names the agent, not its command; a second run
+    /// from the cache plays no agent and writes the same bytes.
+    #[test]
+    #[ignore = "second tier: generates twice with a scripted agent as the top rung (a minute or two)"]
+    fn the_agent_rung_levels_what_it_solves_and_reproduces_from_the_cache() {
+        let work = tempfile::tempdir().unwrap();
+        let cache = work.path().join("cache");
+        let first = generate(&work.path().join("a"), &cache);
+        let rung = &first["agent_rung"];
+        assert_eq!(rung["tries_cached"], 0, "{first}");
+        assert!(rung["solved"].as_u64().unwrap() >= 1, "the agent solved nothing: {first}");
+        assert!(rung["candidates"].as_u64() > rung["solved"].as_u64(), "every hard candidate solved: {first}");
+        assert_eq!(rung["tries_played"], rung["candidates"], "one try each: {first}");
+        assert_eq!(
+            first["levels_by_family"]["feature-refactor"]["medium_solved_by"]["agent"], rung["solved"],
+            "{first}"
+        );
 
-    let (mut by_agent, mut played) = (0, 0);
-    for entry in manifest["tasks"].as_array().unwrap() {
-        let path = version.join("tasks").join(entry["id"].as_str().unwrap()).join("solution.json");
-        let solution = read_json(&path);
-        let baselines = solution["validation"]["baselines"].as_object().unwrap();
-        let Some(agent) = baselines.get("agent") else { continue };
-        played += 1;
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.find("\"mergiraf\":") < text.find("\"agent\":"), "the agent's cell comes last");
-        let resolved = baselines.iter().filter(|(key, _)| *key != "agent").any(|(_, cell)| cell["passed"] == true);
-        assert!(!resolved, "the agent played a task a resolver solves: {baselines:?}");
-        let level = if agent["passed"] == true { "medium" } else { "hard" };
-        assert_eq!(entry["level"], level, "{agent}");
-        by_agent += usize::from(agent["passed"] == true);
+        let version = work.path().join("a/mergeforge/1.0.0");
+        let manifest = read_json(&version.join("manifest.json"));
+        assert_eq!(
+            manifest["ladder"]["agent"],
+            serde_json::json!({"name": "rename_aware.py", "label": "scripted", "tries": 1}),
+            "{}",
+            manifest["ladder"]
+        );
+        let recorded = manifest["command"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect::<Vec<_>>();
+        assert!(recorded.windows(2).any(|w| w == ["--agent-rung", "<rename_aware.py>"]), "{recorded:?}");
+        assert!(!recorded.iter().any(|w| w.contains("tests/data/agents")), "the command is recorded: {recorded:?}");
+
+        let (mut by_agent, mut played) = (0, 0);
+        for entry in manifest["tasks"].as_array().unwrap() {
+            let path = version.join("tasks").join(entry["id"].as_str().unwrap()).join("solution.json");
+            let solution = read_json(&path);
+            let baselines = solution["validation"]["baselines"].as_object().unwrap();
+            let Some(agent) = baselines.get("agent") else { continue };
+            played += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.find("\"mergiraf\":") < text.find("\"agent\":"), "the agent's cell comes last");
+            let resolved = baselines.iter().filter(|(key, _)| *key != "agent").any(|(_, cell)| cell["passed"] == true);
+            assert!(!resolved, "the agent played a task a resolver solves: {baselines:?}");
+            let level = if agent["passed"] == true { "medium" } else { "hard" };
+            assert_eq!(entry["level"], level, "{agent}");
+            by_agent += usize::from(agent["passed"] == true);
+        }
+        assert_eq!(
+            (played, by_agent),
+            (rung["candidates"].as_u64().unwrap() as usize, rung["solved"].as_u64().unwrap() as usize)
+        );
+
+        // Again from the same cache, into a new folder: no agent runs, the same bytes.
+        let second = generate(&work.path().join("b"), &cache);
+        assert_eq!(second["agent_rung"]["tries_played"], 0, "{second}");
+        assert_eq!(second["agent_rung"]["tries_cached"], rung["tries_played"], "{second}");
+        assert_eq!(read_tree(&version), read_tree(&work.path().join("b/mergeforge/1.0.0")), "the re-run differs");
     }
-    assert_eq!(
-        (played, by_agent),
-        (rung["candidates"].as_u64().unwrap() as usize, rung["solved"].as_u64().unwrap() as usize)
-    );
-
-    // Again from the same cache, into a new folder: no agent runs, the same bytes.
-    let second = generate(&work.path().join("b"), &cache);
-    assert_eq!(second["agent_rung"]["tries_played"], 0, "{second}");
-    assert_eq!(second["agent_rung"]["tries_cached"], rung["tries_played"], "{second}");
-    assert_eq!(read_tree(&version), read_tree(&work.path().join("b/mergeforge/1.0.0")), "the re-run differs");
 }

@@ -70,31 +70,36 @@ fn bench_without_a_substrate_says_what_to_pass() {
     assert!(stderr.contains("--substrate"), "{stderr}");
 }
 
-/// `bench env` on the sample, small: both reset paths measured through the OpenEnv
-/// client, every session solved, no error, no cross-talk (no timing thresholds).
-#[test]
-fn bench_env_measures_both_reset_paths() {
-    let output = run_mergeforge(&["bench", "env", "--sessions", "4", "--resets", "5", "--tasks", "3", "--json"]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "bench env failed: {stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints JSON");
-    assert!(report["client"].as_str().unwrap().starts_with("openenv-core "), "{report:#}");
-    let paths = report["paths"].as_array().expect("paths");
-    let names: Vec<&str> = paths.iter().map(|p| p["reset_path"].as_str().unwrap()).collect();
-    assert_eq!(names, ["template", "clone"]);
-    let tasks = number(&report, "tasks");
-    assert_eq!(tasks, 3.0);
-    for run in paths {
-        assert_eq!(number(&run["first"], "count"), tasks, "{run:#}");
-        assert_eq!(number(&run["sequential"], "count"), 5.0, "{run:#}");
-        assert_eq!(number(&run["concurrent"], "count"), 4.0, "{run:#}");
-        for part in ["first", "sequential", "concurrent"] {
-            let latency = &run[part];
-            assert!(number(latency, "p50_ms") > 0.0 && number(latency, "p50_ms") <= number(latency, "p95_ms"));
+mod second_tier {
+    use super::*;
+
+    /// `bench env` on the sample, small: both reset paths measured through the OpenEnv
+    /// client, every session solved, no error, no cross-talk (no timing thresholds).
+    #[test]
+    #[ignore = "second tier: measures the environment's two reset paths (a minute)"]
+    fn bench_env_measures_both_reset_paths() {
+        let output = run_mergeforge(&["bench", "env", "--sessions", "4", "--resets", "5", "--tasks", "3", "--json"]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "bench env failed: {stderr}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints JSON");
+        assert!(report["client"].as_str().unwrap().starts_with("openenv-core "), "{report:#}");
+        let paths = report["paths"].as_array().expect("paths");
+        let names: Vec<&str> = paths.iter().map(|p| p["reset_path"].as_str().unwrap()).collect();
+        assert_eq!(names, ["template", "clone"]);
+        let tasks = number(&report, "tasks");
+        assert_eq!(tasks, 3.0);
+        for run in paths {
+            assert_eq!(number(&run["first"], "count"), tasks, "{run:#}");
+            assert_eq!(number(&run["sequential"], "count"), 5.0, "{run:#}");
+            assert_eq!(number(&run["concurrent"], "count"), 4.0, "{run:#}");
+            for part in ["first", "sequential", "concurrent"] {
+                let latency = &run[part];
+                assert!(number(latency, "p50_ms") > 0.0 && number(latency, "p50_ms") <= number(latency, "p95_ms"));
+            }
+            assert_eq!((run["solved"].as_u64(), run["crosstalk"].as_u64()), (Some(4), Some(0)), "{run:#}");
+            assert_eq!(run["errors"], serde_json::json!([]), "{run:#}");
+            assert!(number(run, "server_peak_rss_kib") > 0.0, "{run:#}");
         }
-        assert_eq!((run["solved"].as_u64(), run["crosstalk"].as_u64()), (Some(4), Some(0)), "{run:#}");
-        assert_eq!(run["errors"], serde_json::json!([]), "{run:#}");
-        assert!(number(run, "server_peak_rss_kib") > 0.0, "{run:#}");
+        assert!(number(&report["ratios"], "sequential_p50") > 0.0, "{report:#}");
     }
-    assert!(number(&report["ratios"], "sequential_p50") > 0.0, "{report:#}");
 }

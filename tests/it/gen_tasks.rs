@@ -150,53 +150,6 @@ fn signature_callsite_gold_fixes_a_file_without_markers() {
     verify_task_with_git(&task_dir);
 }
 
-/// A resolver of the ladder that crashes leaves the task's level unknown: such a
-/// candidate is dropped as `ladder-incomplete`, never kept as hard. The crashing tool is
-/// a stand-in `mergiraf` that gives up (exit status 1, "conflicts left") on some files and
-/// dies of a signal on the others.
-#[test]
-fn a_crashing_rung_drops_the_candidate_as_ladder_incomplete() {
-    use std::os::unix::fs::PermissionsExt;
-    let work = tempfile::tempdir().unwrap();
-    let tool = work.path().join("mergiraf");
-    std::fs::write(
-        &tool,
-        "#!/bin/sh\n# argv: merge BASE OURS THEIRS ...; crash when the checksum of OURS is odd\n\
-         case \"$(cksum < \"$3\" | cut -d' ' -f1)\" in *[13579]) kill -SEGV $$ ;; esac\nexit 1\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
-    // The quick config: a candidate whose tests hang costs seconds, not a minute.
-    let config = quick_config(work.path());
-    let output = mergeforge()
-        .env("MERGEFORGE_MERGIRAF", &tool)
-        .args([
-            "gen-tasks",
-            "--substrate-config",
-            config.to_str().unwrap(),
-            "--families",
-            "strip-restore,compose-edits",
-        ])
-        .args(["--per-cell", "2", "--candidates-per-cell", "10", "--json", "--out"])
-        .arg(work.path().join("out"))
-        .arg("--cache")
-        .arg(work.path().join("cache"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let report = report(&output);
-    let dropped = report["rejected"]["ladder-incomplete"].as_u64().unwrap_or(0);
-    assert!(dropped > 0, "no candidate dropped: {report}\n{stderr}");
-    assert!(stderr.contains("resolver `mergiraf` failed on") && stderr.contains("ladder-incomplete"), "{stderr}");
-    assert!(report["tasks"].as_u64().unwrap() > 0, "every candidate dropped: {report}");
-    let version = work.path().join("out/mergeforge/1.0.0");
-    for entry in std::fs::read_dir(version.join("tasks")).unwrap() {
-        let solution = read_json(&entry.unwrap().path().join("solution.json"));
-        let mergiraf = &solution["validation"]["baselines"]["mergiraf"];
-        assert!(mergiraf["passed"] == false, "a kept task has no mergiraf verdict: {mergiraf}");
-    }
-}
-
 /// The integration families on a working base: base and both sides pass their own
 /// suites, taking one side never solves the task (medium or hard, never easy), each side
 /// records the intents it makes and says only what it does, and plain git and pytest
@@ -231,5 +184,57 @@ fn integration_tasks_combine_two_valid_changes_on_a_working_base() {
             }
         }
         verify_task_with_git(&task_dir);
+    }
+}
+
+mod second_tier {
+    use super::*;
+
+    /// A resolver of the ladder that crashes leaves the task's level unknown: such a
+    /// candidate is dropped as `ladder-incomplete`, never kept as hard. The crashing tool is
+    /// a stand-in `mergiraf` that gives up (exit status 1, "conflicts left") on some files and
+    /// dies of a signal on the others.
+    #[test]
+    #[ignore = "second tier: generates with a crashing mergiraf stand-in (a minute)"]
+    fn a_crashing_rung_drops_the_candidate_as_ladder_incomplete() {
+        use std::os::unix::fs::PermissionsExt;
+        let work = tempfile::tempdir().unwrap();
+        let tool = work.path().join("mergiraf");
+        std::fs::write(
+            &tool,
+            "#!/bin/sh\n# argv: merge BASE OURS THEIRS ...; crash when the checksum of OURS is odd\n\
+             case \"$(cksum < \"$3\" | cut -d' ' -f1)\" in *[13579]) kill -SEGV $$ ;; esac\nexit 1\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // The quick config: a candidate whose tests hang costs seconds, not a minute.
+        let config = quick_config(work.path());
+        let output = mergeforge()
+            .env("MERGEFORGE_MERGIRAF", &tool)
+            .args([
+                "gen-tasks",
+                "--substrate-config",
+                config.to_str().unwrap(),
+                "--families",
+                "strip-restore,compose-edits",
+            ])
+            .args(["--per-cell", "2", "--candidates-per-cell", "10", "--json", "--out"])
+            .arg(work.path().join("out"))
+            .arg("--cache")
+            .arg(work.path().join("cache"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let report = report(&output);
+        let dropped = report["rejected"]["ladder-incomplete"].as_u64().unwrap_or(0);
+        assert!(dropped > 0, "no candidate dropped: {report}\n{stderr}");
+        assert!(stderr.contains("resolver `mergiraf` failed on") && stderr.contains("ladder-incomplete"), "{stderr}");
+        assert!(report["tasks"].as_u64().unwrap() > 0, "every candidate dropped: {report}");
+        let version = work.path().join("out/mergeforge/1.0.0");
+        for entry in std::fs::read_dir(version.join("tasks")).unwrap() {
+            let solution = read_json(&entry.unwrap().path().join("solution.json"));
+            let mergiraf = &solution["validation"]["baselines"]["mergiraf"];
+            assert!(mergiraf["passed"] == false, "a kept task has no mergiraf verdict: {mergiraf}");
+        }
     }
 }
