@@ -111,6 +111,10 @@ pub(crate) struct SubstrateEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
     pub(crate) source: Option<String>,
+    /// The test ids detection deselected at HEAD (failing or flaky there; a file that
+    /// fails to collect is ignored whole); absent when none was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) deselected: Vec<String>,
 }
 
 /// The baseline ladder a run levelled its tasks with.

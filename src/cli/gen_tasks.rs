@@ -59,8 +59,9 @@ use crate::substrate::SubstrateSpec;
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub(crate) struct GenTasksArgs {
-    /// A substrate: a folder with substrate.toml, or a git repository (read at HEAD;
-    /// needs --test-cmd or a config). Repeatable. Default: every folder under substrates/.
+    /// A substrate: a folder or a git repository (read at HEAD). Without substrate.toml
+    /// its configuration is detected (`mergeforge onboard PATH` shows it); a config sets
+    /// only the keys it names. Repeatable. Default: every folder under substrates/.
     #[arg(long = "substrate", value_name = "PATH")]
     pub(crate) substrates: Vec<PathBuf>,
 
@@ -69,7 +70,8 @@ pub(crate) struct GenTasksArgs {
     #[arg(long = "substrate-config", value_name = "FILE")]
     pub(crate) substrate_configs: Vec<PathBuf>,
 
-    /// Test command for substrates without a config, e.g. "python -m pytest -q tests".
+    /// Test command for substrates without a config (instead of the detected one), e.g.
+    /// "python -m pytest -q tests".
     #[arg(long, value_name = "CMD")]
     pub(crate) test_cmd: Option<String>,
 
@@ -158,6 +160,12 @@ pub(crate) struct GenTasksArgs {
     #[arg(long, value_enum, value_name = "MODE", default_value_t = SelectionMode::Coverage)]
     pub(crate) selection: SelectionMode,
 
+    /// The CPU seconds a substrate's suite may take at HEAD when its test command was
+    /// detected (no config, or a config without `test_command`): a slower suite is
+    /// skipped with the reason. Also the detected per-run limit (`timeout_s`).
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_MAX_SUITE_CPU_SECONDS)]
+    pub(crate) max_suite_cpu_seconds: u64,
+
     /// Do not draw a progress bar.
     #[arg(long)]
     pub(crate) no_progress: bool,
@@ -204,6 +212,8 @@ pub(crate) fn run(args: GenTasksArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Default for --max-suite-cpu-seconds.
+const DEFAULT_MAX_SUITE_CPU_SECONDS: u64 = 120;
 /// Default for --per-cell.
 const DEFAULT_PER_CELL: usize = 4;
 /// Default for --candidates-per-cell without --quota.
@@ -280,6 +290,9 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     if let Some(max) = args.max_tasks {
         command.extend(["--max-tasks".into(), max.to_string()]);
     }
+    if args.max_suite_cpu_seconds != DEFAULT_MAX_SUITE_CPU_SECONDS {
+        command.extend(["--max-suite-cpu-seconds".into(), args.max_suite_cpu_seconds.to_string()]);
+    }
     if args.selection != SelectionMode::default() {
         command.extend(["--selection".into(), args.selection.name().to_string()]);
     }
@@ -311,6 +324,7 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         no_mergiraf,
         history: args.history,
         agent_rung,
+        max_suite_cpu_seconds: args.max_suite_cpu_seconds,
     })
 }
 

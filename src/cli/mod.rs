@@ -10,6 +10,7 @@ mod eval;
 mod findings;
 mod gen_tasks;
 mod merge_shards;
+mod onboard;
 mod publish;
 mod recorded;
 mod reference;
@@ -30,6 +31,7 @@ pub(crate) use eval::EvalArgs;
 pub(crate) use findings::FindingsArgs;
 pub(crate) use gen_tasks::GenTasksArgs;
 pub(crate) use merge_shards::MergeShardsArgs;
+pub(crate) use onboard::OnboardArgs;
 pub(crate) use publish::PublishArgs;
 pub use regenerate::{generated_files, RegenerateArgs};
 pub(crate) use resolve::ResolveArgs;
@@ -49,6 +51,8 @@ pub struct Cli {
 pub(crate) enum Command {
     /// Generate a dataset version of test-verified merge-conflict tasks.
     GenTasks(GenTasksArgs),
+    // About and long help come from `OnboardArgs`'s doc comment.
+    Onboard(OnboardArgs),
     // About and long help come from `PublishArgs`'s doc comment.
     Publish(PublishArgs),
     /// Serve a dataset as an OpenEnv-compatible environment (HTTP + WebSocket).
@@ -95,6 +99,7 @@ pub fn parse() -> Cli {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::GenTasks(args) => gen_tasks::run(args),
+        Command::Onboard(args) => onboard::run(args),
         Command::Publish(args) => publish::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Eval(args) => eval::run(args),

@@ -33,6 +33,7 @@ mod agent_rung;
 mod draft;
 mod engine;
 mod grader_check;
+mod head;
 mod judge;
 mod levels;
 mod options;

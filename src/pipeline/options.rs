@@ -50,6 +50,9 @@ pub(crate) struct GenOptions {
     /// The agent rung (`--agent-rung`): an external agent played on every candidate the
     /// resolvers leave hard.
     pub(crate) agent_rung: Option<AgentRungOptions>,
+    /// The CPU seconds a detected suite may take at HEAD (`--max-suite-cpu-seconds`);
+    /// a slower one is skipped.
+    pub(crate) max_suite_cpu_seconds: u64,
 }
 
 /// The agent rung of a run: `gen-tasks --agent-rung CMD [--agent-rung-tries K]

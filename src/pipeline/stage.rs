@@ -176,6 +176,7 @@ pub(super) fn substrate_entries(prepared: &[Prepared], tasks: &[usize]) -> Vec<S
                 tasks: *n,
                 license,
                 source,
+                deselected: p.substrate.deselected.clone(),
             }
         })
         .collect()
@@ -188,34 +189,10 @@ fn prepare(
     timings: &mut StageTimings,
 ) -> Result<Prepared> {
     let started = Instant::now();
-    let substrate = substrate::load(spec)?;
+    let mut substrate = substrate::load(spec)?;
     let python = substrate.config.python_env()?;
-    let runner = TestRunner::new(
-        &substrate.config.test_command,
-        &substrate.config.env,
-        Duration::from_secs(substrate.config.timeout_s),
-        &python,
-        Some(cache.clone()),
-    );
-    let head = runner.run_full(&substrate.files)?;
-    if !head.passed {
-        let shown: Vec<&str> = head.failed_tests.iter().take(5).map(String::as_str).collect();
-        // Without a failing test's id (a usage or collection error), the output's last
-        // line says what went wrong.
-        let said = match head.failed_tests.iter().all(|id| id.starts_with('<')) {
-            true if !head.last_line.trim().is_empty() => format!(": {}", head.last_line.trim()),
-            _ => String::new(),
-        };
-        bail!(
-            "tests fail at HEAD ({}{}{said}); fix them or the test command in substrate.toml",
-            shown.join(", "),
-            if head.failed_tests.len() > 5 { ", ..." } else { "" }
-        );
-    }
-    let flipped = runner.flips(&substrate.files, &head)?;
-    if !flipped.is_empty() {
-        bail!("tests flip between two runs at HEAD ({}); fix or deselect them in substrate.toml", flipped.join(", "));
-    }
+    let budget = Duration::from_secs(options.max_suite_cpu_seconds);
+    let runner = super::head::passing_runner(&mut substrate, &python, cache, budget)?;
     let runner = Arc::new(with_selection(runner, &substrate, options));
     let (modules, mutations) = mutable_modules(&substrate)?;
     let checker = Checker::new(python, &options.cache_dir, Some(runner.clone()));

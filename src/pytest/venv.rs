@@ -111,9 +111,7 @@ pub(crate) fn ensure_venv_from(cache_dir: &Path, python: Option<&str>, deps: &[S
     let building = staging.path().join("venv");
     run_checked(Command::new(&base).args(["-m", "venv"]).arg(&building), &format!("{base} -m venv"))?;
     let pip = building.join("bin").join("python");
-    let mut install = Command::new(&pip);
-    install.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).args(&requirements);
-    run_checked(&mut install, &format!("pip install {}", requirements.join(" ")))?;
+    install(&pip, &requirements)?;
     std::fs::write(building.join(".ready"), requirements.join("\n"))?;
     match std::fs::rename(&building, &target) {
         Ok(()) => {}
@@ -122,6 +120,29 @@ pub(crate) fn ensure_venv_from(cache_dir: &Path, python: Option<&str>, deps: &[S
         Err(err) => return Err(err).with_context(|| format!("moving venv to {}", target.display())),
     }
     Ok(ready(&target))
+}
+
+/// Installs `requirements` with the venv's pip. When the whole set fails (a
+/// dependency without a wheel that does not build here, say), each one is installed
+/// alone and those that fail are left out with a warning; pytest (the first) must install.
+fn install(python: &Path, requirements: &[String]) -> Result<()> {
+    let pip = |items: &[String]| {
+        let mut command = Command::new(python);
+        command.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]).args(items);
+        run_checked(&mut command, &format!("pip install {}", items.join(" ")))
+    };
+    let Err(err) = pip(requirements) else { return Ok(()) };
+    if requirements.len() == 1 {
+        return Err(err);
+    }
+    log::warn!("{err:#}; installing the requirements one by one");
+    pip(&requirements[..1])?;
+    for requirement in &requirements[1..] {
+        if let Err(err) = pip(std::slice::from_ref(requirement)) {
+            log::warn!("{err:#}; left out of the venv");
+        }
+    }
+    Ok(())
 }
 
 /// What a venv with `deps` installs: pytest first (the one `deps` names, else

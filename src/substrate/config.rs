@@ -102,6 +102,16 @@ impl SubstrateConfig {
         Ok(config)
     }
 
+    /// Reads and parses a config file, with the keys it sets.
+    pub(crate) fn read_with_keys(path: &Path) -> Result<(Self, std::collections::BTreeSet<String>)> {
+        let config = Self::read(path)?;
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("{}: cannot read substrate config", path.display()))?;
+        let table: toml::Table =
+            toml::from_str(&text).with_context(|| format!("{}: invalid substrate config", path.display()))?;
+        Ok((config, table.keys().cloned().collect()))
+    }
+
     /// Reads and parses a config file.
     pub(crate) fn read(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path)

@@ -6,6 +6,7 @@
 //! know about mutations, families or tasks.
 
 pub(crate) mod config;
+pub(crate) mod detect;
 pub mod history;
 
 use std::path::{Path, PathBuf};
@@ -31,6 +32,11 @@ pub struct Substrate {
     pub files: Snapshot,
     /// Content id of `files` (sha256 over paths and bytes).
     pub(crate) tree_id: String,
+    /// Whether the test command was detected (no config or `--test-cmd` set it): tests
+    /// failing or flipping at HEAD are then deselected instead of refusing the substrate.
+    pub(crate) detected_command: bool,
+    /// The test ids deselected at HEAD (failing or flaky there), for the manifest.
+    pub(crate) deselected: Vec<String>,
 }
 
 /// How the user named a substrate.
@@ -120,18 +126,12 @@ pub fn load(spec: &SubstrateSpec) -> Result<Substrate> {
     if !path.is_dir() {
         bail!("{}: not a folder; a substrate is a repository folder", path.display());
     }
-    let config = read_config(spec)?;
-    let (files, commit) = match git2::Repository::open(path) {
-        Ok(repo) => {
-            let (files, commit) = read_git_head(&repo, path)?;
-            (files, Some(commit))
-        }
-        Err(_) => (read_folder(path)?, None),
-    };
-    let name = config.name.clone().unwrap_or_else(|| folder_name(path));
+    let (files, commit) = read_files(path)?;
     if files.is_empty() {
         bail!("{}: substrate has no files", path.display());
     }
+    let (config, detected_command) = read_config(spec, &files)?;
+    let name = config.name.clone().unwrap_or_else(|| folder_name(path));
     let has_tests = files.keys().any(|p| {
         let file = p.rsplit('/').next().unwrap_or(p);
         file.ends_with(".py") && (file.starts_with("test_") || file.ends_with("_test.py"))
@@ -140,27 +140,67 @@ pub fn load(spec: &SubstrateSpec) -> Result<Substrate> {
         bail!("{}: no test files (test_*.py or *_test.py); a substrate needs a pytest suite", path.display());
     }
     let tree_id = content_id(&files);
-    Ok(Substrate { name, origin: path.clone(), commit, config, files, tree_id })
+    Ok(Substrate {
+        name,
+        origin: path.clone(),
+        commit,
+        config,
+        files,
+        tree_id,
+        detected_command,
+        deselected: Vec::new(),
+    })
 }
 
-fn read_config(spec: &SubstrateSpec) -> Result<SubstrateConfig> {
-    if let Some(file) = &spec.config_file {
-        return SubstrateConfig::read(file);
+/// The `substrate.toml` detected for the repository or folder at `path`, with a comment
+/// per decision (`mergeforge onboard`).
+pub fn onboard(path: &Path) -> Result<String> {
+    if !path.is_dir() {
+        bail!("{}: no such folder; pass a repository or an unpacked project", path.display());
     }
+    let (files, _) = read_files(path)?;
+    let folder = folder_name(path);
+    let detection = detect::detect(&files, &folder, &path.display().to_string())?;
+    Ok(detection.to_toml(&folder))
+}
+
+/// The files of a git repository at HEAD (with the commit), or of a plain folder.
+pub(crate) fn read_files(path: &Path) -> Result<(Snapshot, Option<String>)> {
+    match git2::Repository::open(path) {
+        Ok(repo) => {
+            let (files, commit) = read_git_head(&repo, path)?;
+            Ok((files, Some(commit)))
+        }
+        Err(_) => Ok((read_folder(path)?, None)),
+    }
+}
+
+/// The substrate's configuration: detected from its files, with what a config file
+/// (given, or `substrate.toml` at its root) and `--test-cmd` set over it; and whether
+/// the test command is the detected one. With a config, a detection that fails leaves
+/// the config's defaults.
+fn read_config(spec: &SubstrateSpec, files: &Snapshot) -> Result<(SubstrateConfig, bool)> {
     let in_repo = spec.path.join(CONFIG_FILE);
-    if in_repo.exists() {
-        let mut config = SubstrateConfig::read(&in_repo)?;
-        if let Some(command) = &spec.test_command {
-            config.test_command = command.clone();
-        }
-        return Ok(config);
+    let file = spec.config_file.clone().or_else(|| in_repo.exists().then_some(in_repo));
+    let (mut given, mut keys) = match &file {
+        Some(file) => SubstrateConfig::read_with_keys(file)?,
+        None => (SubstrateConfig::default(), std::collections::BTreeSet::new()),
+    };
+    if let Some(command) = spec.test_command.as_ref().filter(|_| spec.config_file.is_none()) {
+        given.test_command = command.clone();
+        keys.insert("test_command".to_string());
     }
-    match &spec.test_command {
-        Some(command) => Ok(SubstrateConfig { test_command: command.clone(), ..SubstrateConfig::default() }),
-        None => {
-            bail!("{}: no {CONFIG_FILE}; add one or pass --test-cmd (or --substrate-config FILE)", spec.path.display())
+    let origin = spec.path.display().to_string();
+    let detected = match detect::detect(files, &folder_name(&spec.path), &origin) {
+        Ok(detection) => detection.config,
+        Err(err) if !keys.is_empty() => {
+            log::debug!("{origin}: detection failed ({err:#}); the config's defaults stand");
+            return Ok((given, false));
         }
-    }
+        Err(err) => return Err(err),
+    };
+    let detected_command = !keys.contains("test_command");
+    Ok((detect::overlay(detected, given, &keys), detected_command))
 }
 
 fn folder_name(path: &Path) -> String {

@@ -66,14 +66,14 @@ fn folder_without_tests() {
 }
 
 #[test]
-fn folder_without_config_or_test_command() {
+fn folder_without_config_or_python() {
     let work = tempfile::tempdir().unwrap();
     let sub = work.path().join("lib");
-    tiny_substrate(&sub, MODULE, TEST);
-    std::fs::remove_file(sub.join("substrate.toml")).unwrap();
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(sub.join("README.md"), "hello\n").unwrap();
     let (ok, stderr) = gen(&sub, &work.path().join("out"), &[]);
     assert!(!ok);
-    assert!(stderr.contains("no substrate.toml; add one or pass --test-cmd"), "{stderr}");
+    assert!(stderr.contains("lib: no Python files; a substrate is a Python project with a pytest suite"), "{stderr}");
 }
 
 #[test]

@@ -37,6 +37,7 @@ mod layout;
 mod merge;
 mod mergiraf_rung;
 mod mutate_ops;
+mod onboard;
 mod publish;
 mod quotas;
 mod resolvers;

@@ -1,0 +1,4 @@
+import x
+
+def test_x():
+    pass

@@ -1,0 +1,5 @@
+from shapes import area
+
+
+def test_area():
+    assert area(2, 3) == 6

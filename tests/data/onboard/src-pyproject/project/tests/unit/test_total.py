@@ -1,0 +1,5 @@
+from ledger import total
+
+
+def test_total():
+    assert total([1, 2]) == 3
