@@ -199,12 +199,13 @@ fn print_report(report: &BenchReport) {
     for mode in &report.modes {
         let c = &mode.confirmations;
         println!(
-            "{:<10} confirmations {} ({} selected-pass, {} scaled-timeout, {} order-dependent, {} repeat), {} overturned, {:.1}s; {} files run alone, {:.1}s; {} flaky tests",
+            "{:<10} confirmations {} ({} selected-pass, {} scaled-timeout, {} order-dependent, {} selected-fail, {} repeat), {} overturned, {:.1}s; {} files run alone, {:.1}s; {} flaky tests",
             mode.selection,
             c.total(),
             c.of(Confirmation::SelectedPass),
             c.of(Confirmation::ScaledTimeout),
             c.of(Confirmation::OrderDependent),
+            c.of(Confirmation::SelectedFail),
             c.of(Confirmation::Repeat),
             c.overturned,
             c.time.as_secs_f64(),
@@ -212,6 +213,16 @@ fn print_report(report: &BenchReport) {
             c.alone_time.as_secs_f64(),
             mode.flaky_tests
         );
+        let kind = Confirmation::SelectedFail;
+        if c.of(kind) > 0 {
+            println!(
+                "{:<10} selected failures confirmed because they decide a rejection: {}, {} overturned, {:.1}s",
+                mode.selection,
+                c.of(kind),
+                c.overturned_of(kind),
+                c.time_of(kind).as_secs_f64()
+            );
+        }
     }
     match report.selection_speedup {
         Some(ratio) => println!("coverage selection: {ratio:.2}x the validated tasks per CPU-minute of full runs"),

@@ -83,7 +83,27 @@ impl OutcomeCache {
     /// reads the cache later (the unsharded reference, a resumed run) must see the
     /// verdict the first judge used.
     pub(crate) fn put_confirmed(&self, key: &str, outcome: Outcome, confirmed: &[Confirmation]) -> Result<Outcome> {
-        Ok(self.store(key, CachedOutcome::new(outcome, confirmed))?.into_outcome())
+        Ok(self.put_verdict(key, outcome, confirmed)?.0)
+    }
+
+    /// Stores a verdict as [`OutcomeCache::put_confirmed`] does, and returns the verdict
+    /// the cache holds for `key` afterwards with the confirmations it needed.
+    pub(crate) fn put_verdict(
+        &self,
+        key: &str,
+        outcome: Outcome,
+        confirmed: &[Confirmation],
+    ) -> Result<(Outcome, Vec<Confirmation>)> {
+        let mut stored = self.store(key, CachedOutcome::new(outcome, confirmed))?;
+        let confirmed = std::mem::take(&mut stored.confirmed);
+        Ok((stored.into_outcome(), confirmed))
+    }
+
+    /// The verdict under `key` with the confirmations it needed (empty for a single run).
+    pub(crate) fn get_verdict(&self, key: &str) -> Option<(Outcome, Vec<Confirmation>)> {
+        let mut cached = self.entry(key)?;
+        let confirmed = std::mem::take(&mut cached.confirmed);
+        Some((cached.into_outcome(), confirmed))
     }
 
     /// Stores `cached` under `key` unless an entry is there already (first writer wins);

@@ -13,8 +13,11 @@
 //!   the substrate's full `timeout_s`: it counts as timed out only if that run does
 //!   (both limits are CPU time: [`crate::sandbox::cputime`]);
 //! - a selected run that fails on an **order-dependent** test (one that fails when its
-//!   file runs alone at HEAD, [`OrderDependence`]) is confirmed by a full run; other
-//!   selected failures stand;
+//!   file runs alone at HEAD, [`OrderDependence`]) is confirmed by a full run;
+//! - a selected run that fails where the failure **decides a rejection** (a base or a side
+//!   that must pass, both sides of a family where one must pass, a time-out or memory
+//!   error that rejects) is confirmed by a full run when the caller asks for that verdict
+//!   ([`super::testrun::TestRunner::run_deciding`]); other selected failures stand;
 //! - a **pass of a full run** that a verdict rests on (HEAD's, gold's) is confirmed by a
 //!   second run of the same tree; the tests that flip between the two are flaky
 //!   ([`flipped_tests`]).
@@ -30,6 +33,9 @@ use serde::{Deserialize, Serialize};
 
 use super::outcome::Outcome;
 
+/// How many kinds of [`Confirmation`] there are.
+const KINDS: usize = 5;
+
 /// Why a run was repeated before its verdict was used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "kebab-case")]
@@ -41,14 +47,21 @@ pub enum Confirmation {
     ScaledTimeout,
     /// A selected run failed on an order-dependent test: the full suite ran.
     OrderDependent,
+    /// A selected run failed where the failure would reject a candidate: the full suite ran.
+    SelectedFail,
     /// A full run passed: the same tree ran once more, to catch flaky tests.
     Repeat,
 }
 
 impl Confirmation {
     /// Every kind, in the order reports list them.
-    pub(crate) const ALL: [Confirmation; 4] =
-        [Confirmation::SelectedPass, Confirmation::ScaledTimeout, Confirmation::OrderDependent, Confirmation::Repeat];
+    pub(crate) const ALL: [Confirmation; KINDS] = [
+        Confirmation::SelectedPass,
+        Confirmation::ScaledTimeout,
+        Confirmation::OrderDependent,
+        Confirmation::SelectedFail,
+        Confirmation::Repeat,
+    ];
 
     /// The kebab-case name, as serde writes it.
     pub fn name(self) -> &'static str {
@@ -64,7 +77,7 @@ impl Confirmation {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ConfirmationStats {
     /// Confirmations by kind, parallel to [`Confirmation::ALL`].
-    pub(crate) by_kind: [usize; 4],
+    pub(crate) by_kind: [usize; KINDS],
     /// Of those, the ones whose verdict (passed, timed out) differed from the run they
     /// confirmed: the unconfirmed verdict would have been wrong, or a test is flaky.
     pub overturned: usize,
@@ -74,6 +87,9 @@ pub struct ConfirmationStats {
     /// Test files run alone at HEAD to find order-dependent tests, and their wall time.
     pub files_run_alone: usize,
     pub(crate) alone_time: Duration,
+    /// `overturned` and `time` by kind, parallel to [`Confirmation::ALL`].
+    pub(crate) overturned_by_kind: [usize; KINDS],
+    pub(crate) time_by_kind: [Duration; KINDS],
 }
 
 impl ConfirmationStats {
@@ -86,27 +102,36 @@ impl ConfirmationStats {
     pub fn of(&self, kind: Confirmation) -> usize {
         self.by_kind[kind.index()]
     }
+
+    /// Of the confirmations of `kind`, those that overturned the verdict they confirmed.
+    pub fn overturned_of(&self, kind: Confirmation) -> usize {
+        self.overturned_by_kind[kind.index()]
+    }
+
+    /// Wall time of the confirmation runs of `kind` executed.
+    pub(crate) fn time_of(&self, kind: Confirmation) -> Duration {
+        self.time_by_kind[kind.index()]
+    }
 }
 
 impl std::ops::Add for ConfirmationStats {
     type Output = ConfirmationStats;
     fn add(self, other: ConfirmationStats) -> ConfirmationStats {
-        let mut by_kind = self.by_kind;
-        for (sum, n) in by_kind.iter_mut().zip(other.by_kind) {
-            *sum += n;
-        }
         ConfirmationStats {
-            by_kind,
+            by_kind: std::array::from_fn(|i| self.by_kind[i] + other.by_kind[i]),
             overturned: self.overturned + other.overturned,
             time: self.time + other.time,
             files_run_alone: self.files_run_alone + other.files_run_alone,
             alone_time: self.alone_time + other.alone_time,
+            overturned_by_kind: std::array::from_fn(|i| self.overturned_by_kind[i] + other.overturned_by_kind[i]),
+            time_by_kind: std::array::from_fn(|i| self.time_by_kind[i] + other.time_by_kind[i]),
         }
     }
 }
 
 /// Written as `{"runs": N, "selected-pass": N, ..., "overturned": N, "seconds": S,
-/// "files_run_alone": N, "alone_seconds": S}` (seconds to a tenth).
+/// "files_run_alone": N, "alone_seconds": S, "by_kind": {"selected-pass": {"runs": N,
+/// "overturned": N, "seconds": S}, ...}}` (seconds to a tenth).
 impl Serialize for ConfirmationStats {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let tenths = |d: Duration| (d.as_secs_f64() * 10.0).round() / 10.0;
@@ -119,6 +144,18 @@ impl Serialize for ConfirmationStats {
         map.insert("seconds".into(), tenths(self.time).into());
         map.insert("files_run_alone".into(), self.files_run_alone.into());
         map.insert("alone_seconds".into(), tenths(self.alone_time).into());
+        let by_kind: serde_json::Map<String, serde_json::Value> = Confirmation::ALL
+            .iter()
+            .map(|kind| {
+                let stats = serde_json::json!({
+                    "runs": self.of(*kind),
+                    "overturned": self.overturned_of(*kind),
+                    "seconds": tenths(self.time_of(*kind)),
+                });
+                (kind.name().to_string(), stats)
+            })
+            .collect();
+        map.insert("by_kind".into(), by_kind.into());
         map.serialize(serializer)
     }
 }
@@ -126,9 +163,9 @@ impl Serialize for ConfirmationStats {
 /// The live counters behind [`ConfirmationStats`].
 #[derive(Debug, Default)]
 pub(crate) struct ConfirmationCounters {
-    by_kind: [AtomicUsize; 4],
-    overturned: AtomicUsize,
-    nanos: AtomicU64,
+    by_kind: [AtomicUsize; KINDS],
+    overturned: [AtomicUsize; KINDS],
+    nanos: [AtomicU64; KINDS],
     alone: AtomicUsize,
     alone_nanos: AtomicU64,
 }
@@ -137,9 +174,10 @@ impl ConfirmationCounters {
     /// Counts a confirmation of `kind` that took `ran` (`None`: answered by the cache)
     /// and whether it `overturned` the verdict it confirmed.
     pub(crate) fn count(&self, kind: Confirmation, ran: Option<Duration>, overturned: bool) {
-        self.by_kind[kind.index()].fetch_add(1, Ordering::Relaxed);
-        self.overturned.fetch_add(usize::from(overturned), Ordering::Relaxed);
-        self.nanos.fetch_add(ran.unwrap_or_default().as_nanos() as u64, Ordering::Relaxed);
+        let i = kind.index();
+        self.by_kind[i].fetch_add(1, Ordering::Relaxed);
+        self.overturned[i].fetch_add(usize::from(overturned), Ordering::Relaxed);
+        self.nanos[i].fetch_add(ran.unwrap_or_default().as_nanos() as u64, Ordering::Relaxed);
     }
 
     /// Counts a test file run alone at HEAD that took `ran`.
@@ -149,12 +187,17 @@ impl ConfirmationCounters {
     }
 
     pub(crate) fn stats(&self) -> ConfirmationStats {
+        let overturned_by_kind: [usize; KINDS] = std::array::from_fn(|i| self.overturned[i].load(Ordering::Relaxed));
+        let time_by_kind: [Duration; KINDS] =
+            std::array::from_fn(|i| Duration::from_nanos(self.nanos[i].load(Ordering::Relaxed)));
         ConfirmationStats {
             by_kind: std::array::from_fn(|i| self.by_kind[i].load(Ordering::Relaxed)),
-            overturned: self.overturned.load(Ordering::Relaxed),
-            time: Duration::from_nanos(self.nanos.load(Ordering::Relaxed)),
+            overturned: overturned_by_kind.iter().sum(),
+            time: time_by_kind.iter().sum(),
             files_run_alone: self.alone.load(Ordering::Relaxed),
             alone_time: Duration::from_nanos(self.alone_nanos.load(Ordering::Relaxed)),
+            overturned_by_kind,
+            time_by_kind,
         }
     }
 }
@@ -279,5 +322,7 @@ mod tests {
         assert_eq!(json["selected-pass"], 2);
         assert_eq!(json["seconds"], 3.0);
         assert_eq!(json["files_run_alone"], 2);
+        assert_eq!(json["by_kind"]["selected-pass"], serde_json::json!({"runs": 2, "overturned": 2, "seconds": 3.0}));
+        assert_eq!(json["by_kind"]["repeat"]["overturned"], 0);
     }
 }

@@ -28,7 +28,7 @@ use anyhow::{Context, Result};
 use super::cache::write_atomically;
 pub use super::cache::{OutcomeCache, CACHE_TEMP_PREFIX};
 use super::confirm::{self, Confirmation, ConfirmationCounters, ConfirmationStats, OrderDependence};
-use super::forkserver::{ChildMode, ForkServerPool, RunHooks, ServerSpec};
+use super::forkserver::{ForkServerPool, RunHooks, ServerSpec};
 pub(crate) use super::outcome::Outcome;
 use super::outcome::{executed_cases, outcome_of};
 use super::report;
@@ -39,6 +39,7 @@ use crate::sandbox::{materialised_sandbox, run_in_dir, run_in_fresh_tree, Limits
 use crate::snapshot::{content_id, sha256_hex, Snapshot};
 
 mod probe;
+mod selected;
 
 /// Everything that decides a test run's outcome except the tree.
 pub struct TestRunner {
@@ -326,7 +327,7 @@ impl TestRunner {
     /// it ([`super::confirm`]), so that it is the verdict the full suite gives.
     pub fn run(&self, tree: &Snapshot) -> Result<Outcome> {
         match self.selection(tree) {
-            Selection::Tests(ids) => self.run_selected(tree, &ids),
+            Selection::Tests(ids) => Ok(self.run_selected(tree, &ids)?.0),
             Selection::Full(_) => Ok(self.run_suite(tree, Serving::Fresh)?.0),
         }
     }
@@ -398,96 +399,6 @@ impl TestRunner {
             }
         }
         run_in_fresh_tree(&RunRequest { tree, argv: &self.argv, env: &self.env, limits: &self.limits })
-    }
-
-    /// The verdict of `ids` on `tree`, confirmed as it needs (or the cached verdict; its
-    /// cache entry lists the confirmation it needed).
-    fn run_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<Outcome> {
-        let key = self.selected_key(tree, ids);
-        if let Some(outcome) = self.cache.as_ref().and_then(|c| c.get(&key)) {
-            return Ok(outcome);
-        }
-        let (outcome, confirmed) = self.judge_selected(tree, ids)?;
-        match &self.cache {
-            Some(cache) => cache.put_confirmed(&key, outcome, &confirmed),
-            None => Ok(outcome),
-        }
-    }
-
-    fn selected_key(&self, tree: &Snapshot, ids: &[String]) -> String {
-        let identity =
-            format!("{}:{}:select:{}:{}", self.command_key, content_id(tree), select::plugin_version(), ids.join("\n"));
-        sha256_hex(identity.as_bytes())
-    }
-
-    /// The confirmations the cached verdict of `tree` needed, in order (`None` when the
-    /// tree runs in full or its verdict is not cached).
-    pub fn confirmations(&self, tree: &Snapshot) -> Option<Vec<Confirmation>> {
-        let Selection::Tests(ids) = self.selection(tree) else { return None };
-        self.cache.as_ref()?.confirmations(&self.selected_key(tree, &ids))
-    }
-
-    /// Runs `ids` on `tree` with the scaled limit; if that result needs confirming (a
-    /// time-out under a scaled limit, a pass, a failure that names an order-dependent
-    /// test), the full suite runs with the configured limit and its outcome is the
-    /// verdict, with both runs' durations.
-    fn judge_selected(&self, tree: &Snapshot, ids: &[String]) -> Result<(Outcome, Vec<Confirmation>)> {
-        let selector = self.selector.as_ref().context("a selected run without a coverage map")?;
-        let scaled = selector.index.timeout_for(ids, self.limits.time_limit);
-        let outcome = self.executed(self.execute_selected(tree, ids, scaled)?);
-        let needed = if outcome.timed_out {
-            (scaled < self.limits.time_limit).then_some(Confirmation::ScaledTimeout)
-        } else if outcome.passed {
-            Some(Confirmation::SelectedPass)
-        } else if selector.order.needs_full_run(&outcome.failed_tests) {
-            Some(Confirmation::OrderDependent)
-        } else {
-            None
-        };
-        let Some(kind) = needed else { return Ok((outcome, Vec::new())) };
-        let (full, ran) = self.run_suite(tree, Serving::SwapOrFresh)?;
-        Ok((self.confirmed_by(kind, &outcome, full, ran), vec![kind]))
-    }
-
-    /// `confirming`, the outcome of a confirmation of `kind` of `first` (executed when
-    /// `ran`, else from the cache), counted, with both runs' durations.
-    fn confirmed_by(&self, kind: Confirmation, first: &Outcome, confirming: Outcome, ran: bool) -> Outcome {
-        self.counted(kind, first, &confirming, ran);
-        Outcome { duration_ms: first.duration_ms + confirming.duration_ms, ..confirming }
-    }
-
-    fn counted(&self, kind: Confirmation, first: &Outcome, confirming: &Outcome, ran: bool) {
-        let time = ran.then(|| Duration::from_millis(confirming.duration_ms));
-        self.counters.confirmations.count(kind, time, confirm::overturns(first, confirming));
-    }
-
-    /// Runs `ids` on `tree` with `timeout`: on a fork server if one can run the tree
-    /// exactly, else in a fresh process collecting only them, else (if that missed some)
-    /// in a fresh process collecting everything.
-    fn execute_selected(&self, tree: &Snapshot, ids: &[String], timeout: Duration) -> Result<RunOutput> {
-        let selector = self.selector.as_ref().context("a selected run without a coverage map")?;
-        if let Some(servers) = &selector.servers {
-            let prepare = |dir: &Path| -> Result<BTreeMap<String, String>> {
-                let mut env = BTreeMap::new();
-                write_selection(dir, ids, true, &mut env)?;
-                Ok(env)
-            };
-            let accept = |dir: &Path| !dir.join(MISMATCH_FILE).exists();
-            if let Some(output) = servers.run(
-                tree,
-                &RunHooks { mode: ChildMode::Swap, prepare: &prepare, accept: &accept, args: &[FAST_TRACEBACKS] },
-                timeout,
-            ) {
-                self.counters.served.fetch_add(1, Ordering::Relaxed);
-                return Ok(output);
-            }
-        }
-        let limits = Limits { time_limit: timeout, ..self.limits.clone() };
-        let narrowed = self.run_with_plugin(tree, PluginMode::Select { ids, narrow: true }, &limits)?;
-        if !narrowed.mismatch {
-            return Ok(narrowed.output);
-        }
-        Ok(self.run_with_plugin(tree, PluginMode::Select { ids, narrow: false }, &limits)?.output)
     }
 
     /// The coverage map of `head`, from `dir` (a cache keyed by the test command, the

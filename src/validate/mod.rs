@@ -278,7 +278,10 @@ pub fn validate(
     runner: &TestRunner,
 ) -> Result<Result<Validation, Rejection>> {
     let rule = candidate.family.side_rule();
-    let conflicted_outcome = runner.run(&snapshot::with_tests_of(conflicted, &candidate.gold))?;
+    // A failure that rejects is the full suite's (a selected one is confirmed); one that
+    // keeps the candidate stands as it is (`TestRunner::run_deciding`).
+    let conflicted_tree = snapshot::with_tests_of(conflicted, &candidate.gold);
+    let conflicted_outcome = decided(runner, &conflicted_tree, Outcome::exhausted)?;
     if conflicted_outcome.passed {
         return Ok(Err(Rejection::ConflictedPasses));
     }
@@ -287,7 +290,7 @@ pub fn validate(
     }
     let base = match rule {
         SideRule::BothPass => {
-            let base = runner.run(&candidate.base)?;
+            let base = decided(runner, &candidate.base, |_| true)?;
             if !base.passed {
                 return Ok(Err(failing(&base, &candidate.base, Rejection::BaseFails)));
             }
@@ -297,13 +300,21 @@ pub fn validate(
         SideRule::Recorded => Some(runner.run(&candidate.base)?),
         SideRule::BothFail | SideRule::ExactlyOnePasses => None,
     };
-    let ours = runner.run(&candidate.ours)?;
+    let mut ours = decided(runner, &candidate.ours, |ours| early_side_check(rule, ours).is_some())?;
     if let Some(rejection) = early_side_check(rule, &ours) {
         return Ok(Err(failing(&ours, &candidate.ours, rejection)));
     }
-    let theirs = runner.run(&candidate.theirs)?;
+    let theirs =
+        decided(runner, &candidate.theirs, |theirs| theirs.exhausted() || check_sides(rule, &ours, theirs).is_some())?;
     if theirs.exhausted() {
         return Ok(Err(Rejection::TimesOut));
+    }
+    if !ours.passed && check_sides(rule, &ours, &theirs).is_some() {
+        // Both sides fail where one must pass: ours's failure decides too.
+        ours = runner.run_deciding(&candidate.ours)?;
+        if ours.exhausted() {
+            return Ok(Err(Rejection::TimesOut));
+        }
     }
     if let Some(rejection) = check_sides(rule, &ours, &theirs) {
         let failed = if ours.passed { (&theirs, &candidate.theirs) } else { (&ours, &candidate.ours) };
@@ -346,6 +357,18 @@ pub fn validate(
         return Ok(Err(Rejection::SideSolves));
     }
     Ok(Ok(Validation { base, conflicted: conflicted_outcome, ours, theirs, gold, baselines }))
+}
+
+/// `tree`'s verdict; when it fails and `rejects` says that failure would reject the
+/// candidate, the verdict that decides it ([`TestRunner::run_deciding`]: a selected
+/// failure is confirmed by the full suite), so that no selection rejects what the full
+/// suite keeps.
+fn decided(runner: &TestRunner, tree: &Snapshot, rejects: impl Fn(&Outcome) -> bool) -> Result<Outcome> {
+    let outcome = runner.run(tree)?;
+    match !outcome.passed && rejects(&outcome) {
+        true => runner.run_deciding(tree),
+        false => Ok(outcome),
+    }
 }
 
 /// Why a tree that had to pass failed: a time-out, a dependency the venv lacks (a

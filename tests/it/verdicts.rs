@@ -2,11 +2,14 @@
 //! and the outcome cache's key.
 //!
 //! `tests/data/verdicts/substrate/` is a tiny substrate whose tests share state: a rate
-//! cached with `lru_cache` by the first test that asks for it, and a precision one test
-//! sets for a later one. `cases/<case>/` holds `edit.json` (see `common::edited`) and
-//! `expected.json`: the selected ids, the confirmations the verdict needs, and the
-//! verdict, which must be the full suite's. `flaky/edit.json` adds a test that passes
-//! only the first time it runs.
+//! cached with `lru_cache` by the first test that asks for it, a precision one test
+//! sets for a later one, an account one test opens for the next test of its file; and a
+//! command one test runs in a subprocess. `cases/<case>/` holds `edit.json` (see
+//! `common::edited`) and `expected.json`: the selected ids, the confirmations the
+//! verdict needs, and the verdict, which must be the full suite's. A case with
+//! `"rejects": true` is judged as a tree whose failure rejects a candidate (a base, a
+//! side that must pass: `TestRunner::run_deciding`). `flaky/edit.json` adds a test that
+//! passes only the first time it runs.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -71,7 +74,7 @@ fn selected_verdicts_are_confirmed_into_the_full_suites() {
     let full = runner(&caches.path().join("full"), &BTreeMap::new());
     let order: Vec<&str> = selected.order_dependent_tests().unwrap().iter().map(String::as_str).collect();
     assert_eq!(order, ["tests/test_d_format.py::test_fmt"], "fails alone at HEAD");
-    assert_eq!(selected.stats().confirmations.files_run_alone, 5);
+    assert_eq!(selected.stats().confirmations.files_run_alone, 7);
 
     let mut cases: Vec<PathBuf> = std::fs::read_dir(data().join("cases")).unwrap().map(|e| e.unwrap().path()).collect();
     cases.sort();
@@ -82,7 +85,8 @@ fn selected_verdicts_are_confirmed_into_the_full_suites() {
         let expected = read_json(&case.join("expected.json"));
         let tree = edited(&head, case);
         assert_eq!(selected.selection(&tree), Selection::Tests(strings(&expected["selected"])), "{name}: selection");
-        let outcome = selected.run(&tree).unwrap();
+        let rejects = expected["rejects"].as_bool().unwrap_or(false);
+        let outcome = if rejects { selected.run_deciding(&tree) } else { selected.run(&tree) }.unwrap();
         let confirmed: Vec<String> =
             selected.confirmations(&tree).unwrap().iter().map(|c| c.name().to_string()).collect();
         assert_eq!(confirmed, strings(&expected["confirmed"]), "{name}: confirmations");
@@ -95,19 +99,22 @@ fn selected_verdicts_are_confirmed_into_the_full_suites() {
             (suite.passed, &suite.failed_tests, suite.timed_out),
             "{name}: the full suite says otherwise"
         );
-        trees.push((name, tree, outcome));
+        trees.push((name, tree, rejects, outcome));
     }
     let stats = selected.stats().confirmations;
     assert_eq!(stats.of(Confirmation::SelectedPass), 2);
     assert_eq!(stats.of(Confirmation::ScaledTimeout), 1);
     assert_eq!(stats.of(Confirmation::OrderDependent), 1);
-    // cached-call (pass to fail), order-dependent (fail to pass), slow-failure (time-out to fail).
-    assert_eq!(stats.overturned, 3);
+    assert_eq!(stats.of(Confirmation::SelectedFail), 2);
+    // cached-call (pass to fail), order-dependent and earlier-test-of-its-file (fail to
+    // pass), slow-failure (time-out to fail).
+    assert_eq!(stats.overturned, 4);
+    assert_eq!(stats.overturned_of(Confirmation::SelectedFail), 1);
 
     // A second run over the same cache gives every verdict without running a test.
     let again = selecting(&head, &caches.path().join("coverage"), &BTreeMap::new());
-    for (name, tree, outcome) in &trees {
-        let cached = again.run(tree).unwrap();
+    for (name, tree, rejects, outcome) in &trees {
+        let cached = if *rejects { again.run_deciding(tree) } else { again.run(tree) }.unwrap();
         assert_eq!((cached.passed, &cached.failed_tests), (outcome.passed, &outcome.failed_tests), "{name}");
     }
     assert_eq!(again.stats().test_runs, 0, "the cache answered everything");

@@ -14,6 +14,12 @@ MERGEFORGE_TRACE=<file>
     It also records each test's duration (setup, call and teardown, in seconds) and
     how long the traced session took to start and collect.
 
+    Python processes a test starts (a command-line tool run in a subprocess) are traced
+    too: the plugin puts a sitecustomize module first on the PYTHONPATH its children
+    inherit, which traces the child the same way and, when the child exits, leaves the
+    functions it ran in <file>.sub/ for the test that was running when it started
+    (or outside any test); the session merges them into the map.
+
 MERGEFORGE_SELECT=<file>
     Runs only the node ids listed in <file> (one a line). With MERGEFORGE_NARROW=1 the
     collection itself is narrowed to those ids (the command's own path arguments are
@@ -36,7 +42,7 @@ import types
 
 import pytest
 
-VERSION = 2
+VERSION = 3
 OUTSIDE = None
 ROOT = os.path.realpath(os.getcwd())
 _STARTED = time.monotonic()
@@ -85,16 +91,117 @@ class _Tracer:
     def push(self, context):
         self.stack.append(context)
         self.current = self.runs.setdefault(context, set())
+        os.environ[_CHILD_TEST] = context or ""
 
     def pop(self):
         self.stack.pop()
         self.current = self.runs.setdefault(self.stack[-1], set())
+        os.environ[_CHILD_TEST] = self.stack[-1] or ""
+
+    def merge_children(self, folder):
+        """Adds what traced child processes ran (see _CHILD_TRACER) to their tests."""
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            return
+        for name in names:
+            if not name.endswith(".json"):
+                continue
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    child = json.load(f)
+            except (OSError, ValueError):
+                continue
+            self.runs.setdefault(child.get("test") or OUTSIDE, set()).update(child.get("ran", []))
+
+
+# What a traced session's child processes run first (as sitecustomize): the same trace,
+# left in a file of the children's folder when the child exits, for the test that was
+# running when it started. Only its own environment tells it where things are.
+_CHILD_TRACER = '''
+import atexit, os, sys, threading
+_root = os.environ.get("MERGEFORGE_TRACE_ROOT", "")
+_out = os.environ.get("MERGEFORGE_TRACE_CHILDREN", "")
+_test = os.environ.get("MERGEFORGE_TRACE_TEST", "")
+_cwd = os.getcwd()
+_ran = set()
+_files = {}
+
+def _rel(filename):
+    if not filename or filename.startswith("<"):
+        return None
+    path = os.path.realpath(os.path.join(_cwd, filename))
+    if not path.startswith(_root + os.sep) or not path.endswith(".py"):
+        return None
+    rel = os.path.relpath(path, _root).replace(os.sep, "/")
+    parts = rel.split("/")
+    name = parts[-1]
+    if name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py"):
+        return None
+    if any(p in ("test", "tests", "testing") or p.startswith(".") for p in parts[:-1]):
+        return None
+    return rel
+
+def _trace(frame, event, arg):
+    if event == "call":
+        code = frame.f_code
+        rel = _files.get(code.co_filename, False)
+        if rel is False:
+            rel = _files[code.co_filename] = _rel(code.co_filename)
+        if rel is not None:
+            _ran.add("%s:%d:%s" % (rel, code.co_firstlineno, code.co_name))
+    return None
+
+def _write():
+    sys.settrace(None)
+    import json
+    path = os.path.join(_out, "%d-%d.json" % (os.getpid(), id(_ran)))
+    try:
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            json.dump({"test": _test, "ran": sorted(_ran)}, f)
+        os.replace(path + ".tmp", path)
+    except OSError:
+        pass
+
+if _root and _out:
+    atexit.register(_write)
+    sys.settrace(_trace)
+    threading.settrace(_trace)
+    # Another sitecustomize further along the path still runs.
+    import importlib.machinery, importlib.util
+    _here = os.path.dirname(os.path.abspath(__file__))
+    _rest = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+    _spec = importlib.machinery.PathFinder.find_spec("sitecustomize", _rest)
+    if _spec is not None and _spec.loader is not None:
+        _spec.loader.exec_module(importlib.util.module_from_spec(_spec))
+'''
+
+_CHILD_TEST = "MERGEFORGE_TRACE_TEST"
+
+
+def _children_folder(out):
+    return out + ".sub"
+
+
+def _trace_children(out):
+    """Makes Python processes started from here on trace themselves (_CHILD_TRACER)."""
+    folder = _children_folder(out)
+    site = os.path.join(folder, "site")
+    os.makedirs(site, exist_ok=True)
+    with open(os.path.join(site, "sitecustomize.py"), "w", encoding="utf-8") as f:
+        f.write(_CHILD_TRACER)
+    path = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = site + (os.pathsep + path if path else "")
+    os.environ["MERGEFORGE_TRACE_ROOT"] = ROOT
+    os.environ["MERGEFORGE_TRACE_CHILDREN"] = folder
+    os.environ[_CHILD_TEST] = ""
 
 
 _TRACER = None
 if os.environ.get("MERGEFORGE_TRACE"):
     # Tracing starts when pytest imports this plugin, before any conftest is loaded.
     _TRACER = _Tracer()
+    _trace_children(os.environ["MERGEFORGE_TRACE"])
     sys.settrace(_TRACER.trace)
     threading.settrace(_TRACER.trace)
 
@@ -242,6 +349,7 @@ def pytest_sessionfinish(session, exitstatus):
         return
     sys.settrace(None)
     threading.settrace(None)
+    _TRACER.merge_children(_children_folder(out))
     files = {}
     for path in _source_files():
         mapped = _file_map(path)
