@@ -300,7 +300,18 @@ fn bench_merges(options: &GenOptions) -> Result<MergeBench> {
     let repo = git2::Repository::init_bare(scratch.path()).context("creating the scratch repository")?;
     let pairs = commit_pairs(options, &repo)?;
     if pairs.is_empty() {
-        bail!("no candidate to merge: the substrates yield no candidate for these families");
+        // Candidates built without a test probe (a feature family whose intents need one
+        // finds none here): the selection measurements above stand on their own.
+        log::warn!("bench: no candidate to merge without a test probe for these families; merges not measured");
+        return Ok(MergeBench {
+            pairs: 0,
+            conflicted: 0,
+            agreeing: 0,
+            git2_passes: 0,
+            git2_per_second: 0.0,
+            git_cli_per_second: 0.0,
+            ratio: 0.0,
+        });
     }
     let mut git2_conflicted = Vec::with_capacity(pairs.len());
     let started = Instant::now();
