@@ -94,7 +94,7 @@ pub(crate) fn start(
     brief.write(&conflicted)?;
     let mut env = episode.command_env();
     env.extend(brief.env());
-    let reads = settings.python.prefixes();
+    let reads = episode.python().prefixes();
     let run = run::run(command, policy, episode.repo(), episode.root(), &env, &reads)
         .with_context(|| format!("task {id}"))?;
     Ok(Ran { episode, result, run, start })

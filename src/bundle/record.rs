@@ -41,6 +41,8 @@ pub(crate) struct TaskInput<'a> {
     pub(crate) difficulty: &'a Difficulty,
     pub(crate) features: &'a Features,
     pub(crate) conflict_kind: ConflictKind,
+    /// The interpreter the task's tests ran on.
+    pub(crate) python: &'a crate::pytest::venv::PythonEnv,
 }
 
 /// A task's four files. `task.json` is serialised from `task` when written (a curriculum
@@ -167,6 +169,7 @@ fn task_record(input: &TaskInput, sha256: Digests) -> Task {
         test_command: substrate.config.test_command.clone(),
         test_env: substrate.config.env.clone(),
         timeout_s: substrate.config.timeout_s,
+        python: Some(task_python(input.python)),
         conflicts: input
             .conflicts
             .iter()
@@ -176,6 +179,24 @@ fn task_record(input: &TaskInput, sha256: Digests) -> Task {
         curriculum: None,
         sha256,
     }
+}
+
+/// What a task records of the interpreter its tests ran on: the version (`3.11.7`) and
+/// every distribution of its venv as `name==version` (pip, setuptools and wheel, which
+/// every venv has, left out).
+pub(crate) fn task_python(python: &crate::pytest::venv::PythonEnv) -> task::TaskPython {
+    let venv = python.interpreter.parent().and_then(std::path::Path::parent).unwrap_or(std::path::Path::new("."));
+    let lock = crate::pytest::venv::package_list(venv)
+        .iter()
+        .filter_map(|entry| {
+            let stem = entry.strip_suffix(".dist-info").or_else(|| entry.strip_suffix(".egg-info"))?;
+            let (name, version) = stem.rsplit_once('-')?;
+            let skipped = ["pip", "setuptools", "wheel", "distribute"].contains(&name.to_ascii_lowercase().as_str());
+            (!skipped).then(|| format!("{name}=={version}"))
+        })
+        .collect();
+    let version = python.version.trim_start_matches("Python").trim().to_string();
+    task::TaskPython { version, lock }
 }
 
 fn solution_record(input: &TaskInput) -> Solution {

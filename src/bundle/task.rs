@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use crate::difficulty::Difficulty;
 use crate::forge::Family;
 
-pub(crate) const TASK_SCHEMA: &str = "mergeforge.task/2";
+pub(crate) const TASK_SCHEMA: &str = "mergeforge.task/3";
+/// The format before `python` (read as it is: its tasks run on the default interpreter).
+pub(crate) const TASK_SCHEMA_V2: &str = "mergeforge.task/2";
 
 /// `task.json`: what a trainer or an agent-facing consumer may see of a task. Nothing
 /// here tells the answer: gold text, the summary, the mutations and the validation
@@ -18,8 +20,8 @@ pub(crate) const TASK_SCHEMA: &str = "mergeforge.task/2";
 #[serde(deny_unknown_fields)]
 #[schemars(title = "mergeforge task (task.json)")]
 pub struct Task {
-    /// Always `mergeforge.task/2`.
-    #[schemars(extend("const" = TASK_SCHEMA))]
+    /// `mergeforge.task/3` (`mergeforge.task/2`: a version written before `python`).
+    #[schemars(extend("enum" = [TASK_SCHEMA_V2, TASK_SCHEMA]))]
     pub(crate) schema: String,
     /// `<substrate>-<10 hex>`: the substrate's name and a digest of the task's commits.
     #[schemars(pattern(crate::bundle::patterns::TASK_ID))]
@@ -38,6 +40,10 @@ pub struct Task {
     /// Seconds the test command may run.
     #[schemars(range(min = 1))]
     pub(crate) timeout_s: u64,
+    /// The interpreter and the distributions the task's tests ran with (format 3; absent
+    /// in format 2, whose tasks run on the default interpreter with pytest alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub python: Option<TaskPython>,
     /// Every file `git merge` leaves conflicted.
     #[schemars(length(min = 1))]
     pub(crate) conflicts: Vec<ConflictRecord>,
@@ -49,6 +55,17 @@ pub struct Task {
     pub curriculum: Option<CurriculumRecord>,
     /// sha256 (lowercase hex) of the task's other files.
     pub sha256: Digests,
+}
+
+/// The Python a task's tests need: serve and eval build it for the task's episodes.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskPython {
+    /// The interpreter's version (`3.11.7`); an interpreter of the same minor version runs it.
+    #[schemars(pattern(r"^[0-9]+\.[0-9]+(\.[0-9]+)?$"))]
+    pub version: String,
+    /// Every distribution installed beside it, `name==version`, sorted (pytest included).
+    pub lock: Vec<String>,
 }
 
 /// How the task shows up when the sides are merged.

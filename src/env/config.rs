@@ -57,7 +57,10 @@ impl Default for EnvConfig {
 #[derive(Debug)]
 pub struct Settings {
     pub(crate) config: EnvConfig,
+    /// The default interpreter: format-2 tasks' (and the grader check's at generation).
     pub(crate) python: PythonEnv,
+    /// The interpreters format-3 tasks record ([`super::pythons`]).
+    pub(crate) pythons: super::pythons::Pythons,
     /// What the `run` tool's commands and the graded test runs may read: their own
     /// folder, the system's and the interpreter's, never the dataset or another episode.
     pub reads: Reads,
@@ -72,6 +75,23 @@ impl Settings {
     pub(crate) fn new(config: EnvConfig, python: PythonEnv) -> Settings {
         let reads = Reads::Only(python.prefixes());
         let templates = Templates::new(&config.work_dir);
-        Settings { config, python, reads, templates, known_failures: None }
+        Settings { config, python, pythons: Default::default(), reads, templates, known_failures: None }
+    }
+
+    /// These settings with the interpreters of format-3 tasks, whose folders the
+    /// commands may read too.
+    pub(crate) fn with_pythons(mut self, pythons: super::pythons::Pythons) -> Settings {
+        let mut prefixes = self.python.prefixes();
+        prefixes.extend(pythons.values().flat_map(PythonEnv::prefixes));
+        prefixes.sort();
+        prefixes.dedup();
+        self.reads = Reads::Only(prefixes);
+        self.pythons = pythons;
+        self
+    }
+
+    /// The interpreter `task`'s tests run on: the one it records, else the default.
+    pub(crate) fn python_for(&self, task: &crate::bundle::task::Task) -> &PythonEnv {
+        task.python.as_ref().and_then(|wanted| self.pythons.get(wanted)).unwrap_or(&self.python)
     }
 }

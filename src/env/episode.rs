@@ -329,10 +329,15 @@ impl Episode {
         Ok(format!("{status}\n{}{truncated}", run.output))
     }
 
+    /// The interpreter the task's tests run on (the one it records, else the default).
+    pub(crate) fn python(&self) -> &crate::pytest::venv::PythonEnv {
+        self.settings.python_for(&self.entry.task)
+    }
+
     /// The environment of tests and commands: the task's, with the venv first on PATH.
     pub(crate) fn command_env(&self) -> BTreeMap<String, String> {
         let mut env = self.entry.task.test_env.clone();
-        let venv_bin = self.settings.python.interpreter.parent().map(|p| p.display().to_string()).unwrap_or_default();
+        let venv_bin = self.python().interpreter.parent().map(|p| p.display().to_string()).unwrap_or_default();
         env.insert("PATH".to_string(), format!("{venv_bin}:/usr/local/bin:/usr/bin:/bin"));
         env
     }
@@ -357,7 +362,7 @@ impl Episode {
     /// The task's test command with `python` meaning the venv's interpreter.
     pub(crate) fn test_command(&self) -> TestCommand {
         let task = &self.entry.task;
-        let python = self.settings.python.interpreter.display().to_string();
+        let python = self.python().interpreter.display().to_string();
         let argv = task
             .test_command
             .iter()

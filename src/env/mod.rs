@@ -29,6 +29,7 @@ pub(crate) mod initial;
 pub(crate) mod mcp;
 pub mod observation;
 pub(crate) mod protocol;
+pub(crate) mod pythons;
 pub mod reward;
 pub(crate) mod server;
 pub(crate) mod sessions;
@@ -56,13 +57,15 @@ pub struct Environment {
 }
 
 impl Environment {
-    /// Loads the dataset and makes sure the Python interpreter for the tests exists.
+    /// Loads the dataset and makes sure the Python interpreters for the tests exist: the
+    /// default one, and each one a task records (format 3).
     pub fn new(dataset: &Path, config: EnvConfig) -> Result<Environment> {
         let tasks = TaskSet::load(dataset)?;
         std::fs::create_dir_all(&config.work_dir)
             .with_context(|| format!("{}: cannot create the work directory", config.work_dir.display()))?;
         let python = ensure_venv(&crate::pytest::venv::user_cache_dir(), &[])?;
-        let settings = Settings::new(config, python);
+        let pythons = pythons::build(tasks.tasks.iter().map(|entry| &entry.task))?;
+        let settings = Settings::new(config, python).with_pythons(pythons);
         if let Some(folder) = crate::sandbox::confine::readable_beneath(&settings.reads, dataset) {
             log::warn!(
                 "the dataset lies beneath {}, which the run tool's commands may read: they can read gold",

@@ -88,6 +88,7 @@ pub(super) fn judge(
             difficulty: &difficulty,
             features: &features,
             conflict_kind,
+            python: prepared.checker.python(),
         };
         TaskFiles::make(&repo, &input)
     };

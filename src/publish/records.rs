@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::flat_outcome::{FlatBaselines, FlatOutcome};
 use crate::bundle::solution::{Commits, FileRecord, GraderCheck, Intents, Solution};
-use crate::bundle::task::{ConflictKind, ConflictRecord, CurriculumRecord, Digests, SubstrateRef, Task};
+use crate::bundle::task::{ConflictKind, ConflictRecord, CurriculumRecord, Digests, SubstrateRef, Task, TaskPython};
 use crate::difficulty::{Difficulty, Features};
 use crate::forge::Family;
 use crate::pytest::testrun::Outcome;
@@ -48,6 +48,8 @@ pub struct TaskRecord {
     pub test_env: Vec<EnvVar>,
     /// time limit of one test run
     pub timeout_s: u64,
+    /// `version` and `lock` (`name==version` of every distribution) of the Python the tests ran with; null in format 2
+    pub python: Option<TaskPython>,
     /// the files git left conflicted (or, for a semantic task, whose tests fail), with hunks and conflicted lines
     pub conflicts: Vec<ConflictRecord>,
     /// `level` (`easy`, `medium`, `hard`), `structural_level` (the ladder's, equal to `level` unless a curriculum
@@ -152,6 +154,7 @@ pub(crate) fn task_record(task: &Task) -> TaskRecord {
             .map(|(name, value)| EnvVar { name: name.clone(), value: value.clone() })
             .collect(),
         timeout_s: task.timeout_s,
+        python: task.python.clone(),
         conflicts: task.conflicts.clone(),
         difficulty: task.difficulty.clone(),
         curriculum: task.curriculum.clone(),
@@ -208,6 +211,7 @@ pub(crate) fn task_from_record(record: &TaskRecord) -> Task {
         test_command: record.test_command.clone(),
         test_env: record.test_env.iter().map(|v| (v.name.clone(), v.value.clone())).collect(),
         timeout_s: record.timeout_s,
+        python: record.python.clone(),
         conflicts: record.conflicts.clone(),
         difficulty: record.difficulty.clone(),
         curriculum: record.curriculum.clone(),
