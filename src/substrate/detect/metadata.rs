@@ -73,7 +73,12 @@ pub(crate) fn read(files: &Snapshot) -> Metadata {
     if let Some(tox) = text("tox.ini") {
         let tox = Ini::parse(&tox);
         if let Some(deps) = tox.get("testenv", "deps") {
-            let listed = ini::list(deps).into_iter().filter(|r| !requirement::skipped(r));
+            // `cov: coverage` applies to one factor's environments: the requirement is after the colon.
+            let unfactored = |r: String| match r.split_once(": ") {
+                Some((factor, rest)) if !factor.contains([' ', '=', '<', '>']) => rest.trim().to_string(),
+                _ => r,
+            };
+            let listed = ini::list(deps).into_iter().map(unfactored).filter(|r| !requirement::skipped(r));
             meta.test.add("tox.ini [testenv] deps".into(), listed);
         }
     }
@@ -114,12 +119,31 @@ fn read_pkg_info(text: &str, meta: &mut Metadata) {
     }
     meta.license = meta.license.take().or(license);
     let chosen = test_names(&extras.iter().map(|(extra, _)| extra.as_str()).collect::<Vec<_>>());
+    let own = meta.name.as_deref().map(requirement::name).unwrap_or_default();
     for name in chosen {
-        let listed = extras.iter().filter(|(extra, _)| extra == name).map(|(_, r)| r.clone());
+        let mut listed = Vec::new();
+        extra_requirements(&extras, name, &own, &mut listed, 0);
         meta.test.add(format!("PKG-INFO extra `{name}`"), listed);
     }
     if let (Some(name), Some(version)) = (&meta.name, &meta.version) {
         meta.source = Some(format!("https://pypi.org/project/{name}/{version}/"));
+    }
+}
+
+/// The requirements of `extra`, a reference to the project's own extras
+/// (`attrs[tests-no-zope]` in attrs' `tests`) replaced by theirs.
+fn extra_requirements(extras: &[(String, String)], extra: &str, own: &str, out: &mut Vec<String>, depth: usize) {
+    for (_, requirement) in extras.iter().filter(|(e, _)| e == extra) {
+        if requirement::name(requirement) != own || own.is_empty() {
+            out.push(requirement.clone());
+            continue;
+        }
+        let inner = requirement.split_once('[').and_then(|(_, rest)| rest.split_once(']')).map(|(inner, _)| inner);
+        for other in inner.into_iter().flat_map(|i| i.split(',')).map(str::trim) {
+            if depth < 4 && other != extra {
+                extra_requirements(extras, &other.to_ascii_lowercase(), own, out, depth + 1);
+            }
+        }
     }
 }
 

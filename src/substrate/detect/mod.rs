@@ -192,7 +192,8 @@ fn dependencies(
         .unwrap_or_default();
     for (requirement, origin) in meta.runtime.requirements.iter().chain(&meta.test.requirements).chain(&plugins) {
         let name = requirement::name(requirement);
-        if name != "pytest" && seen.insert(name) {
+        let own = meta.name.as_deref().map(requirement::name);
+        if name != "pytest" && own.as_deref() != Some(name.as_str()) && seen.insert(name) {
             deps.push(requirement.clone());
             if !from.contains(origin) {
                 from.push(origin.clone());
