@@ -39,6 +39,7 @@ catalogue! {
     rule => [Rule],
     structured => [Structured],
     mergiraf => [FROM_PATH],
+    refactor => [Refactor],
 }
 
 /// The record keys of [`ALL`] in ladder order, each with its resolvers (one for an own

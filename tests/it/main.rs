@@ -40,6 +40,7 @@ mod mutate_ops;
 mod onboard;
 mod publish;
 mod quotas;
+mod refactor_rung;
 mod resolvers;
 mod sample;
 mod sandbox;

@@ -4,6 +4,13 @@
 //! with git (diff3 markers, as gen-tasks does), hands the conflicted file to the
 //! resolver named by the folder, and compares. Adding a case is adding a folder.
 //!
+//! A tree-level resolver's case (the `refactor` rung's) holds whole trees instead:
+//! `base/`, `ours/`, `theirs/` and `expected/` folders, or `refused = "…"` in
+//! `case.toml` (a part of the reason the resolver gives when it refuses); the runner
+//! merges the trees file by file with git and hands the whole merge to
+//! [`Resolver::resolve_tree`]. No case has a `solution.json`: the resolver sees the
+//! trees alone.
+//!
 //! `mergiraf` cases run when a mergiraf binary is available: `$MERGEFORGE_MERGIRAF`, on
 //! PATH, or the pinned release gen-tasks installed into the user cache (see
 //! `mergeforge::resolve::mergiraf`); otherwise they are reported as skipped.
@@ -21,6 +28,9 @@ struct Case {
     /// The resolver must leave at least one hunk conflicted.
     #[serde(default)]
     unresolved: bool,
+    /// Tree cases: the resolver must refuse, with a reason containing this.
+    #[serde(default)]
+    refused: Option<String>,
 }
 
 fn read(path: &Path) -> String {
@@ -53,11 +63,98 @@ fn folders(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Whether a case folder holds trees (a tree-level resolver's case).
+fn is_tree_case(dir: &Path) -> bool {
+    dir.join("base").is_dir()
+}
+
+/// Every file under `dir`, by path relative to it.
+fn tree(dir: &Path) -> mergeforge::snapshot::Snapshot {
+    fn walk(root: &Path, dir: &Path, out: &mut mergeforge::snapshot::Snapshot) {
+        for entry in folders(dir) {
+            walk(root, &entry, out);
+        }
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap().into());
+            }
+        }
+    }
+    let mut out = mergeforge::snapshot::Snapshot::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Runs one tree case; `Err` describes a failure.
+fn run_tree_case(resolver: &dyn Resolver, dir: &Path, case: &Case) -> Result<(), String> {
+    let (base, ours, theirs) = (tree(&dir.join("base")), tree(&dir.join("ours")), tree(&dir.join("theirs")));
+    let mut merged = mergeforge::snapshot::Snapshot::new();
+    let mut paths = Vec::new();
+    for path in base.keys().chain(ours.keys()).chain(theirs.keys()).collect::<std::collections::BTreeSet<_>>() {
+        let text =
+            |t: &mergeforge::snapshot::Snapshot| mergeforge::snapshot::text_of(t, path).unwrap_or("").to_string();
+        let (b, o, t) = (text(&base), text(&ours), text(&theirs));
+        let file = match conflicted(&b, &o, &t) {
+            Some(marked) => {
+                paths.push(path.clone());
+                marked
+            }
+            None if o == t || b == t => o,
+            None => t,
+        };
+        if ours.contains_key(path) || theirs.contains_key(path) {
+            merged.insert(path.clone(), file.into_bytes().into());
+        }
+    }
+    if paths.is_empty() {
+        return Err("base, ours and theirs merge without conflict; a case needs one".into());
+    }
+    let merge =
+        resolve::TreeMerge { base: &base, ours: &ours, theirs: &theirs, conflicted: &merged, conflicted_paths: &paths };
+    let resolution = resolve::resolve_tree(resolver, &merge).expect("the resolver runs");
+    match (&case.refused, dir.join("expected").is_dir()) {
+        (Some(_), true) => Err("a refused case has no expected/".into()),
+        (None, false) => Err("expected/ is missing (or say refused = \"…\")".into()),
+        (Some(reason), false) => {
+            let said = resolution.notes.join("\n");
+            match resolution.unresolved > 0 && resolution.tree == merged && said.contains(reason.as_str()) {
+                true => Ok(()),
+                false => Err(format!(
+                    "expected a refusal saying {reason:?}, got {} hunks left and notes:\n{said}",
+                    resolution.unresolved
+                )),
+            }
+        }
+        (None, true) => {
+            let want = tree(&dir.join("expected"));
+            match (resolution.unresolved, resolution.tree == want) {
+                (0, true) => Ok(()),
+                _ => Err(format!(
+                    "{} hunks left, notes {:?}; resolution differs:\n{}",
+                    resolution.unresolved,
+                    resolution.notes,
+                    resolution
+                        .tree
+                        .iter()
+                        .filter(|(p, c)| want.get(*p) != Some(c))
+                        .map(|(p, c)| format!("--- {p}\n{}", String::from_utf8_lossy(c)))
+                        .collect::<String>()
+                )),
+            }
+        }
+    }
+}
+
 /// Runs one case; `Err` describes a failure.
 fn run_case(resolver: &dyn Resolver, dir: &Path) -> Result<(), String> {
     let case: Case = toml::from_str(&read(&dir.join("case.toml"))).map_err(|e| format!("case.toml: {e}"))?;
     if case.reason.trim().is_empty() {
         return Err("case.toml: empty reason".into());
+    }
+    if is_tree_case(dir) {
+        return run_tree_case(resolver, dir, &case);
     }
     let (base, ours, theirs) = (read(&dir.join("base.py")), read(&dir.join("ours.py")), read(&dir.join("theirs.py")));
     let text =
@@ -148,7 +245,7 @@ fn the_resolve_command_agrees_with_every_case() {
         if name == "mergiraf" && !resolve::mergiraf::FROM_PATH.available() {
             continue;
         }
-        for case in folders(&resolver_dir) {
+        for case in folders(&resolver_dir).into_iter().filter(|c| !is_tree_case(c)) {
             let read_case = |file: &str| read(&case.join(file));
             let Some(text) = conflicted(&read_case("base.py"), &read_case("ours.py"), &read_case("theirs.py")) else {
                 continue;

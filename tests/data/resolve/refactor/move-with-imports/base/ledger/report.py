@@ -1,0 +1,5 @@
+from ledger import pricing
+
+
+def invoice_split(total, payments):
+    return pricing.split_evenly(total, payments)

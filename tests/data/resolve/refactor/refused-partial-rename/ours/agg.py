@@ -1,0 +1,12 @@
+def first(items):
+    total = 0
+    for x in items:
+        subtotal += x
+    return total
+
+
+def second(items):
+    total = 1
+    for x in items:
+        total *= x
+    return total

@@ -1,0 +1,5 @@
+def normalise(data, method):
+    result = [x for x in data if x is not None]
+    if method == "sorted":
+        result = sorted(result)
+    return result

@@ -1,0 +1,19 @@
+class Basket:
+    def __init__(self):
+        self.items = []
+
+    def add(self, price):
+        self.items.append(price)
+
+    def count(self):
+        return len(self.items)
+
+    def average(self):
+        return self.subtotal() / self.count()
+
+    def subtotal(self):
+        return sum(self.items)
+
+
+def checkout(basket):
+    return basket.subtotal()

@@ -1,0 +1,13 @@
+class Basket:
+    def __init__(self):
+        self.items = []
+
+    def add(self, price):
+        self.items.append(price)
+
+    def subtotal(self):
+        return sum(self.items)
+
+
+def checkout(basket):
+    return basket.subtotal()

@@ -1,0 +1,5 @@
+from pricing import apply_discount
+
+
+def sale(price):
+    return apply_discount(amount=price, percent=10)

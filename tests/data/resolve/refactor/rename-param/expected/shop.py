@@ -1,0 +1,9 @@
+from pricing import apply_discount
+
+
+def sale(price):
+    return apply_discount(value=price, percent=10)
+
+
+def clearance(price):
+    return apply_discount(value=price, percent=50)

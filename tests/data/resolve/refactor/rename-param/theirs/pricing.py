@@ -1,0 +1,3 @@
+def apply_discount(value, percent):
+    discount = value * percent // 100
+    return value - discount

@@ -1,0 +1,6 @@
+def helper(amount):
+    return amount * 2
+
+
+def compute(value):
+    return helper(value) + 1

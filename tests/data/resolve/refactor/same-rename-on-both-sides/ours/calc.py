@@ -1,0 +1,6 @@
+def double(amount):
+    return amount * 2
+
+
+def compute(amount):
+    return double(amount) + 1

@@ -1,0 +1,6 @@
+def double(amount):
+    return amount * 2
+
+
+def compute(value):
+    return double(value) + 1
