@@ -391,8 +391,8 @@ fn api_filters_counts_and_explains_tasks() {
     assert_eq!(view["validation"][expected.len() - 1]["passed"], true, "gold passes");
     assert_eq!(
         view["ladder"].as_array().map(Vec::len),
-        Some(8),
-        "ours, theirs, union ×2, rule, tokens, structured, mergiraf"
+        Some(9),
+        "ours, theirs, union ×2, rule, tokens, structured, mergiraf, refactor"
     );
     let hunks: u64 = task["conflicts"].as_array().expect("conflicts").iter().filter_map(|c| c["hunks"].as_u64()).sum();
     let maximum = mergeforge::env::reward::RewardWeights::default().max_reward(hunks as usize);
