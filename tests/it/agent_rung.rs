@@ -1,6 +1,6 @@
 //! `gen-tasks --agent-rung`: an external agent as the ladder's top rung. The agent is a
-//! real process in the sandbox, a scripted one (`tests/data/agents/rename_aware.py`: a
-//! rename-aware merge, which no resolver of the ladder does), on a real substrate.
+//! real process in the sandbox, a scripted one (`tests/data/agents/import_union.py`: a
+//! union that merges import name lists, which no resolver of the ladder does), on a real substrate.
 
 use std::path::Path;
 
@@ -8,21 +8,21 @@ use serde_json::Value;
 
 use crate::common::*;
 
-/// A small feature-refactor run of the calculator with the scripted agent as its top
+/// A small feature-feature run of the calculator with the scripted agent as its top
 /// rung, into `out` with the cache `cache`; its `--json` report.
 fn generate(out: &Path, cache: &Path) -> Value {
     let agents = root().join("tests/data/agents");
-    let command = agents.join("rename_aware.py").display().to_string();
+    let command = agents.join("import_union.py").display().to_string();
     let output = run_mergeforge(&[
         "gen-tasks",
         "--substrate",
         "substrates/calculator",
         "--families",
-        "feature-refactor",
+        "feature-feature",
         "--per-cell",
-        "2",
-        "--candidates-per-cell",
         "8",
+        "--candidates-per-cell",
+        "16",
         "--json",
         "--out",
         out.to_str().unwrap(),
@@ -60,7 +60,7 @@ mod second_tier {
         assert!(rung["candidates"].as_u64() > rung["solved"].as_u64(), "every hard candidate solved: {first}");
         assert_eq!(rung["tries_played"], rung["candidates"], "one try each: {first}");
         assert_eq!(
-            first["levels_by_family"]["feature-refactor"]["medium_solved_by"]["agent"], rung["solved"],
+            first["levels_by_family"]["feature-feature"]["medium_solved_by"]["agent"], rung["solved"],
             "{first}"
         );
 
@@ -68,12 +68,12 @@ mod second_tier {
         let manifest = read_json(&version.join("manifest.json"));
         assert_eq!(
             manifest["ladder"]["agent"],
-            serde_json::json!({"name": "rename_aware.py", "label": "scripted", "tries": 1}),
+            serde_json::json!({"name": "import_union.py", "label": "scripted", "tries": 1}),
             "{}",
             manifest["ladder"]
         );
         let recorded = manifest["command"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect::<Vec<_>>();
-        assert!(recorded.windows(2).any(|w| w == ["--agent-rung", "<rename_aware.py>"]), "{recorded:?}");
+        assert!(recorded.windows(2).any(|w| w == ["--agent-rung", "<import_union.py>"]), "{recorded:?}");
         assert!(!recorded.iter().any(|w| w.contains("tests/data/agents")), "the command is recorded: {recorded:?}");
 
         let (mut by_agent, mut played) = (0, 0);
