@@ -103,24 +103,7 @@ pub(crate) fn project_with_a_test_dependency(dir: &Path) {
 #[test]
 fn gen_tasks_detects_a_project_without_config_and_deselects_what_fails_at_head() {
     let work = tempfile::tempdir().unwrap();
-    let project = work.path().join("shapes");
-    project_with_a_test_dependency(&project);
-    let out = work.path().join("out");
-    let output = run_mergeforge(&[
-        "gen-tasks",
-        "--substrate",
-        project.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--no-progress",
-        "--no-mergiraf",
-        "--families",
-        "divergent-edit",
-        "--per-cell",
-        "1",
-        "--candidates-per-cell",
-        "6",
-    ]);
+    let (output, out) = generate_shapes(work.path());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
@@ -160,7 +143,9 @@ fn a_suite_failing_everywhere_is_one_line() {
 
 /// Generates a dataset from [`project_with_a_test_dependency`] into `out`; returns the
 /// version folder.
-fn dataset_with_a_test_dependency(work: &Path) -> std::path::PathBuf {
+/// `gen-tasks` without a config on the test-dependency project, into `work/out`: its
+/// output and the output folder.
+fn generate_shapes(work: &Path) -> (std::process::Output, std::path::PathBuf) {
     let project = work.join("shapes");
     project_with_a_test_dependency(&project);
     let out = work.join("out");
@@ -179,6 +164,11 @@ fn dataset_with_a_test_dependency(work: &Path) -> std::path::PathBuf {
         "--candidates-per-cell",
         "6",
     ]);
+    (output, out)
+}
+
+fn dataset_with_a_test_dependency(work: &Path) -> std::path::PathBuf {
+    let (output, out) = generate_shapes(work);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     out.join("mergeforge/1.0.0")
 }
