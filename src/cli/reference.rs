@@ -9,7 +9,7 @@ use std::fmt::Write;
 use crate::difficulty::Level;
 use crate::env::agents;
 use crate::forge::Family;
-use crate::intent::{Change, Kind, Rewrites};
+use crate::intent::{Change, Contract, Kind, Rewrites};
 use crate::mutate::{self, Operator};
 use crate::resolve::{self, RecordKey};
 
@@ -65,6 +65,7 @@ fn intents() -> String {
         let rewrites = match change {
             Change::Feature => "—",
             Change::Refactor(rewrites) => rewrites_words(rewrites),
+            Change::Contract(contract) => contract_words(contract),
         };
         let _ = writeln!(
             out,
@@ -84,6 +85,14 @@ fn rewrites_words(rewrites: Rewrites) -> &'static str {
         Rewrites::Parameter => "a parameter",
         Rewrites::Method => "a method name",
         Rewrites::Location => "where a unit lives",
+    }
+}
+
+fn contract_words(contract: Contract) -> &'static str {
+    match contract {
+        Contract::Signature => "a signature (callers adapted)",
+        Contract::ReturnShape => "what a call returns (callers adapted)",
+        Contract::Units => "the units of a value (callers adapted)",
     }
 }
 

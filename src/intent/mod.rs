@@ -10,6 +10,10 @@
 //!   stripped tree back, carrying HEAD's real code and tests.
 //! - **refactor** kinds are semantics-preserving edits applied consistently to source
 //!   and tests (rename, move, ...): after one, the unchanged suite still passes.
+//! - **contract** kinds change what a unit promises ([`Contract`]: its signature, the
+//!   shape of what it returns, the units of a value) and adapt every caller and test in
+//!   the tree the way its developer would: the adapted suite passes, and code written
+//!   against the old promise (another side's feature) must be adapted the same way.
 //!
 //! A [`Site`] names where an intent applies by symbol and path, not by byte offsets, so
 //! the same site can be applied to HEAD and to trees that differ from it elsewhere (a
@@ -32,7 +36,7 @@ pub use kind::Kind;
 pub(crate) use move_def::{folder, main_user, movable};
 pub(crate) use rename::lines_of;
 pub(crate) use rename_param::callee;
-pub use site::{Change, Probe, Rewrites, Site, Transform, Workspace};
+pub use site::{Change, Contract, Probe, Rewrites, Site, Transform, Workspace};
 
 use crate::snapshot::Snapshot;
 
@@ -80,9 +84,22 @@ impl Kind {
     /// What the kind rewrites, when it is a refactor.
     pub(crate) fn rewrites(self) -> Option<Rewrites> {
         match self.transform().change() {
-            Change::Feature => None,
             Change::Refactor(rewrites) => Some(rewrites),
+            Change::Feature | Change::Contract(_) => None,
         }
+    }
+
+    /// Which promise the kind changes, when it is a contract change.
+    pub(crate) fn contract(self) -> Option<Contract> {
+        match self.transform().change() {
+            Change::Contract(contract) => Some(contract),
+            Change::Feature | Change::Refactor(_) => None,
+        }
+    }
+
+    /// The contract kinds, in catalogue order.
+    pub(crate) fn contracts() -> Vec<Kind> {
+        Kind::ALL.into_iter().filter(|k| k.contract().is_some()).collect()
     }
 
     /// The refactor kinds, in catalogue order.

@@ -17,6 +17,11 @@ pub enum Change {
     Feature,
     /// A semantics-preserving edit of source and tests, rewriting what it says.
     Refactor(Rewrites),
+    /// A deliberate change of what a unit promises (its signature, what it returns, the
+    /// units of a value), with every existing caller and test adapted on the same side:
+    /// the unchanged suite fails, the adapted one passes. Code written elsewhere against
+    /// the old promise must be adapted the same way.
+    Contract(Contract),
 }
 
 impl Change {
@@ -25,7 +30,31 @@ impl Change {
         match self {
             Change::Feature => "feature",
             Change::Refactor(_) => "refactor",
+            Change::Contract(_) => "contract",
         }
+    }
+}
+
+/// Which promise a contract change alters: families and difficulty features group
+/// contract kinds by it.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, strum::IntoStaticStr, strum::EnumIter,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Contract {
+    /// The parameters a call passes: added, reordered, made keyword-only.
+    Signature,
+    /// What a call returns: its shape (tuple, object, pair) or how a miss is reported.
+    ReturnShape,
+    /// The units or scale of a value passed or returned (seconds → milliseconds).
+    Units,
+}
+
+impl Contract {
+    /// The kebab-case name (`return-shape`).
+    pub fn name(self) -> &'static str {
+        self.into()
     }
 }
 

@@ -7,6 +7,11 @@
 //! HEAD with the feature, so the feature's new lines must be carried over to the
 //! refactored name: code neither side had.
 //!
+//! The "refactor" may also be a contract change (a signature, a return shape, the
+//! units of a value, with every caller and test adapted): the feature calls the unit
+//! against its old promise, and gold adapts the feature's calls as the contract side
+//! adapted the existing ones.
+//!
 //! A crossed task joins two such pairs in different files: each developer adds one
 //! feature and makes the refactor the other's feature collides with ("Add `x`" and
 //! "Rename `y`" on one branch), so the resolution carries a refactor into new code in
@@ -33,14 +38,17 @@ impl FamilyBuilder for FeatureRefactor {
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
         let mut out = Vec::new();
         let mut singles: Vec<(&Site, &Site)> = Vec::new();
-        for refactor in Kind::refactors().into_iter().flat_map(|kind| input.sites(kind)) {
+        let colliders = Kind::refactors().into_iter().chain(Kind::contracts());
+        for refactor in colliders.flat_map(|kind| input.sites(kind)) {
             let users: Vec<&Site> = features.iter().copied().filter(|f| uses(f, refactor)).collect();
             for feature in &users {
                 // A feature beside a line the refactor rewrites collides in the text (a
                 // branch reading a renamed local holds such lines itself); elsewhere the
                 // collision is a break outside the markers (mixed or semantic, capped at
-                // a quarter of a run): only some of those are tried.
-                let local = refactor.kind.renames_in_function();
+                // a quarter of a run): only some of those are tried. A contract change is
+                // always tried: its sites are few, and a feature calling the unit is
+                // exactly the code a merge must adapt to the new promise.
+                let local = refactor.kind.renames_in_function() || refactor.kind.contract().is_some();
                 if local || beside_a_use(workspace.tree, feature, refactor) || one_in_four(refactor, feature) {
                     out.push(recipe(input, vec![(*feature).clone()], vec![refactor.clone()]));
                     singles.push((feature, refactor));
