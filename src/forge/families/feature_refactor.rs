@@ -7,11 +7,6 @@
 //! HEAD with the feature, so the feature's new lines must be carried over to the
 //! refactored name: code neither side had.
 //!
-//! The "refactor" may also be a contract change (a signature, a return shape, the
-//! units of a value, with every caller and test adapted): the feature calls the unit
-//! against its old promise, and gold adapts the feature's calls as the contract side
-//! adapted the existing ones.
-//!
 //! A crossed task joins two such pairs in different files: each developer adds one
 //! feature and makes the refactor the other's feature collides with ("Add `x`" and
 //! "Rename `y`" on one branch), so the resolution carries a refactor into new code in
@@ -23,6 +18,9 @@ use crate::snapshot::{self, Snapshot};
 use crate::intent::{naming, Kind, Site};
 
 pub(crate) struct FeatureRefactor;
+
+/// The family's name in recipe keys.
+const NAME: &str = "feature-refactor";
 
 impl FamilyBuilder for FeatureRefactor {
     fn side_rule(&self) -> SideRule {
@@ -38,19 +36,16 @@ impl FamilyBuilder for FeatureRefactor {
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
         let mut out = Vec::new();
         let mut singles: Vec<(&Site, &Site)> = Vec::new();
-        let colliders = Kind::refactors().into_iter().chain(Kind::contracts());
-        for refactor in colliders.flat_map(|kind| input.sites(kind)) {
+        for refactor in Kind::refactors().into_iter().flat_map(|kind| input.sites(kind)) {
             let users: Vec<&Site> = features.iter().copied().filter(|f| uses(f, refactor)).collect();
             for feature in &users {
                 // A feature beside a line the refactor rewrites collides in the text (a
                 // branch reading a renamed local holds such lines itself); elsewhere the
                 // collision is a break outside the markers (mixed or semantic, capped at
-                // a quarter of a run): only some of those are tried. A contract change is
-                // always tried: its sites are few, and a feature calling the unit is
-                // exactly the code a merge must adapt to the new promise.
-                let local = refactor.kind.renames_in_function() || refactor.kind.contract().is_some();
+                // a quarter of a run): only some of those are tried.
+                let local = refactor.kind.renames_in_function();
                 if local || beside_a_use(workspace.tree, feature, refactor) || one_in_four(refactor, feature) {
-                    out.push(recipe(input, vec![(*feature).clone()], vec![refactor.clone()]));
+                    out.push(recipe(input, NAME, vec![(*feature).clone()], vec![refactor.clone()]));
                     singles.push((feature, refactor));
                 }
             }
@@ -59,10 +54,10 @@ impl FamilyBuilder for FeatureRefactor {
                 users[i + 1..].iter().find(|b| independent(a, b)).map(|b| ((*a).clone(), (*b).clone()))
             });
             if let Some((a, b)) = pair {
-                out.push(recipe(input, vec![a, b], vec![refactor.clone()]));
+                out.push(recipe(input, NAME, vec![a, b], vec![refactor.clone()]));
             }
         }
-        out.extend(crossed(&singles).into_iter().map(|(first, second)| recipe(input, first, second)));
+        out.extend(crossed(&singles).into_iter().map(|(first, second)| recipe(input, NAME, first, second)));
         out
     }
 }
@@ -108,15 +103,16 @@ fn one_in_four(refactor: &Site, feature: &Site) -> bool {
     seeded_rank(0, &format!("{}|{}", feature.key(), refactor.key())).starts_with(['0', '1', '2', '3'])
 }
 
-/// A task whose first side makes `first` and the second `second` (each some features
-/// and refactors): base lacks every feature, a side is HEAD without the other side's
-/// features and with its own refactors, gold is HEAD with every refactor.
-fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Recipe<'a> {
+/// A task of `family` whose first side makes `first` and the second `second` (each
+/// some features and refactors or contract changes): base lacks every feature, a side is
+/// HEAD without the other side's features and with its own changes, gold is HEAD with
+/// every change.
+pub(super) fn recipe<'a>(input: &ForgeInput<'a>, family: &str, first: Vec<Site>, second: Vec<Site>) -> Recipe<'a> {
     let keys = |sites: &[Site]| sites.iter().map(Site::key).collect::<Vec<_>>().join("|");
     let key = match second.as_slice() {
         // A feature against a refactor keeps the key it always had (the order of candidates).
-        [refactor] if !refactor.kind.is_feature() => format!("feature-refactor|{}|{}", keys(&first), refactor.key()),
-        _ => format!("feature-refactor|{}|/|{}", keys(&first), keys(&second)),
+        [refactor] if !refactor.kind.is_feature() => format!("{family}|{}|{}", keys(&first), refactor.key()),
+        _ => format!("{family}|{}|/|{}", keys(&first), keys(&second)),
     };
     let workspace = input.workspace();
     let seed = input.seed;

@@ -56,6 +56,7 @@ catalogue! {
     SignatureCallsite => signature_callsite::SignatureCallsite,
     FeatureFeature => feature_feature::FeatureFeature,
     FeatureRefactor => feature_refactor::FeatureRefactor,
+    FeatureContract => feature_contract::FeatureContract,
     MoveEdit => move_edit::MoveEdit,
     MergeReplay => merge_replay::MergeReplay,
     CommitReplay => commit_replay::CommitReplay,
