@@ -39,6 +39,7 @@ pub(crate) mod quota;
 use serde::{Deserialize, Serialize};
 
 use crate::forge::Family;
+use crate::intent::Kind;
 use crate::mutate::OperatorRef;
 use crate::resolve::Rung;
 use crate::validate::Validation;
@@ -120,6 +121,17 @@ pub struct Features {
     pub(crate) operators: Vec<OperatorRef>,
     /// The task's family (not scored).
     pub(crate) family: Family,
+    /// The contract kinds the sides make, sorted (not scored; absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) contract_kinds: Vec<Kind>,
+    /// Calls of a unit whose contract a side changes, on gold's lines that neither side
+    /// has: the call sites the merge must adapt (not scored; absent when none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) call_sites_to_adapt: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A task's level and score, as `task.json` records them (the features behind the score
@@ -192,6 +204,8 @@ mod tests {
             failing_tests_theirs: 0,
             operators: ops(&["const-int"]),
             family: Family::DivergentEdit,
+            contract_kinds: Vec::new(),
+            call_sites_to_adapt: 0,
         }
     }
 

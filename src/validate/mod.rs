@@ -5,6 +5,7 @@
 //! This stage owns the [`Validation`] record and the reasons a candidate is rejected.
 //! It runs tests only through the sandbox's [`TestRunner`]; it does not level tasks.
 
+pub(crate) mod derivable;
 pub(crate) mod ladder;
 pub(crate) mod leak;
 
@@ -232,6 +233,10 @@ pub enum Rejection {
     /// A side's commit message contains a line of the gold resolution that its own
     /// commit does not add: the message would hand the answer over.
     MessageLeak,
+    /// Gold writes a token (a name, a literal, an operator) on a line neither side has
+    /// that no side's version of the file and no side's diff holds: the resolution could
+    /// not be worked out from the repository ([`derivable`]).
+    NotDerivable,
     /// A semantic or mixed task over the run's cap (a quarter of the kept tasks),
     /// decided when tasks are selected.
     SemanticCap,

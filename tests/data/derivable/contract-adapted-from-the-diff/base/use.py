@@ -1,0 +1,5 @@
+from lib import wait
+
+
+def pause():
+    return wait(5)

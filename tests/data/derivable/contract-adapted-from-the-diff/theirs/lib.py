@@ -1,0 +1,2 @@
+def wait(ms):
+    return ms / 1000 * 2

@@ -1,0 +1,2 @@
+def span(xs):
+    return min(xs), max(xs)

@@ -1,0 +1,6 @@
+from geo import span
+
+
+def show(xs):
+    low, high = span(xs)
+    return f"{low}-{high}"

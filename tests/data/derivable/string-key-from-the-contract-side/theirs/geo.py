@@ -1,0 +1,2 @@
+def span(xs):
+    return {'low': min(xs), 'high': max(xs)}

@@ -1,0 +1,2 @@
+def area(w, h):
+    return w * h

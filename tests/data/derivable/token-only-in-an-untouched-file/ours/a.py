@@ -1,0 +1,6 @@
+def area(w, h):
+    return w * h
+
+
+def square(s):
+    return area(s, s)

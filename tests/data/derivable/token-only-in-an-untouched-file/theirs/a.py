@@ -1,0 +1,2 @@
+def area(w, h, unit):
+    return w * h * unit

@@ -1,0 +1,2 @@
+def strip(text):
+    return text.strip()

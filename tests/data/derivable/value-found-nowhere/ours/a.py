@@ -1,0 +1,6 @@
+def strip(text, suffix):
+    return text.strip() + suffix
+
+
+def shout(text):
+    return strip(text, "!")

@@ -1,0 +1,6 @@
+def strip(text):
+    return text.strip()
+
+
+def tidy(text):
+    return strip(text)
