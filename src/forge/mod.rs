@@ -35,6 +35,11 @@ impl Family {
         Family::ALL.into_iter().filter(|f| f.builder().in_default_mix()).collect()
     }
 
+    /// Whether a default-mix run caps the family's semantic and mixed tasks.
+    pub(crate) fn caps_breaks_outside_markers(self) -> bool {
+        self.builder().caps_breaks_outside_markers()
+    }
+
     /// The family's group: repairs of a broken base, integrations of two valid changes,
     /// or real history.
     pub(crate) fn group(self) -> Group {

@@ -209,6 +209,12 @@ pub(crate) trait FamilyBuilder: Sync + Send {
     fn in_default_mix(&self) -> bool {
         true
     }
+    /// Whether a default-mix run caps the family's semantic and mixed tasks (at a
+    /// quarter of the kept tasks): true where a break outside the markers is a mechanical
+    /// leftover (a name the merge did not carry), false where it is the task's point.
+    fn caps_breaks_outside_markers(&self) -> bool {
+        true
+    }
     /// The family's group: by default the one its side rule implies.
     fn group(&self) -> Group {
         match self.side_rule() {

@@ -49,7 +49,10 @@ pub(crate) struct Selection<T> {
 /// stay at most one in this many of the kept tasks: they are hard by construction
 /// (every mechanical rung leaves the break outside the markers as it is), and a default
 /// run of mostly them would say little about merging. A run of chosen families
-/// (`--families move-edit`, whose tasks are all mixed) keeps what they make.
+/// (`--families move-edit`, whose tasks are all mixed) keeps what they make, and so do
+/// families whose breaks outside the markers are their point (a contract change the
+/// other side's new calls must follow: `FamilyBuilder::caps_breaks_outside_markers`);
+/// those are not counted against the cap either.
 const SEMANTIC_SHARE: usize = 4;
 
 /// The acceptance state, updated strictly in global order. The one place that decides
@@ -147,7 +150,7 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
         if !wanted {
             return;
         }
-        let outside = kept.conflict_kind() != ConflictKind::Textual;
+        let outside = kept.conflict_kind() != ConflictKind::Textual && family.caps_breaks_outside_markers();
         if self.capped && outside && (self.breaks_outside + 1) * SEMANTIC_SHARE > self.selection.accepted.len() + 1 {
             *self.selection.rejected.entry(Rejection::SemanticCap).or_default() += 1;
             return;

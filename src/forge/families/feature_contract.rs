@@ -29,6 +29,12 @@ impl FamilyBuilder for FeatureContract {
         "one developer adds a feature with its tests that calls a unit, the other changes that unit's contract (signature, return shape, units) and adapts every caller and test; gold adapts the feature's calls too."
     }
 
+    /// A contract task's break outside the markers (a feature's call still written
+    /// against the old promise) is what the task is about, not a leftover a tool carries.
+    fn caps_breaks_outside_markers(&self) -> bool {
+        false
+    }
+
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
         let mut out = Vec::new();
