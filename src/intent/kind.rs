@@ -17,6 +17,7 @@ macro_rules! kinds {
             RenameParam => rename_param::RenameParam,
             RenameMethod => rename_method::RenameMethod,
             Branch => branch::Branch,
+            ScaleParam => scale_param::ScaleParam,
         }
     };
 }

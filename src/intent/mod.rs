@@ -59,6 +59,7 @@ macro_rules! catalogue {
 
 pub(crate) mod prune;
 pub(crate) mod refs;
+mod scale;
 pub(crate) mod strip;
 pub(crate) mod suite;
 mod units;

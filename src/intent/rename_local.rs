@@ -164,7 +164,7 @@ pub(super) struct Function<'a> {
     /// Qualified name: `func`, `Class.method`, `outer.inner`.
     pub(crate) qual: String,
     pub(crate) args: &'a ast::Arguments,
-    body: &'a [ast::Stmt],
+    pub(crate) body: &'a [ast::Stmt],
     /// The `def` statement's bytes (from `def`/`async`, decorators excluded).
     pub(crate) span: Range<usize>,
     /// Where its first decorator (or else its `def`) starts.
@@ -177,12 +177,12 @@ pub(super) struct Function<'a> {
 
 /// Whether one function only has the qualified name (a property's getter and setter, or
 /// a function defined in both branches of an `if`, share theirs).
-fn is_unique(functions: &[Function], qual: &str) -> bool {
+pub(super) fn is_unique(functions: &[Function], qual: &str) -> bool {
     functions.iter().filter(|f| f.qual == qual).count() == 1
 }
 
 /// Every function of a module, methods and nested functions included, in source order.
-fn functions(module: &PyModule) -> Vec<Function<'_>> {
+pub(super) fn functions(module: &PyModule) -> Vec<Function<'_>> {
     let mut out = Vec::new();
     collect_functions(&module.suite, &mut Vec::new(), &mut Vec::new(), false, &mut out);
     out

@@ -113,7 +113,7 @@ pub(crate) fn callee(qualified: &str) -> Option<&str> {
 
 /// The offsets renaming parameter `old` to `new` edits in its function's own module
 /// text (signature, body, comments, docstring); `None` if it may not be renamed.
-fn plan(at: &InFunction, old: &str, new: &str) -> Option<BTreeSet<usize>> {
+pub(super) fn plan(at: &InFunction, old: &str, new: &str) -> Option<BTreeSet<usize>> {
     let (text, function, scope, own) = (&at.module.text, at.function, &at.scope, at.own());
     let param = parameters(function.args).into_iter().find(|a| a.arg.as_str() == old)?;
     let fresh = !naming::is_reserved(new) && !at.globals.contains(new) && !occurs(own, new);

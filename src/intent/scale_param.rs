@@ -1,0 +1,570 @@
+//! `scale-param` (contract, units): a numeric parameter of one function or method of a
+//! source module changes unit ([`scale`]: seconds ↔ milliseconds, percent ↔ fraction),
+//! and every call in the tree (sources and tests) converts the value it passes.
+//!
+//! Which parameters: a name that says its unit (`timeout_secs`, `delay_ms`, `percent`,
+//! `ratio`) is renamed for the new one (`timeout_ms`), with its keyword arguments and its
+//! mentions in the function's docstring and comments; a name that only says it is a
+//! duration or a ratio (`wait`, `timeout`, `rate`) keeps its name when the function's
+//! docstring (for `__init__`, its class) states the unit on a line naming it, or the
+//! function passes it to `sleep` (seconds): the silent case, where a call that was right
+//! stays valid Python and only its meaning changed.
+//!
+//! The function reads the parameter in the new unit: where its old code scaled it
+//! (`wait / 1000.0` for seconds) the scaling goes, where it compares it with a number
+//! the number is converted (`percent > 100` → `fraction > 1`), elsewhere the read
+//! converts back (`delay / 1000`). Its default is converted, and so is every value a
+//! call passes, by position or keyword (`partial` too): a number literal folded (`5` →
+//! `5000`, `50` → `0.5`), a scaling undone, anything else multiplied or divided. The
+//! docstring's lines about the parameter state the new unit.
+//!
+//! No site for a nested function, a decorated one (but `staticmethod`, `classmethod`),
+//! a dunder but `__init__` (called by its class's name; not when the class is
+//! subclassed in the tree); when the parameter is rebound, read in a nested scope, has a
+//! default that is not a number (`None`, `False`), is never used as a number, or the
+//! function reads its own frame; when the tree defines another function (or class) of
+//! the same name, uses the function as a value, imports it under another name, or a call
+//! passes `*args` up to the parameter's position or `**kwargs` without it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use rustpython_ast as ast;
+
+use super::kind::Kind;
+use super::naming::{self, occurrences, occurs};
+use super::rename_local::{at_site, functions, is_unique, Function, InFunction, FRAME_READERS};
+use super::scale::{self, Named, Unit};
+use super::site::{Change, Contract, Site, Transform, Workspace};
+use crate::python::text::binop_precedence;
+use crate::python::walk::{child_blocks, expr_children, owned_exprs, parameters, stmt_exprs, walk_stmts};
+use crate::python::PyModule;
+use crate::snapshot::{self, Snapshot};
+
+pub(crate) struct ScaleParam;
+
+impl Transform for ScaleParam {
+    fn change(&self) -> Change {
+        Change::Contract(Contract::Units)
+    }
+
+    fn description(&self) -> &'static str {
+        "changes the unit of a numeric parameter (seconds and milliseconds, percent and fraction), converting the value at every call"
+    }
+
+    fn sites(&self, workspace: &Workspace) -> Vec<Site> {
+        let mut sites = Vec::new();
+        for module in workspace.modules {
+            let all = functions(module);
+            for function in all.iter().filter(|f| is_unique(&all, &f.qual) && shape(module, f).is_some()) {
+                for (param, unit, names) in candidates(module, function) {
+                    let site = |new: &String| Site {
+                        kind: Kind::ScaleParam,
+                        path: module.path.clone(),
+                        symbol: format!("{}.{param}", function.qual),
+                        lines: module.line_of(function.header_start)..module.line_of(function.span.end) + 1,
+                        uses: BTreeSet::from([user_name(&function.qual)]),
+                        target: Some(format!("{new}:{}", unit.conversion().0.name())),
+                        tests: Vec::new(),
+                    };
+                    let found = names.iter().map(site).find(|s| self.apply(workspace, workspace.tree, s).is_some());
+                    sites.extend(found);
+                }
+            }
+        }
+        sites.sort_by_key(|s| (s.path.clone(), s.lines.start, s.symbol.clone()));
+        sites
+    }
+
+    fn apply(&self, _workspace: &Workspace, tree: &Snapshot, site: &Site) -> Option<Snapshot> {
+        let (new, unit) = target(site)?;
+        let power = unit.source().conversion().1;
+        let named = Site { target: Some(new.to_string()), ..site.clone() };
+        let (own, callable) = at_site(tree, &named, |at, old, new| {
+            let callable = Callable { index: positional_index(at.function.args, old), ..shape(at.module, at.function)? };
+            Some((own_edits(at, old, new, unit.source(), power)?, callable))
+        })?;
+        let (_, old) = site.symbol.rsplit_once('.')?;
+        let mut files = call_edits(tree, &callable, old, new, power)?;
+        files.entry(site.path.clone()).or_default().extend(own);
+        let mut out = tree.clone();
+        for (path, edits) in files {
+            let after = spliced(snapshot::text_of(tree, &path)?, edits)?;
+            if !crate::python::parses(&after, &path) {
+                return None;
+            }
+            out = snapshot::with_file(&out, &path, &after);
+        }
+        Some(out)
+    }
+
+    fn message(&self, site: &Site) -> String {
+        let (function, old) = site.symbol.rsplit_once('.').unwrap_or(("", &site.symbol));
+        let function = function.strip_suffix(".__init__").unwrap_or(function);
+        let Some((new, unit)) = target(site) else { return format!("`{function}`: change the unit of `{old}`") };
+        let before = match unit.source() {
+            Unit::Seconds => "seconds",
+            Unit::Milliseconds => "milliseconds",
+            Unit::Percent => "a percent",
+            Unit::Fraction => "a fraction",
+        };
+        if new == old {
+            format!("`{function}`: take `{old}` {}, not {before}", unit.phrase())
+        } else {
+            format!("`{function}`: take `{new}` {} instead of `{old}`", unit.phrase())
+        }
+    }
+}
+
+/// A site's new name and new unit (its target is `new:unit`).
+fn target(site: &Site) -> Option<(&str, Unit)> {
+    let (new, unit) = site.target.as_deref()?.rsplit_once(':')?;
+    Some((new, Unit::parse(unit)?))
+}
+
+/// How a feature's `uses` names the function: a module-level function by its name, a
+/// method as `.name`, a constructor by its class.
+fn user_name(qual: &str) -> String {
+    match qual.split_once('.') {
+        None => qual.to_string(),
+        Some((class, "__init__")) => class.to_string(),
+        Some((_, method)) => format!(".{method}"),
+    }
+}
+
+/// How calls of a function are spelled and bind their arguments.
+struct Callable {
+    /// The name a call spells (the class's for `__init__`).
+    name: String,
+    kind: Binding,
+    /// Index among the positional parameters of the one converted (`self` counted);
+    /// `None` when keyword-only.
+    index: Option<usize>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Binding {
+    Function,
+    Method,
+    Static,
+    Class,
+    Init,
+}
+
+/// The shape of calls of `function`, if it is one whose calls this kind follows (a
+/// module-level function or a method of a top-level class, undecorated but for
+/// `staticmethod`/`classmethod`, no dunder but `__init__`); its `index` is unset.
+fn shape(module: &PyModule, function: &Function) -> Option<Callable> {
+    if !function.enclosing.is_empty() {
+        return None;
+    }
+    let decorators: Vec<&str> =
+        module.text[function.header_start..function.span.start].lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let parts: Vec<&str> = function.qual.split('.').collect();
+    let (class, def) = match parts[..] {
+        [def] => (None, def),
+        [class, def] if function.method => (Some(class), def),
+        _ => return None,
+    };
+    let kind = match (class, def, &decorators[..]) {
+        (None, _, []) => Binding::Function,
+        (Some(_), "__init__", []) => Binding::Init,
+        (Some(_), _, []) => Binding::Method,
+        (Some(_), _, ["@staticmethod"]) => Binding::Static,
+        (Some(_), _, ["@classmethod"]) => Binding::Class,
+        _ => return None,
+    };
+    if def.starts_with("__") && def.ends_with("__") && kind != Binding::Init {
+        return None;
+    }
+    let name = if kind == Binding::Init { class?.to_string() } else { def.to_string() };
+    Some(Callable { name, kind, index: None })
+}
+
+/// The parameters of `function` whose name says a unit, or says a quantity whose unit
+/// its documentation states: (name, unit, candidate new names).
+fn candidates(module: &PyModule, function: &Function) -> Vec<(String, Unit, Vec<String>)> {
+    let own = &module.text[function.span.clone()];
+    let mut out = Vec::new();
+    for arg in positional_and_keyword(function.args) {
+        let name = arg.arg.to_string();
+        if matches!(name.as_str(), "self" | "cls") {
+            continue;
+        }
+        match scale::named(&name) {
+            Some(Named::Unit(unit, names)) => out.push((name, unit, names)),
+            Some(Named::Neutral { duration }) => {
+                let mut lines: Vec<&str> = own.lines().filter(|l| occurs(l, &name)).collect();
+                if let Some(class) = class_text(module, function) {
+                    lines.extend(class.lines().filter(|l| occurs(l, &name)));
+                }
+                let slept = duration && lines.iter().any(|l| l.contains(&format!("sleep({name})")));
+                let unit = scale::stated(lines, duration).or(slept.then_some(Unit::Seconds));
+                out.extend(unit.map(|unit| (name.clone(), unit, vec![name])));
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// The text of the class of an `__init__` (whose docstring or attributes may say what
+/// its parameters are).
+fn class_text<'m>(module: &'m PyModule, function: &Function) -> Option<&'m str> {
+    let class = function.qual.strip_suffix(".__init__")?;
+    module.suite.iter().find_map(|s| match s {
+        ast::Stmt::ClassDef(c) if c.name.as_str() == class => Some(module.source(s)),
+        _ => None,
+    })
+}
+
+/// The parameters a call may pass by position or keyword, and the keyword-only ones.
+fn positional_and_keyword(args: &ast::Arguments) -> impl Iterator<Item = &ast::Arg> {
+    args.posonlyargs.iter().chain(&args.args).chain(&args.kwonlyargs).map(|a| &a.def)
+}
+
+/// One edit of a file: a byte range and its replacement.
+type Edit = (Range<usize>, String);
+
+/// The edits of the function's own module: its signature (rename, default), its reads
+/// of the parameter, its docstring; `None` when the parameter may not be converted.
+fn own_edits(at: &InFunction, old: &str, new: &str, unit: Unit, power: i32) -> Option<Vec<Edit>> {
+    let (module, function, scope) = (at.module, at.function, &at.scope);
+    let own = at.own();
+    if scope.stores.contains(old) || scope.blocked.contains(old) || FRAME_READERS.iter().any(|r| occurs(own, r)) {
+        return None;
+    }
+    let in_nested = occurrences(own, old).into_iter().map(|o| function.span.start + o);
+    if in_nested.clone().any(|o| scope.nested.iter().any(|r| r.contains(&o))) {
+        return None;
+    }
+    let param = parameters(function.args).into_iter().find(|a| a.arg.as_str() == old)?;
+    let star = |a: &Option<Box<ast::Arg>>| a.as_ref().is_some_and(|a| a.arg.as_str() == old);
+    if star(&function.args.vararg) || star(&function.args.kwarg) {
+        return None;
+    }
+    let mut edits = Vec::new();
+    let mut default = function.args.posonlyargs.iter().chain(&function.args.args).chain(&function.args.kwonlyargs);
+    let default = default.find(|a| a.def.arg.as_str() == old).and_then(|a| a.default.as_deref());
+    let mut numeric = default.is_some_and(scale::is_number) || annotated_number(param);
+    if let Some(default) = default {
+        edits.push((PyModule::span(default), scale::converted(module, default, power)?));
+    }
+    let mut reads = Reads { module, old, new, power, edits: Vec::new(), numeric: false };
+    reads.block(function.body);
+    numeric |= reads.numeric;
+    if !numeric {
+        return None;
+    }
+    let read_spans: Vec<Range<usize>> = reads.edits.iter().map(|(r, _)| r.clone()).collect();
+    edits.extend(reads.edits);
+    if new != old {
+        let offsets = super::rename_param::plan(at, old, new)?;
+        let outside = |o: &usize| !read_spans.iter().any(|r| r.contains(o));
+        edits.extend(offsets.into_iter().filter(outside).map(|o| (o..o + old.len(), new.to_string())));
+    }
+    for doc in &scope.docstrings {
+        let mut start = doc.start;
+        for line in module.text[doc.clone()].split_inclusive('\n') {
+            if occurs(line, old) {
+                edits.extend(scale::restated(line, start, unit));
+            }
+            start += line.len();
+        }
+    }
+    Some(edits)
+}
+
+/// Whether a parameter is annotated `int` or `float`.
+fn annotated_number(param: &ast::Arg) -> bool {
+    matches!(param.annotation.as_deref(), Some(ast::Expr::Name(n)) if matches!(n.id.as_str(), "int" | "float"))
+}
+
+/// The walk over a function's own code that converts its reads of the parameter.
+struct Reads<'a> {
+    module: &'a PyModule,
+    old: &'a str,
+    new: &'a str,
+    /// Calls multiply values by ten to this power.
+    power: i32,
+    edits: Vec<Edit>,
+    /// Whether the code uses the parameter as a number (arithmetic, a comparison with a
+    /// number, `sleep`).
+    numeric: bool,
+}
+
+impl Reads<'_> {
+    fn block(&mut self, block: &[ast::Stmt]) {
+        for stmt in block {
+            for expr in stmt_exprs(stmt) {
+                self.expr(expr, false);
+            }
+            if !matches!(stmt, ast::Stmt::FunctionDef(_) | ast::Stmt::AsyncFunctionDef(_) | ast::Stmt::ClassDef(_)) {
+                child_blocks(stmt).into_iter().for_each(|b| self.block(b));
+            }
+            if let ast::Stmt::AugAssign(a) = stmt {
+                self.numeric |= self.is_param(&a.value);
+            }
+        }
+    }
+
+    fn is_param(&self, expr: &ast::Expr) -> bool {
+        matches!(expr, ast::Expr::Name(n) if n.id.as_str() == self.old)
+    }
+
+    /// Whether a comparison is `old is None` or `old is not None`.
+    fn is_none_test(&self, compare: &ast::ExprCompare) -> bool {
+        let none = |e: &ast::Expr| matches!(e, ast::Expr::Constant(c) if matches!(c.value, ast::Constant::None));
+        self.is_param(&compare.left)
+            && matches!(compare.ops[..], [ast::CmpOp::Is | ast::CmpOp::IsNot])
+            && compare.comparators.first().is_some_and(none)
+    }
+
+    /// Converts the reads in `expr`; `tight` when its parent binds tighter than `*`
+    /// (or is `*`, `/` with `expr` on the right), so a converted read needs parentheses.
+    fn expr(&mut self, expr: &ast::Expr, tight: bool) {
+        let span = PyModule::span(expr);
+        match expr {
+            ast::Expr::Name(n) if n.id.as_str() == self.old => {
+                let factor = 10u32.pow(self.power.unsigned_abs());
+                let op = if self.power > 0 { "/" } else { "*" };
+                let read = format!("{} {op} {factor}", self.new);
+                self.edits.push((span, if tight { format!("({read})") } else { read }));
+                return;
+            }
+            ast::Expr::BinOp(b) => {
+                if scale::undone(expr, -self.power).is_some_and(|inner| self.is_param(inner)) {
+                    self.numeric = true;
+                    self.edits.push((span, self.new.to_string()));
+                    return;
+                }
+                self.numeric |= self.is_param(&b.left) || self.is_param(&b.right);
+                let strength = binop_precedence(&b.op);
+                self.expr(&b.left, strength > 12);
+                self.expr(&b.right, strength >= 12);
+                return;
+            }
+            ast::Expr::Compare(c) if self.is_none_test(c) => {
+                if self.new != self.old {
+                    self.edits.push((PyModule::span(c.left.as_ref()), self.new.to_string()));
+                }
+                return;
+            }
+            ast::Expr::Compare(c) => {
+                let operands: Vec<&ast::Expr> = std::iter::once(c.left.as_ref()).chain(&c.comparators).collect();
+                let numbers = operands.iter().filter(|o| !self.is_param(o)).all(|o| scale::is_number(o));
+                if operands.iter().any(|o| self.is_param(o)) && numbers {
+                    self.numeric = true;
+                    for operand in operands {
+                        let text = if self.is_param(operand) {
+                            self.new.to_string()
+                        } else {
+                            scale::converted(self.module, operand, self.power).unwrap_or_default()
+                        };
+                        self.edits.push((PyModule::span(operand), text));
+                    }
+                    return;
+                }
+            }
+            ast::Expr::Call(call) => {
+                let sleeps = matches!(call.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "sleep")
+                    || matches!(call.func.as_ref(), ast::Expr::Attribute(a) if a.attr.as_str() == "sleep");
+                self.numeric |= sleeps && call.args.first().is_some_and(|a| self.is_param(a));
+                self.expr(&call.func, true);
+                call.args.iter().for_each(|a| self.expr(a, false));
+                call.keywords.iter().for_each(|k| self.expr(&k.value, false));
+                return;
+            }
+            ast::Expr::UnaryOp(u) if u.op != ast::UnaryOp::Not => {
+                self.numeric |= self.is_param(&u.operand);
+                self.expr(&u.operand, true);
+                return;
+            }
+            ast::Expr::Attribute(a) => return self.expr(&a.value, true),
+            ast::Expr::Subscript(s) => {
+                self.expr(&s.value, true);
+                self.expr(&s.slice, false);
+                return;
+            }
+            ast::Expr::Await(a) => return self.expr(&a.value, true),
+            ast::Expr::Lambda(_) => return,
+            _ => {}
+        }
+        for child in expr_children(expr) {
+            self.expr(child, false);
+        }
+    }
+}
+
+/// For every Python file of `tree`, the edits converting what calls of `callable` pass
+/// as parameter `old` (renamed `new`); `None` when a call cannot be followed (see the
+/// module's header).
+fn call_edits(tree: &Snapshot, callable: &Callable, old: &str, new: &str, power: i32) -> Option<BTreeMap<String, Vec<Edit>>> {
+    let mut files: BTreeMap<String, Vec<Edit>> = BTreeMap::new();
+    let mut definitions = 0;
+    for path in tree.keys().filter(|p| p.ends_with(".py")) {
+        let text = snapshot::text_of(tree, path)?;
+        if !occurs(text, &callable.name) {
+            continue;
+        }
+        let module = PyModule::parse(path, text).ok()?;
+        let mut stmts = Vec::new();
+        walk_stmts(&module.suite, &mut stmts);
+        for stmt in &stmts {
+            match stmt {
+                ast::Stmt::FunctionDef(d) if d.name.as_str() == callable.name => definitions += 1,
+                ast::Stmt::AsyncFunctionDef(d) if d.name.as_str() == callable.name => definitions += 1,
+                ast::Stmt::ClassDef(c) => {
+                    definitions += usize::from(c.name.as_str() == callable.name);
+                    if callable.kind == Binding::Init && c.bases.iter().any(|b| spelled(b, &callable.name)) {
+                        return None;
+                    }
+                }
+                ast::Stmt::ImportFrom(i) if i.names.iter().any(|a| a.name.as_str() == callable.name && a.asname.is_some()) => {
+                    return None;
+                }
+                _ => {}
+            }
+        }
+        let calls = CallWalk { module: &module, callable, old, new, power };
+        let edits = calls.edits(&stmts)?;
+        if !edits.is_empty() {
+            files.insert(path.clone(), edits);
+        }
+    }
+    // The tree defines the name once: the function, or the class of a constructor.
+    (definitions == 1).then_some(files)
+}
+
+/// The index of parameter `name` among a definition's positional parameters.
+fn positional_index(args: &ast::Arguments, name: &str) -> Option<usize> {
+    args.posonlyargs.iter().chain(&args.args).position(|a| a.def.arg.as_str() == name)
+}
+
+/// The calls of one file.
+struct CallWalk<'a> {
+    module: &'a PyModule,
+    callable: &'a Callable,
+    old: &'a str,
+    new: &'a str,
+    power: i32,
+}
+
+impl CallWalk<'_> {
+    /// The file's edits; `None` when the function is used as a value or a call cannot
+    /// be followed.
+    fn edits(&self, stmts: &[&ast::Stmt]) -> Option<Vec<Edit>> {
+        let index = self.callable.index;
+        let mut edits = Vec::new();
+        let mut called: BTreeSet<usize> = BTreeSet::new();
+        let exprs: Vec<&ast::Expr> = stmts.iter().flat_map(|s| owned_exprs(s)).collect();
+        for expr in &exprs {
+            let ast::Expr::Call(call) = expr else { continue };
+            if self.is_callee(&call.func) {
+                called.insert(PyModule::span(call.func.as_ref()).start);
+                edits.extend(self.arguments(&call.args, &call.keywords, self.shift(&call.func), index)?);
+            } else if spelled(&call.func, "partial") && call.args.first().is_some_and(|f| self.is_callee(f)) {
+                called.insert(PyModule::span(&call.args[0]).start);
+                let shift = self.shift(&call.args[0]);
+                edits.extend(self.arguments(&call.args[1..], &call.keywords, shift, index)?);
+            }
+        }
+        if self.callable.kind != Binding::Init {
+            let as_value = exprs.iter().any(|e| {
+                let load = match e {
+                    ast::Expr::Name(n) => n.ctx == ast::ExprContext::Load,
+                    ast::Expr::Attribute(a) => a.ctx == ast::ExprContext::Load,
+                    _ => false,
+                };
+                load && spelled(e, &self.callable.name) && !called.contains(&PyModule::span(*e).start)
+            });
+            if as_value {
+                return None;
+            }
+        }
+        Some(edits)
+    }
+
+    /// Whether a call's callee is the function.
+    fn is_callee(&self, func: &ast::Expr) -> bool {
+        let name = self.callable.name.as_str();
+        match (self.callable.kind, func) {
+            (Binding::Function | Binding::Init, ast::Expr::Name(n)) => n.id.as_str() == name,
+            (Binding::Function, ast::Expr::Attribute(a)) => {
+                a.attr.as_str() == name && matches!(a.value.as_ref(), ast::Expr::Name(v) if !matches!(v.id.as_str(), "self" | "cls"))
+            }
+            (_, ast::Expr::Attribute(a)) => a.attr.as_str() == name,
+            _ => false,
+        }
+    }
+
+    /// How many leading parameters a call spelled `func` binds itself (`self` of a
+    /// method called on an object).
+    fn shift(&self, func: &ast::Expr) -> usize {
+        match self.callable.kind {
+            Binding::Function | Binding::Static => 0,
+            Binding::Init | Binding::Class => 1,
+            Binding::Method => match func {
+                ast::Expr::Attribute(a) if matches!(a.value.as_ref(), ast::Expr::Name(v) if v.id.as_str().starts_with(char::is_uppercase)) => 0,
+                _ => 1,
+            },
+        }
+    }
+
+    /// The edits converting the parameter's value among one call's arguments.
+    fn arguments(&self, args: &[ast::Expr], keywords: &[ast::Keyword], shift: usize, index: Option<usize>) -> Option<Vec<Edit>> {
+        let mut edits = Vec::new();
+        let position = index.and_then(|i| i.checked_sub(shift));
+        if let Some(position) = position {
+            if args.iter().take(position + 1).any(|a| matches!(a, ast::Expr::Starred(_))) {
+                return None;
+            }
+            if let Some(arg) = args.get(position) {
+                edits.push((PyModule::span(arg), scale::converted(self.module, arg, self.power)?));
+            }
+        }
+        let passed = position.is_some_and(|p| p < args.len());
+        for keyword in keywords {
+            match keyword.arg.as_deref() {
+                Some(name) if name == self.old => {
+                    edits.push((PyModule::span(&keyword.value), scale::converted(self.module, &keyword.value, self.power)?));
+                    if self.new != self.old {
+                        let at = PyModule::span(keyword).start;
+                        naming::is_word_at(&self.module.text, at, self.old).then_some(())?;
+                        edits.push((at..at + self.old.len(), self.new.to_string()));
+                    }
+                }
+                None if !passed => return None,
+                _ => {}
+            }
+        }
+        Some(edits)
+    }
+}
+
+/// Whether `expr` is the name `name` or an attribute `.name`.
+fn spelled(expr: &ast::Expr, name: &str) -> bool {
+    match expr {
+        ast::Expr::Name(n) => n.id.as_str() == name,
+        ast::Expr::Attribute(a) => a.attr.as_str() == name,
+        _ => false,
+    }
+}
+
+/// `text` with `edits` made; identical edits count once, overlapping ones refuse.
+fn spliced(text: &str, mut edits: Vec<Edit>) -> Option<String> {
+    edits.sort_by_key(|(r, s)| (r.start, r.end, s.clone()));
+    edits.dedup();
+    let mut out = String::with_capacity(text.len());
+    let mut done = 0;
+    for (range, replacement) in edits {
+        if range.start < done {
+            return None;
+        }
+        out.push_str(&text[done..range.start]);
+        out.push_str(&replacement);
+        done = range.end;
+    }
+    out.push_str(&text[done..]);
+    Some(out)
+}
