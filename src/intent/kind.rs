@@ -18,6 +18,7 @@ macro_rules! kinds {
             RenameMethod => rename_method::RenameMethod,
             Branch => branch::Branch,
             ScaleParam => scale_param::ScaleParam,
+            ReturnDict => return_dict::ReturnDict,
         }
     };
 }

@@ -25,9 +25,10 @@
 //!
 //! Files: [`kind`] (the [`Kind`] enum), [`site`] (the interface: [`Transform`], [`Site`],
 //! [`Workspace`], [`Change`]), one file per kind, and what kinds share ([`naming`],
-//! `refs`, `strip`, `suite`, `prune`). Adding a kind: its file and its line in the list
-//! of `kind.rs`.
+//! `refs`, `strip`, `suite`, `prune`, `callers`). Adding a kind: its file and its line in
+//! the list of `kind.rs`.
 
+mod callers;
 mod kind;
 pub(crate) mod naming;
 mod site;

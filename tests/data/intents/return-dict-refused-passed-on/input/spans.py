@@ -1,0 +1,16 @@
+def span_of(line, word):
+    start = line.find(word)
+    end = start + len(word)
+    return start, end
+
+
+def width(line, word):
+    start, end = span_of(line, word)
+    return end - start
+
+
+def first_span(line, words):
+    for word in words:
+        if word in line:
+            return span_of(line, word)
+    return None
