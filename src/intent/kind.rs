@@ -19,6 +19,7 @@ macro_rules! kinds {
             Branch => branch::Branch,
             ScaleParam => scale_param::ScaleParam,
             ReturnDict => return_dict::ReturnDict,
+            ReorderParams => reorder_params::ReorderParams,
         }
     };
 }
