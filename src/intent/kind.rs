@@ -20,6 +20,7 @@ macro_rules! kinds {
             ScaleParam => scale_param::ScaleParam,
             ReturnDict => return_dict::ReturnDict,
             ReorderParams => reorder_params::ReorderParams,
+            KeywordOnly => keyword_only::KeywordOnly,
         }
     };
 }
