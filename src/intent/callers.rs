@@ -98,7 +98,7 @@ pub(super) struct Function<'m> {
     pub(super) class: Option<&'m ast::StmtClassDef>,
 }
 
-impl Function<'_> {
+impl<'m> Function<'m> {
     /// `name` or `Class.name`.
     pub(super) fn symbol(&self) -> String {
         match self.class {
@@ -108,7 +108,7 @@ impl Function<'_> {
     }
 
     /// The function's own statements (nested functions and classes excluded), depth-first.
-    pub(super) fn own_statements(&self) -> Vec<&ast::Stmt> {
+    pub(super) fn own_statements(&self) -> Vec<&'m ast::Stmt> {
         let mut out = Vec::new();
         own_statements(&self.def.body, &mut out);
         out

@@ -21,6 +21,7 @@ macro_rules! kinds {
             ReturnDict => return_dict::ReturnDict,
             ReorderParams => reorder_params::ReorderParams,
             KeywordOnly => keyword_only::KeywordOnly,
+            RaiseOnMiss => raise_on_miss::RaiseOnMiss,
         }
     };
 }

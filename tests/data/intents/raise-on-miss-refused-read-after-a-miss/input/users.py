@@ -1,0 +1,19 @@
+def find_user(users, name):
+    for user in users:
+        if user["name"] == name:
+            return user
+    return None
+
+
+def greeting(users, name):
+    user = find_user(users, name)
+    if user is None:
+        return "Hello, stranger"
+    return f"Hello, {user['name']}"
+
+
+def describe(users, name):
+    user = find_user(users, name)
+    if user is None:
+        print("no such user")
+    return repr(user)
