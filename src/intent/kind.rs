@@ -22,6 +22,7 @@ macro_rules! kinds {
             ReorderParams => reorder_params::ReorderParams,
             KeywordOnly => keyword_only::KeywordOnly,
             RaiseOnMiss => raise_on_miss::RaiseOnMiss,
+            ScaleReturn => scale_return::ScaleReturn,
         }
     };
 }

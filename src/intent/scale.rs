@@ -5,11 +5,17 @@
 //! literal folded (`5` → `5000`, `50` → `0.5`), a scaling that the conversion undoes
 //! dropped (`delay_ms / 1000` → `delay_ms`), anything else multiplied or divided.
 
+use std::ops::Range;
+
 use rustpython_ast as ast;
 
 use super::naming;
-use crate::python::text::precedence;
+use crate::python::text::{binop_precedence, precedence};
+use crate::python::walk::{child_blocks, expr_children, stmt_exprs};
 use crate::python::PyModule;
+
+/// One edit of a file: a byte range and its replacement.
+pub(super) type Edit = (Range<usize>, String);
 
 /// A unit a number is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,10 +61,11 @@ const WHOLE_NAMES: &[(&str, &str)] = &[
 
 /// Words of a name that make it a duration without saying the unit (`timeout`,
 /// `max_wait`): its unit is read from its documentation.
-const DURATION_WORDS: &[&str] = &["timeout", "delay", "wait", "interval", "period", "duration", "ttl", "backoff"];
+const DURATION_WORDS: &[&str] =
+    &["timeout", "delay", "wait", "interval", "period", "duration", "ttl", "backoff", "elapsed"];
 
 /// Words of a name that make it a ratio without saying the scale (`rate`).
-const RATIO_WORDS: &[&str] = &["rate", "probability", "share"];
+const RATIO_WORDS: &[&str] = &["rate", "probability", "share", "progress"];
 
 /// Words of prose that state a unit, by unit, with what they become in the converted
 /// unit (a line of documentation about the parameter is rewritten with them).
@@ -197,8 +204,8 @@ pub(super) fn stated<'t>(lines: impl IntoIterator<Item = &'t str>, duration: boo
 /// The edits that restate `line` (at `start` of its text) in the converted unit: each
 /// of `unit`'s prose words (longest phrases first) becomes its counterpart, capitalised
 /// as it was.
-pub(super) fn restated(line: &str, start: usize, unit: Unit) -> Vec<(std::ops::Range<usize>, String)> {
-    let mut out: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+pub(super) fn restated(line: &str, start: usize, unit: Unit) -> Vec<Edit> {
+    let mut out: Vec<Edit> = Vec::new();
     let lower = line.to_lowercase();
     if lower.len() != line.len() {
         return out;
@@ -315,6 +322,150 @@ pub(super) fn shifted(literal: &str, power: i32) -> Option<String> {
         int.push('0');
     }
     Some(if fraction.is_empty() { int } else { format!("{int}.{fraction}") })
+}
+
+/// The walk over code that reads values now in the new unit (*targets*: a parameter's
+/// reads, a function's calls) and converts each back where the code needs the old one:
+/// a scaling the conversion undoes goes (`wait / 1000.0` → `wait`), the numbers a target
+/// is compared with are converted (`percent > 100` → `fraction > 1`), elsewhere the
+/// target is scaled back (`delay / 1000`).
+pub(super) struct Rescale<'a> {
+    module: &'a PyModule,
+    is_target: &'a dyn Fn(&ast::Expr) -> bool,
+    /// A target's new text (a renamed parameter, a call as written).
+    text: &'a dyn Fn(&ast::Expr) -> String,
+    /// Targets are the old values times ten to this power.
+    power: i32,
+    /// Whether the walk goes into nested definitions' bodies (a whole file) or stays in
+    /// one function's own scope.
+    pub(super) nested: bool,
+    pub(super) edits: Vec<Edit>,
+    /// Whether the code uses a target as a number (arithmetic, a comparison with a
+    /// number, `sleep`).
+    pub(super) numeric: bool,
+}
+
+impl<'a> Rescale<'a> {
+    pub(super) fn new(
+        module: &'a PyModule,
+        is_target: &'a dyn Fn(&ast::Expr) -> bool,
+        text: &'a dyn Fn(&ast::Expr) -> String,
+        power: i32,
+    ) -> Self {
+        Rescale { module, is_target, text, power, nested: false, edits: Vec::new(), numeric: false }
+    }
+
+    pub(super) fn block(&mut self, block: &[ast::Stmt]) {
+        for stmt in block {
+            for expr in stmt_exprs(stmt) {
+                self.expr(expr, false);
+            }
+            match stmt {
+                ast::Stmt::FunctionDef(d) if self.nested => self.block(&d.body),
+                ast::Stmt::AsyncFunctionDef(d) if self.nested => self.block(&d.body),
+                ast::Stmt::ClassDef(c) if self.nested => self.block(&c.body),
+                ast::Stmt::FunctionDef(_) | ast::Stmt::AsyncFunctionDef(_) | ast::Stmt::ClassDef(_) => {}
+                other => child_blocks(other).into_iter().for_each(|b| self.block(b)),
+            }
+            if let ast::Stmt::AugAssign(a) = stmt {
+                self.numeric |= (self.is_target)(&a.value);
+            }
+        }
+    }
+
+    /// Whether a comparison is `target is None` or `target is not None`.
+    fn is_none_test(&self, compare: &ast::ExprCompare) -> bool {
+        let none = |e: &ast::Expr| matches!(e, ast::Expr::Constant(c) if matches!(c.value, ast::Constant::None));
+        (self.is_target)(&compare.left)
+            && matches!(compare.ops[..], [ast::CmpOp::Is | ast::CmpOp::IsNot])
+            && compare.comparators.first().is_some_and(none)
+    }
+
+    /// A target as written, and its arguments walked (a call of the function among
+    /// them overlaps it: the splice refuses).
+    fn target(&mut self, expr: &ast::Expr) -> String {
+        if let ast::Expr::Call(call) = expr {
+            call.args.iter().for_each(|a| self.expr(a, false));
+            call.keywords.iter().for_each(|k| self.expr(&k.value, false));
+        }
+        (self.text)(expr)
+    }
+
+    /// Converts the targets in `expr`; `tight` when its parent binds tighter than `*`
+    /// (or is `*`, `/` with `expr` on the right), so a converted target needs parentheses.
+    pub(super) fn expr(&mut self, expr: &ast::Expr, tight: bool) {
+        let span = PyModule::span(expr);
+        let is_target = self.is_target;
+        match expr {
+            _ if is_target(expr) => {
+                let factor = 10u32.pow(self.power.unsigned_abs());
+                let op = if self.power > 0 { "/" } else { "*" };
+                let read = format!("{} {op} {factor}", self.target(expr));
+                self.edits.push((span, if tight { format!("({read})") } else { read }));
+                return;
+            }
+            ast::Expr::BinOp(b) => {
+                if let Some(inner) = undone(expr, -self.power).filter(|inner| is_target(inner)) {
+                    self.numeric = true;
+                    let text = self.target(inner);
+                    self.edits.push((span, if tight { format!("({text})") } else { text }));
+                    return;
+                }
+                self.numeric |= is_target(&b.left) || is_target(&b.right);
+                let strength = binop_precedence(&b.op);
+                self.expr(&b.left, strength > 12);
+                self.expr(&b.right, strength >= 12);
+                return;
+            }
+            ast::Expr::Compare(c) if self.is_none_test(c) => {
+                let text = self.target(&c.left);
+                self.edits.push((PyModule::span(c.left.as_ref()), text));
+                return;
+            }
+            ast::Expr::Compare(c) => {
+                let operands: Vec<&ast::Expr> = std::iter::once(c.left.as_ref()).chain(&c.comparators).collect();
+                let numbers = operands.iter().filter(|o| !is_target(o)).all(|o| is_number(o));
+                if operands.iter().any(|o| is_target(o)) && numbers {
+                    self.numeric = true;
+                    for operand in operands {
+                        let text = if is_target(operand) {
+                            self.target(operand)
+                        } else {
+                            converted(self.module, operand, self.power).unwrap_or_default()
+                        };
+                        self.edits.push((PyModule::span(operand), text));
+                    }
+                    return;
+                }
+            }
+            ast::Expr::Call(call) => {
+                let sleeps = matches!(call.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "sleep")
+                    || matches!(call.func.as_ref(), ast::Expr::Attribute(a) if a.attr.as_str() == "sleep");
+                self.numeric |= sleeps && call.args.first().is_some_and(is_target);
+                self.expr(&call.func, true);
+                call.args.iter().for_each(|a| self.expr(a, false));
+                call.keywords.iter().for_each(|k| self.expr(&k.value, false));
+                return;
+            }
+            ast::Expr::UnaryOp(u) if u.op != ast::UnaryOp::Not => {
+                self.numeric |= is_target(&u.operand);
+                self.expr(&u.operand, true);
+                return;
+            }
+            ast::Expr::Attribute(a) => return self.expr(&a.value, true),
+            ast::Expr::Subscript(s) => {
+                self.expr(&s.value, true);
+                self.expr(&s.slice, false);
+                return;
+            }
+            ast::Expr::Await(a) => return self.expr(&a.value, true),
+            ast::Expr::Lambda(_) if !self.nested => return,
+            _ => {}
+        }
+        for child in expr_children(expr) {
+            self.expr(child, false);
+        }
+    }
 }
 
 #[cfg(test)]

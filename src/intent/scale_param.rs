@@ -34,10 +34,9 @@ use rustpython_ast as ast;
 use super::kind::Kind;
 use super::naming::{self, occurrences, occurs};
 use super::rename_local::{at_site, functions, is_unique, Function, InFunction, FRAME_READERS};
-use super::scale::{self, Named, Unit};
+use super::scale::{self, Edit, Named, Rescale, Unit};
 use super::site::{Change, Contract, Site, Transform, Workspace};
-use crate::python::text::binop_precedence;
-use crate::python::walk::{child_blocks, expr_children, owned_exprs, parameters, stmt_exprs, walk_stmts};
+use crate::python::walk::{owned_exprs, parameters, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
 
@@ -85,7 +84,8 @@ impl Transform for ScaleParam {
             Some((own_edits(at, old, new, unit.source(), power)?, callable))
         })?;
         let (_, old) = site.symbol.rsplit_once('.')?;
-        let mut files = call_edits(tree, &callable, old, new, power)?;
+        let per_file = |module: &PyModule, stmts: &[&ast::Stmt]| CallWalk { module, callable: &callable, old, new, power }.edits(stmts);
+        let mut files = call_edits(tree, &callable, &per_file)?;
         files.entry(site.path.clone()).or_default().extend(own);
         let mut out = tree.clone();
         for (path, edits) in files {
@@ -124,7 +124,7 @@ fn target(site: &Site) -> Option<(&str, Unit)> {
 
 /// How a feature's `uses` names the function: a module-level function by its name, a
 /// method as `.name`, a constructor by its class.
-fn user_name(qual: &str) -> String {
+pub(super) fn user_name(qual: &str) -> String {
     match qual.split_once('.') {
         None => qual.to_string(),
         Some((class, "__init__")) => class.to_string(),
@@ -133,17 +133,17 @@ fn user_name(qual: &str) -> String {
 }
 
 /// How calls of a function are spelled and bind their arguments.
-struct Callable {
+pub(super) struct Callable {
     /// The name a call spells (the class's for `__init__`).
     name: String,
-    kind: Binding,
+    pub(super) kind: Binding,
     /// Index among the positional parameters of the one converted (`self` counted);
     /// `None` when keyword-only.
     index: Option<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Binding {
+pub(super) enum Binding {
     Function,
     Method,
     Static,
@@ -154,7 +154,7 @@ enum Binding {
 /// The shape of calls of `function`, if it is one whose calls this kind follows (a
 /// module-level function or a method of a top-level class, undecorated but for
 /// `staticmethod`/`classmethod`, no dunder but `__init__`); its `index` is unset.
-fn shape(module: &PyModule, function: &Function) -> Option<Callable> {
+pub(super) fn shape(module: &PyModule, function: &Function) -> Option<Callable> {
     if !function.enclosing.is_empty() {
         return None;
     }
@@ -223,9 +223,6 @@ fn positional_and_keyword(args: &ast::Arguments) -> impl Iterator<Item = &ast::A
     args.posonlyargs.iter().chain(&args.args).chain(&args.kwonlyargs).map(|a| &a.def)
 }
 
-/// One edit of a file: a byte range and its replacement.
-type Edit = (Range<usize>, String);
-
 /// The edits of the function's own module: its signature (rename, default), its reads
 /// of the parameter, its docstring; `None` when the parameter may not be converted.
 fn own_edits(at: &InFunction, old: &str, new: &str, unit: Unit, power: i32) -> Option<Vec<Edit>> {
@@ -250,7 +247,9 @@ fn own_edits(at: &InFunction, old: &str, new: &str, unit: Unit, power: i32) -> O
     if let Some(default) = default {
         edits.push((PyModule::span(default), scale::converted(module, default, power)?));
     }
-    let mut reads = Reads { module, old, new, power, edits: Vec::new(), numeric: false };
+    let is_param = |e: &ast::Expr| matches!(e, ast::Expr::Name(n) if n.id.as_str() == old);
+    let renamed = |_: &ast::Expr| new.to_string();
+    let mut reads = Rescale::new(module, &is_param, &renamed, power);
     reads.block(function.body);
     numeric |= reads.numeric;
     if !numeric {
@@ -280,126 +279,19 @@ fn annotated_number(param: &ast::Arg) -> bool {
     matches!(param.annotation.as_deref(), Some(ast::Expr::Name(n)) if matches!(n.id.as_str(), "int" | "float"))
 }
 
-/// The walk over a function's own code that converts its reads of the parameter.
-struct Reads<'a> {
-    module: &'a PyModule,
-    old: &'a str,
-    new: &'a str,
-    /// Calls multiply values by ten to this power.
-    power: i32,
-    edits: Vec<Edit>,
-    /// Whether the code uses the parameter as a number (arithmetic, a comparison with a
-    /// number, `sleep`).
-    numeric: bool,
-}
+/// What [`call_edits`] asks of each file: its edits, given its parsed module and every
+/// statement of it; `None` refuses the site.
+pub(super) type PerFile<'a> = dyn Fn(&PyModule, &[&ast::Stmt]) -> Option<Vec<Edit>> + 'a;
 
-impl Reads<'_> {
-    fn block(&mut self, block: &[ast::Stmt]) {
-        for stmt in block {
-            for expr in stmt_exprs(stmt) {
-                self.expr(expr, false);
-            }
-            if !matches!(stmt, ast::Stmt::FunctionDef(_) | ast::Stmt::AsyncFunctionDef(_) | ast::Stmt::ClassDef(_)) {
-                child_blocks(stmt).into_iter().for_each(|b| self.block(b));
-            }
-            if let ast::Stmt::AugAssign(a) = stmt {
-                self.numeric |= self.is_param(&a.value);
-            }
-        }
-    }
-
-    fn is_param(&self, expr: &ast::Expr) -> bool {
-        matches!(expr, ast::Expr::Name(n) if n.id.as_str() == self.old)
-    }
-
-    /// Whether a comparison is `old is None` or `old is not None`.
-    fn is_none_test(&self, compare: &ast::ExprCompare) -> bool {
-        let none = |e: &ast::Expr| matches!(e, ast::Expr::Constant(c) if matches!(c.value, ast::Constant::None));
-        self.is_param(&compare.left)
-            && matches!(compare.ops[..], [ast::CmpOp::Is | ast::CmpOp::IsNot])
-            && compare.comparators.first().is_some_and(none)
-    }
-
-    /// Converts the reads in `expr`; `tight` when its parent binds tighter than `*`
-    /// (or is `*`, `/` with `expr` on the right), so a converted read needs parentheses.
-    fn expr(&mut self, expr: &ast::Expr, tight: bool) {
-        let span = PyModule::span(expr);
-        match expr {
-            ast::Expr::Name(n) if n.id.as_str() == self.old => {
-                let factor = 10u32.pow(self.power.unsigned_abs());
-                let op = if self.power > 0 { "/" } else { "*" };
-                let read = format!("{} {op} {factor}", self.new);
-                self.edits.push((span, if tight { format!("({read})") } else { read }));
-                return;
-            }
-            ast::Expr::BinOp(b) => {
-                if scale::undone(expr, -self.power).is_some_and(|inner| self.is_param(inner)) {
-                    self.numeric = true;
-                    self.edits.push((span, self.new.to_string()));
-                    return;
-                }
-                self.numeric |= self.is_param(&b.left) || self.is_param(&b.right);
-                let strength = binop_precedence(&b.op);
-                self.expr(&b.left, strength > 12);
-                self.expr(&b.right, strength >= 12);
-                return;
-            }
-            ast::Expr::Compare(c) if self.is_none_test(c) => {
-                if self.new != self.old {
-                    self.edits.push((PyModule::span(c.left.as_ref()), self.new.to_string()));
-                }
-                return;
-            }
-            ast::Expr::Compare(c) => {
-                let operands: Vec<&ast::Expr> = std::iter::once(c.left.as_ref()).chain(&c.comparators).collect();
-                let numbers = operands.iter().filter(|o| !self.is_param(o)).all(|o| scale::is_number(o));
-                if operands.iter().any(|o| self.is_param(o)) && numbers {
-                    self.numeric = true;
-                    for operand in operands {
-                        let text = if self.is_param(operand) {
-                            self.new.to_string()
-                        } else {
-                            scale::converted(self.module, operand, self.power).unwrap_or_default()
-                        };
-                        self.edits.push((PyModule::span(operand), text));
-                    }
-                    return;
-                }
-            }
-            ast::Expr::Call(call) => {
-                let sleeps = matches!(call.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "sleep")
-                    || matches!(call.func.as_ref(), ast::Expr::Attribute(a) if a.attr.as_str() == "sleep");
-                self.numeric |= sleeps && call.args.first().is_some_and(|a| self.is_param(a));
-                self.expr(&call.func, true);
-                call.args.iter().for_each(|a| self.expr(a, false));
-                call.keywords.iter().for_each(|k| self.expr(&k.value, false));
-                return;
-            }
-            ast::Expr::UnaryOp(u) if u.op != ast::UnaryOp::Not => {
-                self.numeric |= self.is_param(&u.operand);
-                self.expr(&u.operand, true);
-                return;
-            }
-            ast::Expr::Attribute(a) => return self.expr(&a.value, true),
-            ast::Expr::Subscript(s) => {
-                self.expr(&s.value, true);
-                self.expr(&s.slice, false);
-                return;
-            }
-            ast::Expr::Await(a) => return self.expr(&a.value, true),
-            ast::Expr::Lambda(_) => return,
-            _ => {}
-        }
-        for child in expr_children(expr) {
-            self.expr(child, false);
-        }
-    }
-}
-
-/// For every Python file of `tree`, the edits converting what calls of `callable` pass
-/// as parameter `old` (renamed `new`); `None` when a call cannot be followed (see the
-/// module's header).
-fn call_edits(tree: &Snapshot, callable: &Callable, old: &str, new: &str, power: i32) -> Option<BTreeMap<String, Vec<Edit>>> {
+/// For every Python file of `tree` that spells the callable's name, `per_file`'s edits of
+/// it (given its parsed module and every statement); `None` when a call cannot be
+/// followed: the name is defined twice, imported under another, a constructor's class
+/// is subclassed, the function is used as a value, or `per_file` refuses.
+pub(super) fn call_edits(
+    tree: &Snapshot,
+    callable: &Callable,
+    per_file: &PerFile,
+) -> Option<BTreeMap<String, Vec<Edit>>> {
     let mut files: BTreeMap<String, Vec<Edit>> = BTreeMap::new();
     let mut definitions = 0;
     for path in tree.keys().filter(|p| p.ends_with(".py")) {
@@ -426,14 +318,70 @@ fn call_edits(tree: &Snapshot, callable: &Callable, old: &str, new: &str, power:
                 _ => {}
             }
         }
-        let calls = CallWalk { module: &module, callable, old, new, power };
-        let edits = calls.edits(&stmts)?;
+        if callable.as_value(&stmts) {
+            return None;
+        }
+        let edits = per_file(&module, &stmts)?;
         if !edits.is_empty() {
             files.insert(path.clone(), edits);
         }
     }
     // The tree defines the name once: the function, or the class of a constructor.
     (definitions == 1).then_some(files)
+}
+
+impl Callable {
+    /// Whether a call's callee is the function.
+    pub(super) fn is_callee(&self, func: &ast::Expr) -> bool {
+        let name = self.name.as_str();
+        match (self.kind, func) {
+            (Binding::Function | Binding::Init, ast::Expr::Name(n)) => n.id.as_str() == name,
+            (Binding::Function, ast::Expr::Attribute(a)) => {
+                a.attr.as_str() == name && matches!(a.value.as_ref(), ast::Expr::Name(v) if !matches!(v.id.as_str(), "self" | "cls"))
+            }
+            (_, ast::Expr::Attribute(a)) => a.attr.as_str() == name,
+            _ => false,
+        }
+    }
+
+    /// How many leading parameters a call spelled `func` binds itself (`self` of a
+    /// method called on an object).
+    fn shift(&self, func: &ast::Expr) -> usize {
+        match self.kind {
+            Binding::Function | Binding::Static => 0,
+            Binding::Init | Binding::Class => 1,
+            Binding::Method => match func {
+                ast::Expr::Attribute(a) if matches!(a.value.as_ref(), ast::Expr::Name(v) if v.id.as_str().starts_with(char::is_uppercase)) => 0,
+                _ => 1,
+            },
+        }
+    }
+
+    /// Whether `stmts` use the function as a value (not called, nor handed to
+    /// `partial`); a constructor's class may be (`isinstance`).
+    fn as_value(&self, stmts: &[&ast::Stmt]) -> bool {
+        if self.kind == Binding::Init {
+            return false;
+        }
+        let exprs: Vec<&ast::Expr> = stmts.iter().flat_map(|s| owned_exprs(s)).collect();
+        let mut called: BTreeSet<usize> = BTreeSet::new();
+        for expr in &exprs {
+            let ast::Expr::Call(call) = expr else { continue };
+            if self.is_callee(&call.func) {
+                called.insert(PyModule::span(call.func.as_ref()).start);
+            } else if spelled(&call.func, "partial") && call.args.first().is_some_and(|f| self.is_callee(f)) {
+                called.insert(PyModule::span(&call.args[0]).start);
+            }
+        }
+        exprs.iter().any(|e| {
+            let load = match e {
+                ast::Expr::Name(n) => n.ctx == ast::ExprContext::Load,
+                ast::Expr::Attribute(a) => a.ctx == ast::ExprContext::Load,
+                _ => false,
+            };
+            load && spelled(e, &self.name) && !called.contains(&PyModule::span(*e).start)
+        })
+    }
 }
 
 /// The index of parameter `name` among a definition's positional parameters.
@@ -451,64 +399,20 @@ struct CallWalk<'a> {
 }
 
 impl CallWalk<'_> {
-    /// The file's edits; `None` when the function is used as a value or a call cannot
-    /// be followed.
+    /// The file's edits; `None` when a call cannot be followed.
     fn edits(&self, stmts: &[&ast::Stmt]) -> Option<Vec<Edit>> {
-        let index = self.callable.index;
+        let (callable, index) = (self.callable, self.callable.index);
         let mut edits = Vec::new();
-        let mut called: BTreeSet<usize> = BTreeSet::new();
-        let exprs: Vec<&ast::Expr> = stmts.iter().flat_map(|s| owned_exprs(s)).collect();
-        for expr in &exprs {
+        for expr in stmts.iter().flat_map(|s| owned_exprs(s)) {
             let ast::Expr::Call(call) = expr else { continue };
-            if self.is_callee(&call.func) {
-                called.insert(PyModule::span(call.func.as_ref()).start);
-                edits.extend(self.arguments(&call.args, &call.keywords, self.shift(&call.func), index)?);
-            } else if spelled(&call.func, "partial") && call.args.first().is_some_and(|f| self.is_callee(f)) {
-                called.insert(PyModule::span(&call.args[0]).start);
-                let shift = self.shift(&call.args[0]);
+            if callable.is_callee(&call.func) {
+                edits.extend(self.arguments(&call.args, &call.keywords, callable.shift(&call.func), index)?);
+            } else if spelled(&call.func, "partial") && call.args.first().is_some_and(|f| callable.is_callee(f)) {
+                let shift = callable.shift(&call.args[0]);
                 edits.extend(self.arguments(&call.args[1..], &call.keywords, shift, index)?);
             }
         }
-        if self.callable.kind != Binding::Init {
-            let as_value = exprs.iter().any(|e| {
-                let load = match e {
-                    ast::Expr::Name(n) => n.ctx == ast::ExprContext::Load,
-                    ast::Expr::Attribute(a) => a.ctx == ast::ExprContext::Load,
-                    _ => false,
-                };
-                load && spelled(e, &self.callable.name) && !called.contains(&PyModule::span(*e).start)
-            });
-            if as_value {
-                return None;
-            }
-        }
         Some(edits)
-    }
-
-    /// Whether a call's callee is the function.
-    fn is_callee(&self, func: &ast::Expr) -> bool {
-        let name = self.callable.name.as_str();
-        match (self.callable.kind, func) {
-            (Binding::Function | Binding::Init, ast::Expr::Name(n)) => n.id.as_str() == name,
-            (Binding::Function, ast::Expr::Attribute(a)) => {
-                a.attr.as_str() == name && matches!(a.value.as_ref(), ast::Expr::Name(v) if !matches!(v.id.as_str(), "self" | "cls"))
-            }
-            (_, ast::Expr::Attribute(a)) => a.attr.as_str() == name,
-            _ => false,
-        }
-    }
-
-    /// How many leading parameters a call spelled `func` binds itself (`self` of a
-    /// method called on an object).
-    fn shift(&self, func: &ast::Expr) -> usize {
-        match self.callable.kind {
-            Binding::Function | Binding::Static => 0,
-            Binding::Init | Binding::Class => 1,
-            Binding::Method => match func {
-                ast::Expr::Attribute(a) if matches!(a.value.as_ref(), ast::Expr::Name(v) if v.id.as_str().starts_with(char::is_uppercase)) => 0,
-                _ => 1,
-            },
-        }
     }
 
     /// The edits converting the parameter's value among one call's arguments.
@@ -543,7 +447,7 @@ impl CallWalk<'_> {
 }
 
 /// Whether `expr` is the name `name` or an attribute `.name`.
-fn spelled(expr: &ast::Expr, name: &str) -> bool {
+pub(super) fn spelled(expr: &ast::Expr, name: &str) -> bool {
     match expr {
         ast::Expr::Name(n) => n.id.as_str() == name,
         ast::Expr::Attribute(a) => a.attr.as_str() == name,
@@ -552,7 +456,7 @@ fn spelled(expr: &ast::Expr, name: &str) -> bool {
 }
 
 /// `text` with `edits` made; identical edits count once, overlapping ones refuse.
-fn spliced(text: &str, mut edits: Vec<Edit>) -> Option<String> {
+pub(super) fn spliced(text: &str, mut edits: Vec<Edit>) -> Option<String> {
     edits.sort_by_key(|(r, s)| (r.start, r.end, s.clone()));
     edits.dedup();
     let mut out = String::with_capacity(text.len());

@@ -1,0 +1,13 @@
+"""Timing pieces of work."""
+
+import time
+
+
+def elapsed(start, now=None):
+    """Return the seconds since ``start`` (a ``time.monotonic()`` reading)."""
+    end = time.monotonic() if now is None else now
+    return end - start
+
+
+def report(name, start, now=None):
+    return f"{name} took {elapsed(start, now):.1f}s"
