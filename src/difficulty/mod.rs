@@ -33,6 +33,7 @@
 //! How the candidate was made (family, operators) is recorded with the features but is
 //! not part of the score: two tasks that look the same to an agent score the same.
 
+pub(crate) mod contract;
 pub(crate) mod near_duplicate;
 pub(crate) mod quota;
 

@@ -15,10 +15,9 @@ use super::stage::Prepared;
 use crate::bundle::record::{self, TaskFiles, TaskInput};
 use crate::bundle::task::ConflictKind;
 use crate::bundle::task_id;
-use crate::difficulty::{self, near_duplicate, Features, Level};
+use crate::difficulty::{self, contract, near_duplicate, Features, Level};
 use crate::forge::commits::write_task_commits;
 use crate::forge::{Candidate, Group};
-use crate::intent::{naming, Kind, Site};
 use crate::merge::{self, MergeResult};
 use crate::mutate::OperatorRef;
 use crate::resolve;
@@ -77,8 +76,8 @@ pub(super) fn judge(
         failing_tests_theirs: validation.theirs.failed_tests.len(),
         operators,
         family: candidate.family,
-        contract_kinds: contract_kinds(candidate),
-        call_sites_to_adapt: call_sites_to_adapt(candidate),
+        contract_kinds: contract::kinds(candidate),
+        call_sites_to_adapt: contract::call_sites_to_adapt(candidate),
     };
     let substrate = &prepared.substrate;
     let id = task_id(&substrate.name, &substrate.tree_id, &commits);
@@ -138,47 +137,6 @@ fn novel_gold_lines(conflicted: &Snapshot, gold: &Snapshot, paths: &[String], ou
     });
     let beside = outside.iter().map(|path| difficulty::novel_lines(&text(gold, path), &[&text(conflicted, path)]));
     in_conflicts.chain(beside).sum()
-}
-
-/// The contract kinds either side makes, sorted.
-fn contract_kinds(candidate: &Candidate) -> Vec<Kind> {
-    let mut kinds: Vec<Kind> = contract_sites(candidate).map(|site| site.kind).collect();
-    kinds.sort();
-    kinds.dedup();
-    kinds
-}
-
-fn contract_sites(candidate: &Candidate) -> impl Iterator<Item = &Site> {
-    let changes = candidate.ours_intent.changes.iter().chain(&candidate.theirs_intent.changes);
-    changes.filter(|site| site.kind.contract().is_some())
-}
-
-/// Calls of a unit whose contract a side changes (`name(`, the last part of its
-/// symbol) on gold's lines that neither side's version of the file has.
-fn call_sites_to_adapt(candidate: &Candidate) -> usize {
-    let names: Vec<String> =
-        contract_sites(candidate).map(|site| site.symbol.rsplit('.').next().unwrap_or_default().to_string()).collect();
-    if names.is_empty() {
-        return 0;
-    }
-    let calls = |line: &str| -> usize {
-        let called = |name: &String| {
-            let at = naming::occurrences(line, name);
-            at.into_iter().filter(|&at| line[at + name.len()..].trim_start().starts_with('(')).count()
-        };
-        names.iter().map(called).sum()
-    };
-    let gold = &candidate.gold;
-    gold.keys()
-        .filter(|path| path.ends_with(".py"))
-        .map(|path| {
-            let sides =
-                [&candidate.ours, &candidate.theirs].map(|tree| snapshot::text_of(tree, path).unwrap_or_default());
-            let seen: std::collections::BTreeSet<&str> = sides.iter().flat_map(|t| t.lines()).map(str::trim).collect();
-            let text = snapshot::text_of(gold, path).unwrap_or_default();
-            text.lines().filter(|line| !seen.contains(line.trim())).map(calls).sum::<usize>()
-        })
-        .sum()
 }
 
 impl Keepable for Box<Draft> {

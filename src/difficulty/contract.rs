@@ -1,0 +1,91 @@
+//! What a contract task asks of a merge: the contract kinds its sides make, and the
+//! calls of a changed unit that gold writes anew (the call sites the merge must adapt).
+
+use std::collections::BTreeSet;
+
+use crate::forge::Candidate;
+use crate::intent::{naming, Kind, Site};
+use crate::snapshot;
+
+/// The contract kinds either side makes, sorted.
+pub(crate) fn kinds(candidate: &Candidate) -> Vec<Kind> {
+    let mut kinds: Vec<Kind> = sites(candidate).map(|site| site.kind).collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds
+}
+
+fn sites(candidate: &Candidate) -> impl Iterator<Item = &Site> {
+    let changes = candidate.ours_intent.changes.iter().chain(&candidate.theirs_intent.changes);
+    changes.filter(|site| site.kind.contract().is_some())
+}
+
+/// Calls of a unit whose contract a side changes (its name, the last part of the site's
+/// symbol, followed by `(`) that span a line of gold neither side's version of the file
+/// has: a call whose arguments gold rewrote counts even when its first line is old.
+pub(crate) fn call_sites_to_adapt(candidate: &Candidate) -> usize {
+    let names: BTreeSet<&str> =
+        sites(candidate).map(|site| site.symbol.rsplit('.').next().unwrap_or_default()).collect();
+    if names.is_empty() {
+        return 0;
+    }
+    let gold = &candidate.gold;
+    let files = gold.keys().filter(|path| path.ends_with(".py")).filter_map(|path| {
+        let text = snapshot::text_of(gold, path)?;
+        let sides = [&candidate.ours, &candidate.theirs].map(|tree| snapshot::text_of(tree, path).unwrap_or_default());
+        let seen: BTreeSet<&str> = sides.iter().flat_map(|t| t.lines()).map(str::trim).collect();
+        let novel: Vec<bool> = text.lines().map(|line| !seen.contains(line.trim())).collect();
+        novel.contains(&true).then(|| names.iter().map(|name| novel_calls(text, name, &novel)).sum::<usize>())
+    });
+    files.sum()
+}
+
+/// The calls of `name` in `text` spanning a line marked in `novel` (0-based).
+fn novel_calls(text: &str, name: &str, novel: &[bool]) -> usize {
+    let line_of = |at: usize| text[..at].matches('\n').count();
+    naming::occurrences(text, name)
+        .into_iter()
+        .filter_map(|at| {
+            let after = at + name.len();
+            let open = after + text[after..].len() - text[after..].trim_start_matches([' ', '\t']).len();
+            text[open..].starts_with('(').then(|| (line_of(at), line_of(closing(text, open))))
+        })
+        .filter(|&(first, last)| (first..=last).any(|line| novel.get(line).copied().unwrap_or(false)))
+        .count()
+}
+
+/// The byte offset of the bracket closing the one at `open` (the text's end if none).
+fn closing(text: &str, open: usize) -> usize {
+    let mut depth = 0usize;
+    for (at, c) in text[open..].char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return open + at;
+                }
+            }
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_counts_when_any_of_its_lines_is_new() {
+        let text = "x = f(a, b)\ny = f(\n    b,\n    a,\n)\nz = g(f)\n";
+        // Only the argument lines of the second call are new.
+        let novel = [false, false, true, true, false, false];
+        assert_eq!(novel_calls(text, "f", &novel), 1);
+        let first_new = [true, false, false, false, false, false];
+        assert_eq!(novel_calls(text, "f", &first_new), 1);
+        // `f` passed as a value is not a call.
+        let last_new = [false, false, false, false, false, true];
+        assert_eq!(novel_calls(text, "f", &last_new), 0);
+    }
+}
