@@ -4,9 +4,10 @@
 //! Every token (identifier, keyword, literal, operator) that gold has on a line neither
 //! side has must appear in ours' or theirs' version of that file, or on a line one side
 //! changes anywhere in the tree (its diff against base: a contract change's adapted
-//! callers show how the other side's new calls are to be adapted). Strings compare by
-//! their contents (quotes and prefixes aside), numbers by their spelling; comments are
-//! not tokens. A file that does not lex is not checked (the tests judge it).
+//! callers show how the other side's new calls are to be adapted; a changed file's
+//! module path counts as written there). Strings compare by
+//! their words (an f-string holding a renamed field is as derivable as the name), or
+//! whole when they have none; numbers by their spelling; comments are not tokens. A file that does not lex is not checked (the tests judge it).
 //!
 //! History families are exempt: a real merge commit is what it is.
 
@@ -69,6 +70,11 @@ fn diff_tokens<'a>(base: &'a Snapshot, side: &'a Snapshot) -> impl Iterator<Item
         let [before, after] = [base, side].map(|tree| snapshot::text_of(tree, path).unwrap_or_default());
         let mut out = changed_tokens(after, before);
         out.extend(changed_tokens(before, after));
+        // A changed file's module path is learnt too: a move's destination is named by
+        // the file it lands in (`from main import clamp`).
+        if before != after {
+            out.extend(path.trim_end_matches(".py").split('/').map(str::to_string));
+        }
         out
     })
 }
@@ -89,7 +95,7 @@ fn changed_tokens(text: &str, other: &str) -> Vec<String> {
 }
 
 /// Each token of `text` with the 1-based line it starts on, as compared: a string's
-/// contents, any other token's spelling; layout tokens (newlines, indents) and comments
+/// words (its whole contents when it has none), any other token's spelling; layout tokens (newlines, indents) and comments
 /// left out. `None` when the text does not lex.
 fn line_tokens(text: &str) -> Option<Vec<(usize, String)>> {
     let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(at, _)| at + 1)).collect();
@@ -102,7 +108,19 @@ fn line_tokens(text: &str) -> Option<Vec<(usize, String)>> {
             continue;
         }
         let line = starts.partition_point(|&s| s <= start);
-        out.push((line, string_contents(spelling).unwrap_or(spelling).to_string()));
+        match string_contents(spelling) {
+            // A string by its words (an f-string's renamed field counts as the name),
+            // or whole when it has none (`"~"`).
+            Some(contents) => {
+                let words: Vec<&str> =
+                    contents.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+                match words.is_empty() {
+                    true => out.push((line, contents.to_string())),
+                    false => out.extend(words.into_iter().map(|word| (line, word.to_string()))),
+                }
+            }
+            None => out.push((line, spelling.to_string())),
+        }
     }
     Some(out)
 }

@@ -1,0 +1,4 @@
+def check(values):
+    for index, value in enumerate(values):
+        if value < 0:
+            return index

@@ -1,0 +1,6 @@
+def check(values):
+    for position, value in enumerate(values):
+        if value < 0:
+            return position
+        if value is None:
+            raise TypeError(f"values[{position}] is missing")
