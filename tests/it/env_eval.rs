@@ -43,7 +43,7 @@ mod second_tier {
     use super::*;
 
     #[test]
-    #[ignore = "second tier: plays gold on all 140 committed tasks (a minute and a half)"]
+    #[ignore = "second tier: plays gold on every committed task (a minute and a half)"]
     fn gold_reaches_the_maximum_on_every_embedded_task() {
         let report = eval_json(&["--agent", "gold"]);
         let manifest = read_json(&root().join(SAMPLE).join("manifest.json"));

@@ -242,7 +242,7 @@ fn serve_and_eval_run_from_a_published_folder_and_refuse_one_without_solutions()
     publish_ok(&out, &[]);
     let dataset = out.to_str().unwrap();
     // A textual task and a semantic one, graded from the records alone.
-    for task in ["calculator-17faa6f83c", "processor-caf6ad7fae"] {
+    for task in ["calculator-17faa6f83c", "ledger-b6c861830b"] {
         let output = mergeforge()
             .args(["eval", "--dataset", dataset, "--agent", "gold", "--task", task, "--json"])
             .output()
@@ -416,12 +416,12 @@ fn shards_stay_under_the_limit_and_hold_every_row() {
     // Same rows as with one shard per split, in the same order.
     let mut small: Vec<String> = records_of(&out).into_iter().map(|(_, r)| r.id).collect();
     let mut whole: Vec<String> = records_of(&default_out).into_iter().map(|(_, r)| r.id).collect();
-    assert_eq!(small.len(), 140);
+    assert_eq!(small.len(), committed_tasks());
     small.sort();
     whole.sort();
     assert_eq!(small, whole);
     small.dedup();
-    assert_eq!(small.len(), 140, "a task appears twice");
+    assert_eq!(small.len(), committed_tasks(), "a task appears twice");
 
     // A limit no record fits in, or one over 8 MiB, is refused.
     let refused = publish(&[
@@ -506,8 +506,14 @@ fn push_to_a_bare_repository_twice_makes_one_commit_and_a_changed_version_is_ref
     assert_eq!(git(&remote, &["show", "main:README.md"]), std::fs::read_to_string(out.join("README.md")).unwrap());
     let files = git(&remote, &["ls-tree", "-r", "--name-only", "main"]);
     assert_eq!(files.lines().count(), read_tree(&out).len());
-    assert_eq!(files.lines().filter(|f| f.starts_with("bundles/") && f.ends_with(".bundle")).count(), 140);
-    assert_eq!(files.lines().filter(|f| f.starts_with("solutions/") && f.ends_with(".bundle")).count(), 140);
+    assert_eq!(
+        files.lines().filter(|f| f.starts_with("bundles/") && f.ends_with(".bundle")).count(),
+        committed_tasks()
+    );
+    assert_eq!(
+        files.lines().filter(|f| f.starts_with("solutions/") && f.ends_with(".bundle")).count(),
+        committed_tasks()
+    );
 
     // Different content under the same version: refused, nothing pushed.
     let other = work.path().join("hf-other");
@@ -636,4 +642,10 @@ fn help_documents_the_layout_and_the_push_rules() {
     ] {
         assert!(help.contains(needle), "--help lacks {needle:?}:\n{help}");
     }
+}
+
+/// How many tasks the committed sample holds (its task folders).
+fn committed_tasks() -> usize {
+    let dir = root().join("generated/mergeforge-embedded/1.0.0/tasks");
+    std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).count()
 }

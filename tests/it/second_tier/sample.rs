@@ -6,7 +6,7 @@ use crate::common::*;
 use crate::sample::sample_version;
 
 #[test]
-#[ignore = "second tier: re-checks all 140 committed tasks with plain git and pytest (minutes)"]
+#[ignore = "second tier: re-checks every committed task with plain git and pytest (minutes)"]
 fn every_committed_task_verifies_with_plain_git_and_pytest() {
     let version = sample_version();
     let manifest = read_json(&version.join("manifest.json"));
