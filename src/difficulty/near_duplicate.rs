@@ -5,7 +5,8 @@
 //! every hunk of every conflicted file, in path order) as tokens: whitespace and
 //! comments dropped, each identifier replaced by `$n`, numbered by first appearance
 //! across the whole task (so `a < b` and `x < y` match, `a < a` and `a < b` do not).
-//! Keywords, literals and operators stay as written.
+//! Keywords, literals and operators stay as written. A file without markers (a
+//! semantic task's) counts by its whole text, the same way.
 
 use crate::resolve::segments;
 use crate::snapshot::sha256_hex;
@@ -26,13 +27,18 @@ pub(crate) fn fingerprint<'a>(conflicted_files: impl IntoIterator<Item = (&'a st
     let mut out = String::new();
     for (_, text) in files {
         out.push_str("\u{1}file");
-        for hunk in segments(text).into_iter().filter_map(|s| s.hunk) {
-            for side in [&hunk.ours, &hunk.base, &hunk.theirs] {
-                out.push_str("\u{1}side");
-                for token in tokens(side) {
-                    out.push(' ');
-                    out.push_str(&normalise(token, &mut names));
-                }
+        let hunks: Vec<_> = segments(text).into_iter().filter_map(|s| s.hunk).collect();
+        let sides: Vec<&str> = match hunks.is_empty() {
+            // A file without markers (a semantic task's): the file is the exercise, or
+            // every semantic task with as many files would share one fingerprint.
+            true => vec![text],
+            false => hunks.iter().flat_map(|hunk| [hunk.ours.as_str(), &hunk.base, &hunk.theirs]).collect(),
+        };
+        for side in sides {
+            out.push_str("\u{1}side");
+            for token in tokens(side) {
+                out.push(' ');
+                out.push_str(&normalise(token, &mut names));
             }
         }
     }
@@ -123,6 +129,17 @@ mod tests {
         let a = conflict("    if a < b:\n", "    if a <= b:\n", "    if a > b:\n");
         let b = conflict("if  x<y :  # why\n", "if x <= y:\n", "if x > y:\n");
         assert_eq!(fingerprint([("f.py", a.as_str())]), fingerprint([("g.py", b.as_str())]));
+    }
+
+    #[test]
+    fn semantic_tasks_count_by_their_files() {
+        // Two clean merges (no markers) of one file, breaking different calls: not alike.
+        let one = "def f(a, b):\n    return a - b\n\n\ndef g():\n    return f(1, 2)\n";
+        let two = "def f(a, b):\n    return a - b\n\n\ndef h():\n    return f(2, 1) * 3\n";
+        assert_ne!(fingerprint([("m.py", one)]), fingerprint([("m.py", two)]));
+        // The same file under other names is the same exercise.
+        let renamed = one.replace("f(", "k(");
+        assert_eq!(fingerprint([("m.py", one)]), fingerprint([("n.py", renamed.as_str())]));
     }
 
     #[test]
