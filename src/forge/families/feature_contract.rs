@@ -11,7 +11,7 @@
 //! own cells of a run.
 
 use super::feature_refactor::recipe;
-use super::integrate::{independent, uses};
+use super::integrate::{first_independent_pair, uses};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::intent::{Kind, Site};
 
@@ -44,10 +44,7 @@ impl FamilyBuilder for FeatureContract {
                 out.push(recipe(input, NAME, vec![(*feature).clone()], vec![contract.clone()]));
             }
             // Two features calling the unit, on one side: the merge adapts both.
-            let pair = users.iter().enumerate().find_map(|(i, a)| {
-                users[i + 1..].iter().find(|b| independent(a, b)).map(|b| ((*a).clone(), (*b).clone()))
-            });
-            if let Some((a, b)) = pair {
+            if let Some((a, b)) = first_independent_pair(&users) {
                 out.push(recipe(input, NAME, vec![a, b], vec![contract.clone()]));
             }
         }

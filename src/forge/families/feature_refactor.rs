@@ -12,7 +12,7 @@
 //! "Rename `y`" on one branch), so the resolution carries a refactor into new code in
 //! both files.
 
-use super::integrate::{applied, independent, listed, uses, Sides};
+use super::integrate::{applied, first_independent_pair, independent, listed, uses, Sides};
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::snapshot::{self, Snapshot};
 use crate::intent::{naming, Kind, Site};
@@ -50,10 +50,7 @@ impl FamilyBuilder for FeatureRefactor {
                 }
             }
             // Two features using the name, on one side: the refactor reaches both.
-            let pair = users.iter().enumerate().find_map(|(i, a)| {
-                users[i + 1..].iter().find(|b| independent(a, b)).map(|b| ((*a).clone(), (*b).clone()))
-            });
-            if let Some((a, b)) = pair {
+            if let Some((a, b)) = first_independent_pair(&users) {
                 out.push(recipe(input, NAME, vec![a, b], vec![refactor.clone()]));
             }
         }

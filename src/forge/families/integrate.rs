@@ -51,6 +51,15 @@ pub(super) fn independent(a: &Site, b: &Site) -> bool {
         && !b.uses.contains(&last(a))
 }
 
+/// The first two sites of `users` (in order) that different developers could add: the
+/// features of a task whose one side adds both.
+pub(super) fn first_independent_pair(users: &[&Site]) -> Option<(Site, Site)> {
+    users
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| users[i + 1..].iter().find(|b| independent(a, b)).map(|b| ((*a).clone(), (*b).clone())))
+}
+
 /// Whether `feature`'s code uses a name `refactor` rewrites (and is not its subject): for
 /// a renamed local or parameter, whether it reads it (`func.local` among its uses); for
 /// a renamed method, whether it reads it on `self` or `cls` (`.method`).
