@@ -212,16 +212,24 @@ mod second_tier {
         assert_eq!(cleared, json!(0), "no task is open yet");
         let list_png = screenshot(&client, &dir, "list-desktop.png").await;
 
-        // Open the first hard task with the keyboard.
-        let link = &links[0];
-        let task_id = link.attr("data-id").await.expect("data-id").expect("a task id");
+        // Open, with the keyboard, the first hard task that has conflict markers (a semantic
+        // task merges cleanly: its diff removes no marker).
+        let mut opened = None;
+        for link in &links {
+            let id = link.attr("data-id").await.expect("data-id").expect("a task id");
+            let task = read_json(&root().join(SAMPLE).join("tasks").join(&id).join("task.json"));
+            let hunks: u64 =
+                task["conflicts"].as_array().expect("conflicts").iter().filter_map(|c| c["hunks"].as_u64()).sum();
+            if hunks > 0 {
+                opened = Some((link, id, hunks));
+                break;
+            }
+        }
+        let (link, task_id, hunks) = opened.expect("a hard task with conflict markers in the sample");
         link.send_keys(ENTER).await.expect("Enter on the task link");
         wait_text(&client, "#task-title", Duration::from_secs(10), |t| t == task_id).await;
         let focused = script(&client, "return document.activeElement.id").await;
         assert_eq!(focused, json!("task-title"), "opening a task moves the focus to it");
-        let task = read_json(&root().join(SAMPLE).join("tasks").join(&task_id).join("task.json"));
-        let hunks: u64 =
-            task["conflicts"].as_array().expect("conflicts").iter().filter_map(|c| c["hunks"].as_u64()).sum();
         let blocks = script(&client, "return document.querySelectorAll('#task-detail .mk-ours').length").await;
         assert_eq!(blocks, json!(hunks), "every conflict block of the task is highlighted");
         let task_png = screenshot(&client, &dir, "task-desktop.png").await;
