@@ -58,6 +58,14 @@ pub fn text_of<'a>(snapshot: &'a Snapshot, path: &str) -> Option<&'a str> {
     snapshot.get(path).and_then(|d| std::str::from_utf8(d).ok())
 }
 
+/// For each line of `text`, whether it is new: not blank, and no line of `versions` is
+/// the same once both are trimmed (gold's lines that neither side has, a side's lines
+/// that base lacks).
+pub(crate) fn new_lines(text: &str, versions: &[&str]) -> Vec<bool> {
+    let known: std::collections::BTreeSet<&str> = versions.iter().flat_map(|v| v.lines()).map(str::trim).collect();
+    text.lines().map(str::trim).map(|line| !line.is_empty() && !known.contains(line)).collect()
+}
+
 /// Whether `path` belongs to the test suite: any file under a `tests` or `test` folder,
 /// a `test_*.py` or `*_test.py` module, or a `conftest.py`.
 pub fn is_test_file(path: &str) -> bool {

@@ -33,8 +33,7 @@ pub(crate) fn call_sites_to_adapt(candidate: &Candidate) -> usize {
     let files = gold.keys().filter(|path| path.ends_with(".py")).filter_map(|path| {
         let text = snapshot::text_of(gold, path)?;
         let sides = [&candidate.ours, &candidate.theirs].map(|tree| snapshot::text_of(tree, path).unwrap_or_default());
-        let seen: BTreeSet<&str> = sides.iter().flat_map(|t| t.lines()).map(str::trim).collect();
-        let novel: Vec<bool> = text.lines().map(|line| !seen.contains(line.trim())).collect();
+        let novel = snapshot::new_lines(text, &sides);
         novel.contains(&true).then(|| names.iter().map(|name| novel_calls(text, name, &novel)).sum::<usize>())
     });
     files.sum()

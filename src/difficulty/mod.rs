@@ -176,8 +176,7 @@ pub(crate) fn score(level: Level, f: &Features) -> f64 {
 
 /// The lines of `gold` (non-blank, trimmed) that none of `versions` has.
 pub(crate) fn novel_lines(gold: &str, versions: &[&str]) -> usize {
-    let known: std::collections::BTreeSet<&str> = versions.iter().flat_map(|v| v.lines()).map(str::trim).collect();
-    gold.lines().map(str::trim).filter(|line| !line.is_empty() && !known.contains(line)).count()
+    crate::snapshot::new_lines(gold, versions).into_iter().filter(|&new| new).count()
 }
 
 /// Levels and scores a task.

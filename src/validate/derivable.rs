@@ -42,16 +42,12 @@ pub(crate) fn underivable(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot, g
     for path in gold.keys().filter(|p| p.ends_with(".py")) {
         let Some(text) = snapshot::text_of(gold, path) else { continue };
         let versions = [ours, theirs].map(|tree| snapshot::text_of(tree, path).unwrap_or_default());
-        let seen: BTreeSet<&str> = versions.iter().flat_map(|v| v.lines()).map(str::trim).collect();
-        let lines: Vec<&str> = text.lines().collect();
-        if lines.iter().all(|line| seen.contains(line.trim())) {
+        let novel = snapshot::new_lines(text, &versions);
+        if !novel.contains(&true) {
             continue;
         }
         let Some(tokens) = line_tokens(text) else { continue };
-        let new: Vec<&(usize, String)> = tokens
-            .iter()
-            .filter(|(line, _)| !seen.contains(lines.get(line - 1).copied().unwrap_or_default().trim()))
-            .collect();
+        let new: Vec<&(usize, String)> = tokens.iter().filter(|(line, _)| on_new_line(&novel, *line)).collect();
         let here: BTreeSet<String> =
             versions.iter().filter_map(|v| line_tokens(v)).flatten().map(|(_, token)| token).collect();
         let learnt = learnt.get_or_insert_with(|| diff_tokens(base, ours).chain(diff_tokens(base, theirs)).collect());
@@ -84,14 +80,19 @@ fn changed_tokens(text: &str, other: &str) -> Vec<String> {
     if text == other {
         return Vec::new();
     }
-    let kept: BTreeSet<&str> = other.lines().map(str::trim).collect();
-    let lines: Vec<&str> = text.lines().collect();
+    let novel = snapshot::new_lines(text, &[other]);
     line_tokens(text)
         .unwrap_or_default()
         .into_iter()
-        .filter(|(line, _)| !kept.contains(lines.get(line - 1).copied().unwrap_or_default().trim()))
+        .filter(|(line, _)| on_new_line(&novel, *line))
         .map(|(_, token)| token)
         .collect()
+}
+
+/// Whether the 1-based `line` is marked new (a token of a multi-line string starts on
+/// its first line).
+fn on_new_line(novel: &[bool], line: usize) -> bool {
+    novel.get(line - 1).copied().unwrap_or(false)
 }
 
 /// Each token of `text` with the 1-based line it starts on, as compared: a string's
