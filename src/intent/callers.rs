@@ -12,6 +12,13 @@
 //! a string naming it (`mock.patch("pkg.mod.f")`; `__all__` entries excepted), a
 //! docstring's example calling it (a doctest shows the old result), or a file mentioning
 //! it that does not parse.
+//!
+//! A change that keeps what a call returns (a signature's) asks for the examples too
+//! ([`Doctests::Rewrite`]): each `>>>` example mentioning the function (with its `...`
+//! lines) is parsed on its own at its place in the file, and its calls are callers like
+//! any other, rewritten in the docstring as a developer would. Nothing is found when
+//! such an example does not parse, holds a backslash (the docstring's text would not
+//! be the example's) or starts on the line of the opening quotes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -172,8 +179,21 @@ pub(super) fn function<'m>(module: &'m PyModule, symbol: &str) -> Option<Functio
 /// One Python file of a tree that calls the function, parsed, with the spans of the
 /// calls (whole call expressions).
 pub(super) struct Caller {
+    /// The file, or for a docstring's example the example parsed alone (its offsets and
+    /// text the file's).
     pub(super) module: PyModule,
     pub(super) calls: BTreeSet<(usize, usize)>,
+    /// Whether the calls are a docstring's example.
+    pub(super) doctest: bool,
+}
+
+/// What a docstring's example calling the function does to [`calls_of_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Doctests {
+    /// The calls are unknown: the example's output would show the old result.
+    Refuse,
+    /// The example's calls are callers (the change keeps what a call returns).
+    Rewrite,
 }
 
 impl Caller {
@@ -188,6 +208,11 @@ impl Caller {
 /// its calls; `None` when they cannot be told apart from another thing's (see the module
 /// header). The function's own definition is the one definition of the name allowed.
 pub(super) fn calls_of(tree: &Snapshot, name: &str, method: bool) -> Option<Vec<Caller>> {
+    calls_of_with(tree, name, method, Doctests::Refuse)
+}
+
+/// [`calls_of`], with docstrings' examples treated as `doctests` says.
+pub(super) fn calls_of_with(tree: &Snapshot, name: &str, method: bool, doctests: Doctests) -> Option<Vec<Caller>> {
     if COMMON_METHODS.contains(&name) {
         return None;
     }
@@ -199,18 +224,33 @@ pub(super) fn calls_of(tree: &Snapshot, name: &str, method: bool) -> Option<Vec<
             continue;
         }
         let module = PyModule::parse(path, text).ok()?;
-        let (defined, calls) = scan(&module, name, method)?;
+        let (defined, calls, docstrings) = scan(&module, name, method, doctests)?;
         definitions += defined;
+        let mut examples = Vec::new();
+        for docstring in docstrings {
+            examples.extend(examples_of(&module, docstring, name)?);
+        }
         if !calls.is_empty() {
-            out.push(Caller { module, calls });
+            out.push(Caller { module, calls, doctest: false });
+        }
+        for example in examples {
+            let (defined, calls, _) = scan(&example, name, method, Doctests::Refuse)?;
+            definitions += defined;
+            if !calls.is_empty() {
+                out.push(Caller { module: example, calls, doctest: true });
+            }
         }
     }
     (definitions == 1).then_some(out)
 }
 
+/// The calls [`scan`] finds in a module: how many definitions of the name, the calls'
+/// spans, the spans of the strings whose examples mention it (with [`Doctests::Rewrite`]).
+type Scan = (usize, BTreeSet<(usize, usize)>, Vec<Range<usize>>);
+
 /// The definitions of `name` in a module and the spans of its calls; `None` on a use
 /// that is not a call, or a second binding of the name.
-fn scan(module: &PyModule, name: &str, method: bool) -> Option<(usize, BTreeSet<(usize, usize)>)> {
+fn scan(module: &PyModule, name: &str, method: bool, doctests: Doctests) -> Option<Scan> {
     let mut defined = 0;
     let mut exprs: Vec<&ast::Expr> = Vec::new();
     for stmt in refs::statements(&module.suite) {
@@ -242,6 +282,7 @@ fn scan(module: &PyModule, name: &str, method: bool) -> Option<(usize, BTreeSet<
         .map(|r| (r.start, r.end))
         .collect();
     let mut calls = BTreeSet::new();
+    let mut docstrings = Vec::new();
     for expr in &exprs {
         let span = PyModule::span(*expr);
         let is_callee = callees.contains(&(span.start, span.end));
@@ -258,8 +299,11 @@ fn scan(module: &PyModule, name: &str, method: bool) -> Option<(usize, BTreeSet<
             ast::Expr::Constant(c) => {
                 if let ast::Constant::Str(s) = &c.value {
                     let doctest = s.contains(">>>") && mentions(s, name);
-                    if s == name || s.ends_with(&format!(".{name}")) || doctest {
+                    if s == name || s.ends_with(&format!(".{name}")) || (doctest && doctests == Doctests::Refuse) {
                         return None;
+                    }
+                    if doctest {
+                        docstrings.push(span);
                     }
                 }
             }
@@ -269,7 +313,76 @@ fn scan(module: &PyModule, name: &str, method: bool) -> Option<(usize, BTreeSet<
             _ => {}
         }
     }
-    Some((defined, calls))
+    Some((defined, calls, docstrings))
+}
+
+/// The `>>>` examples (with their `...` lines) of the string literal at `span` that
+/// mention `name`, each parsed alone at its place in the file; `None` when one cannot
+/// be (see the module header).
+fn examples_of(module: &PyModule, span: Range<usize>, name: &str) -> Option<Vec<PyModule>> {
+    let text = &module.text;
+    let body = string_body(text, span)?;
+    let mut lines: Vec<Range<usize>> = Vec::new();
+    let mut start = body.start;
+    for line in text[body.clone()].split('\n') {
+        lines.push(start..start + line.len());
+        start += line.len() + 1;
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(indent) = prompt(&text[lines[i].clone()], ">>>", None) else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + 1;
+        while j < lines.len() && prompt(&text[lines[j].clone()], "...", Some(indent)).is_some() {
+            j += 1;
+        }
+        let whole = lines[i].start..lines[j - 1].end;
+        if mentions(&text[whole.clone()], name) {
+            let at_line_start = text[..whole.start].ends_with('\n');
+            if !at_line_start || text[whole.clone()].contains('\\') {
+                return None;
+            }
+            // Each prompt blanked, the example indented under `if 1:` placed just before
+            // it, so that its offsets are the file's.
+            let blanked: Vec<String> = lines[i..j]
+                .iter()
+                .map(|line| {
+                    let line = &text[line.clone()];
+                    let cut = (indent + 4).min(line.len());
+                    format!("{}{}", " ".repeat(cut), &line[cut..])
+                })
+                .collect();
+            let piece = format!("if 1:\n{}", blanked.join("\n"));
+            let offset = whole.start.checked_sub("if 1:\n".len())?;
+            out.push(PyModule::parse_piece(&module.path, text, &piece, offset).ok()?);
+        }
+        i = j;
+    }
+    Some(out)
+}
+
+/// The indent of `line` when it opens with the doctest prompt `mark` (`>>>` or `...`,
+/// followed by a space or nothing), at `indent` when given.
+fn prompt(line: &str, mark: &str, indent: Option<usize>) -> Option<usize> {
+    let trimmed = line.trim_start_matches(' ');
+    let at = line.len() - trimmed.len();
+    let rest = trimmed.strip_prefix(mark)?;
+    let fits = indent.is_none_or(|i| i == at) && (rest.is_empty() || rest.starts_with(' '));
+    fits.then_some(at)
+}
+
+/// The text between a string literal's quotes (the prefix and quotes left out); `None`
+/// for literals joined from pieces.
+fn string_body(text: &str, span: Range<usize>) -> Option<Range<usize>> {
+    let spelling = text.get(span.clone())?;
+    let prefix = spelling.len() - spelling.trim_start_matches(|c: char| c.is_ascii_alphabetic()).len();
+    let quote = ["\"\"\"", "'''", "\"", "'"].into_iter().find(|q| spelling[prefix..].starts_with(q))?;
+    let body = span.start + prefix + quote.len()..span.end.checked_sub(quote.len())?;
+    let whole = body.start <= body.end && !text[body.clone()].contains(quote) && spelling.ends_with(quote);
+    whole.then_some(body)
 }
 
 /// Whether a statement assigns `__all__`.
@@ -385,4 +498,35 @@ pub(super) fn fresh_name<'a>(module: &PyModule, offset: usize, candidates: &[&'a
 /// Whether a module-level statement binds `name`.
 fn binds_at_top(stmt: &ast::Stmt, name: &str) -> bool {
     super::units::defined_names(stmt).contains(&name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> Snapshot {
+        files.iter().map(|(path, text)| (path.to_string(), std::sync::Arc::from(text.as_bytes()))).collect()
+    }
+
+    const LIB: &str = "def pad(text, width=4):\n    \"\"\"Pad.\n\n    >>> pad('a')\n    'a   '\n    >>> for w in (1, 2):\n    ...     print(pad('a',\n    ...               w))\n    a\n    a\n    \"\"\"\n    return text.ljust(width)\n";
+
+    #[test]
+    fn doctest_calls_are_callers_at_their_place_in_the_file() {
+        let tree = tree(&[("lib.py", LIB)]);
+        assert!(calls_of(&tree, "pad", false).is_none(), "a doctest makes calls unknown by default");
+        let callers = calls_of_with(&tree, "pad", false, Doctests::Rewrite).unwrap();
+        let calls: Vec<&str> =
+            callers.iter().flat_map(|c| c.calls.iter().map(|&(start, end)| &LIB[start..end])).collect();
+        assert_eq!(calls, ["pad('a')", "pad('a',\n    ...               w)"]);
+        assert!(callers.iter().all(|c| c.doctest));
+    }
+
+    #[test]
+    fn doctests_that_cannot_be_placed_make_calls_unknown() {
+        let escaped = LIB.replace(">>> pad('a')", ">>> pad('a\\\\n')");
+        let broken = LIB.replace(">>> pad('a')", ">>> pad('a'");
+        for text in [escaped, broken] {
+            assert!(calls_of_with(&tree(&[("lib.py", &text)]), "pad", false, Doctests::Rewrite).is_none(), "{text}");
+        }
+    }
 }

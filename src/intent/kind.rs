@@ -19,6 +19,7 @@ macro_rules! kinds {
             Branch => branch::Branch,
             ScaleParam => scale_param::ScaleParam,
             ReturnDict => return_dict::ReturnDict,
+            AddParam => add_param::AddParam,
             ReorderParams => reorder_params::ReorderParams,
             KeywordOnly => keyword_only::KeywordOnly,
             RaiseOnMiss => raise_on_miss::RaiseOnMiss,

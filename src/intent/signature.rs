@@ -2,8 +2,9 @@
 //! ([`Def`]: how a call binds its first parameter, which parameters a call fills by
 //! position, its docstring) and its calls with their positional arguments ([`calls`]).
 //!
-//! The calls are those [`callers::calls_of`] tells apart from every other thing's, with
-//! a signature's own rules on top: only undecorated functions and methods (but for
+//! The calls are those [`callers::calls_of`] tells apart from every other thing's,
+//! docstrings' examples included (a signature change keeps what they show: their calls
+//! are rewritten like any other), with a signature's own rules on top: only undecorated functions and methods (but for
 //! `staticmethod` and `classmethod`), no dunder but `__init__` (whose calls spell the
 //! class), and an instance method called through its class (`Class.m(obj, ...)`, the
 //! positions shifted by one) has no calls one can rewrite.
@@ -13,7 +14,7 @@ use std::ops::Range;
 
 use rustpython_ast as ast;
 
-use super::callers::{self, Edit};
+use super::callers::{self, Doctests, Edit};
 use crate::python::walk::{expr_children, is_docstring, owned_exprs, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
@@ -157,6 +158,14 @@ pub(super) struct Call {
     /// The positional arguments, in order, with the call's bound first parameter left
     /// out.
     pub(super) args: Vec<Arg>,
+    /// The keyword arguments' names, in order (`None` for a `**mapping`).
+    pub(super) keywords: Vec<Option<String>>,
+    /// The whole call expression.
+    pub(super) span: Range<usize>,
+    /// Where its last argument (positional or keyword) ends, by source position.
+    pub(super) last_end: Option<usize>,
+    /// Whether the call is a docstring's example (see [`callers::calls_of`]).
+    pub(super) doctest: bool,
 }
 
 impl Call {
@@ -178,7 +187,7 @@ impl Call {
 pub(super) fn calls(tree: &Snapshot, def: &Def) -> Option<Vec<Call>> {
     let attribute = matches!(def.binding, Binding::Method | Binding::ClassMethod | Binding::StaticMethod);
     let mut out = Vec::new();
-    for caller in callers::calls_of(tree, def.callee(), attribute)? {
+    for caller in callers::calls_of_with(tree, def.callee(), attribute, Doctests::Rewrite)? {
         let mut stmts = Vec::new();
         walk_stmts(&caller.module.suite, &mut stmts);
         for expr in stmts.into_iter().flat_map(owned_exprs) {
@@ -200,7 +209,20 @@ pub(super) fn calls(tree: &Snapshot, def: &Def) -> Option<Vec<Call>> {
                     effects: has_effects(a),
                 })
                 .collect();
-            out.push(Call { path: caller.module.path.clone(), args });
+            let keywords = call.keywords.iter().map(|k| k.arg.as_ref().map(|a| a.to_string())).collect();
+            let ends = call
+                .args
+                .iter()
+                .map(|a| PyModule::span(a).end)
+                .chain(call.keywords.iter().map(|k| PyModule::span(k).end));
+            out.push(Call {
+                path: caller.module.path.clone(),
+                args,
+                keywords,
+                span: PyModule::span(expr),
+                last_end: ends.max(),
+                doctest: caller.doctest,
+            });
         }
     }
     Some(out)

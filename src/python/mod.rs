@@ -43,6 +43,11 @@ pub(crate) struct StmtSite<'a> {
     pub(crate) index: usize,
 }
 
+/// The byte offset of each line of `text`.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(at, _)| at + 1)).collect()
+}
+
 /// Whether `text` parses as a Python module.
 pub fn parses(text: &str, path: &str) -> bool {
     ast::Suite::parse(text, path).is_ok()
@@ -51,13 +56,15 @@ pub fn parses(text: &str, path: &str) -> bool {
 impl PyModule {
     pub fn parse(path: &str, text: &str) -> Result<Self, String> {
         let suite = ast::Suite::parse(text, path).map_err(|e| format!("{path}: {e}"))?;
-        let mut line_starts = vec![0];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i + 1);
-            }
-        }
-        Ok(PyModule { path: path.to_string(), text: text.to_string(), suite, line_starts })
+        Ok(PyModule { path: path.to_string(), text: text.to_string(), suite, line_starts: line_starts(text) })
+    }
+
+    /// `piece`, found at `offset` of `text`, parsed on its own (a docstring's example):
+    /// the suite is the piece's, its offsets and the module's text are `text`'s.
+    pub(crate) fn parse_piece(path: &str, text: &str, piece: &str, offset: usize) -> Result<Self, String> {
+        let at = rustpython_ast::text_size::TextSize::try_from(offset).map_err(|e| format!("{path}: {e}"))?;
+        let suite = ast::Suite::parse_starts_at(piece, path, at).map_err(|e| format!("{path}: {e}"))?;
+        Ok(PyModule { path: path.to_string(), text: text.to_string(), suite, line_starts: line_starts(text) })
     }
 
     /// 1-based line number of a byte offset.
