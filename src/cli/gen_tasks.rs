@@ -8,17 +8,20 @@ use clap::Args;
 use serde_json::json;
 
 use super::agent_rung::{record, AgentRungArgs};
+use super::repos;
+use super::shard_report::{print_shard_summary, shard_json};
 use crate::bundle::dataset::WriteResult;
 use crate::bundle::manifest::{Ladder, MissingReason};
 use crate::difficulty::quota::Quotas;
 use crate::difficulty::Level;
 use crate::forge::{Family, Group};
-use crate::pipeline::shard::{ShardReport, ShardSpec};
+use crate::pipeline::shard::ShardSpec;
 use crate::pipeline::{self, GenOptions, GenReport};
 use crate::pytest::confirm::Confirmation;
 use crate::pytest::select::SelectionMode;
 use crate::resolve::mergiraf;
 use crate::substrate::history::HistoryCounts;
+use crate::substrate::repos::RepoList;
 use crate::substrate::SubstrateSpec;
 
 /// Generate a dataset version of test-verified merge-conflict tasks.
@@ -56,6 +59,21 @@ use crate::substrate::SubstrateSpec;
 /// messages are kept; commits skipped before any test runs are counted by reason.
 ///
 /// With --shard K/N, only shard K of N is generated, for `mergeforge merge-shards`.
+///
+/// With --repos FILE, the substrates are a list's repositories, one a line (`#` starts a
+/// comment; paths are relative to the list's folder):
+///
+///   ../checkouts/inflection            a checkout, an unpacked sdist or a bare git directory
+///   dist/six-1.16.0.tar.gz             an sdist archive (.tar.gz, .tgz, .zip), unpacked
+///   file:///srv/git/idna.git@v3.7      a git URL at a revision (URL@REV, or URL rev=REV)
+///   pypi:humanize==4.9.0               a release's sdist, downloaded with `python3 -m pip`
+///   ../calc config=calc.toml           any entry with its own substrate.toml
+///
+/// URLs and sdists are fetched once into CACHE/repos/ (a rerun reuses them; remove a
+/// folder there to fetch it again). A repository without a config is onboarded by
+/// detection; one that fails to fetch or onboard (no tests, a suite over
+/// --max-suite-cpu-seconds or failing everywhere) is skipped with its reason, and the
+/// report has a line per repository. Task ids name their repository.
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
 pub(crate) struct GenTasksArgs {
@@ -64,6 +82,11 @@ pub(crate) struct GenTasksArgs {
     /// only the keys it names. Repeatable. Default: every folder under substrates/.
     #[arg(long = "substrate", value_name = "PATH")]
     pub(crate) substrates: Vec<PathBuf>,
+
+    /// A repository list, one repository a line (the format is above), instead of
+    /// --substrate and --substrate-config.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["substrates", "substrate_configs"])]
+    pub(crate) repos: Option<PathBuf>,
 
     /// A substrate.toml to use: with a `path` key it names its own repository; without
     /// one it applies to the --substrate given in the same position. Repeatable.
@@ -192,24 +215,16 @@ fn test_argv(command: &str) -> anyhow::Result<Vec<String>> {
 
 pub(crate) fn run(args: GenTasksArgs) -> Result<ExitCode> {
     let shard = args.shard.as_deref().map(ShardSpec::parse).transpose()?;
-    let options = options_from(&args)?;
+    let (options, fetched) = options_and_repos(&args)?;
     mergiraf::prepare(options.no_mergiraf, options.progress)?;
     if let Some(shard) = shard {
         let report = pipeline::shard::gen_shard(&options, shard)?;
-        if args.json {
-            println!("{}", serde_json::to_string_pretty(&shard_json(&report))?);
-        } else {
-            print_shard_summary(&report);
-        }
-        return Ok(ExitCode::SUCCESS);
+        let repos = fetched.map(|f| f.report(&report.skipped_substrates, None));
+        return repos::emit(args.json, shard_json(&report), || print_shard_summary(&report), repos);
     }
     let report = pipeline::gen_tasks(&options)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report_json(&report))?);
-    } else {
-        print_summary(&report);
-    }
-    Ok(ExitCode::SUCCESS)
+    let repos = fetched.map(|f| f.report(&report.stats.skipped_substrates, Some(&report.manifest.substrates)));
+    repos::emit(args.json, report_json(&report), || print_summary(&report), repos)
 }
 
 /// Default for --max-suite-cpu-seconds.
@@ -219,8 +234,16 @@ const DEFAULT_PER_CELL: usize = 4;
 /// Default for --candidates-per-cell without --quota.
 const DEFAULT_CANDIDATES_PER_CELL: usize = 40;
 
-/// The library options for a parsed `gen-tasks` command line.
+/// The library options for a parsed `gen-tasks` command line (a --repos list's
+/// repositories fetched).
 pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
+    Ok(options_and_repos(args)?.0)
+}
+
+/// The library options, and with --repos what became of each listed repository's fetch.
+fn options_and_repos(args: &GenTasksArgs) -> Result<(GenOptions, Option<repos::Fetched>)> {
+    // A bad list line stops the run before anything is fetched or built.
+    let list = args.repos.as_deref().map(RepoList::read).transpose()?;
     if !is_semver(&args.dataset_version) {
         bail!("--version {}: not a semantic version; use MAJOR.MINOR.PATCH like 1.0.0", args.dataset_version);
     }
@@ -251,8 +274,7 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         (None, None) => DEFAULT_CANDIDATES_PER_CELL,
     };
     let test_command = args.test_cmd.as_deref().map(test_argv).transpose()?;
-    let embedded = args.substrates.is_empty() && args.substrate_configs.is_empty();
-    let substrates = if embedded { pipeline::embedded_substrates()? } else { substrate_specs(args, &test_command)? };
+    let embedded = args.substrates.is_empty() && args.substrate_configs.is_empty() && list.is_none();
     let dataset =
         args.dataset
             .clone()
@@ -266,6 +288,9 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
     }
     for path in &args.substrate_configs {
         command.extend(["--substrate-config".to_string(), path.display().to_string()]);
+    }
+    if let Some(file) = &args.repos {
+        command.extend(["--repos".to_string(), file.display().to_string()]);
     }
     if let Some(cmd) = &args.test_cmd {
         command.extend(["--test-cmd".to_string(), cmd.clone()]);
@@ -305,10 +330,17 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         command.extend(record(rung));
     }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2));
-    Ok(GenOptions {
+    let cache_dir = args.cache.clone().unwrap_or_else(|| args.out.join(".mergeforge-cache"));
+    let fetched = list.map(|list| repos::fetch_all(list, &cache_dir));
+    let substrates = match &fetched {
+        Some(fetched) => fetched.specs(&test_command),
+        None if embedded => pipeline::embedded_substrates()?,
+        None => substrate_specs(args, &test_command)?,
+    };
+    let options = GenOptions {
         substrates,
         out: args.out.clone(),
-        cache_dir: args.cache.clone().unwrap_or_else(|| args.out.join(".mergeforge-cache")),
+        cache_dir,
         dataset,
         version: args.dataset_version.clone(),
         seed: args.seed,
@@ -325,7 +357,8 @@ pub(super) fn options_from(args: &GenTasksArgs) -> Result<GenOptions> {
         history: args.history,
         agent_rung,
         max_suite_cpu_seconds: args.max_suite_cpu_seconds,
-    })
+    };
+    Ok((options, fetched))
 }
 
 fn substrate_specs(args: &GenTasksArgs, test_command: &Option<Vec<String>>) -> Result<Vec<SubstrateSpec>> {
@@ -528,48 +561,6 @@ pub(crate) fn ladder_line(ladder: &Ladder) -> String {
         "ladder: INCOMPLETE, {}: a task a missing rung would solve may be levelled too high ({tools})",
         missing.join(", ")
     )
-}
-
-fn shard_json(report: &ShardReport) -> serde_json::Value {
-    json!({
-        "shard_dir": report.dir,
-        "result": match report.write { WriteResult::Created => "created", WriteResult::Reproduced => "reproduced" },
-        "shard": report.shard.index,
-        "of": report.shard.count,
-        "fingerprint": report.fingerprint,
-        "positions": report.positions,
-        "judged": report.judged,
-        "kept": report.kept,
-        "rejected": report.rejected,
-        "skipped_substrates": report.skipped_substrates.iter().map(|(n, r)| json!({"substrate": n, "reason": r})).collect::<Vec<_>>(),
-        "seconds": (report.elapsed.as_secs_f64() * 10.0).round() / 10.0,
-    })
-}
-
-fn print_shard_summary(report: &ShardReport) {
-    let verb = match report.write {
-        WriteResult::Created => "wrote",
-        WriteResult::Reproduced => "reproduced (identical bytes already there)",
-    };
-    println!("{verb} shard {} to {}", report.shard, report.dir.display());
-    println!(
-        "judged {} of {} candidates, kept {}, rejected {} (run {})",
-        report.judged,
-        report.positions,
-        report.kept,
-        report.rejected.values().sum::<usize>(),
-        &report.fingerprint[..12]
-    );
-    for (reason, n) in &report.rejected {
-        println!("  rejected {reason:<22} {n}");
-    }
-    for (name, reason) in &report.skipped_substrates {
-        println!("skipped substrate {name}: {reason}");
-    }
-    println!(
-        "time {:.1}s; merge every shard with `mergeforge merge-shards OUT SHARD_DIR...`",
-        report.elapsed.as_secs_f64()
-    );
 }
 
 #[cfg(test)]

@@ -15,9 +15,11 @@ mod publish;
 mod recorded;
 mod reference;
 mod regenerate;
+mod repos;
 mod resolve;
 mod resolve_merge;
 mod serve;
+mod shard_report;
 mod stderr_log;
 mod values;
 

@@ -8,6 +8,7 @@
 pub(crate) mod config;
 pub(crate) mod detect;
 pub mod history;
+pub(crate) mod repos;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -203,9 +204,15 @@ fn read_config(spec: &SubstrateSpec, files: &Snapshot) -> Result<(SubstrateConfi
     Ok((detect::overlay(detected, given, &keys), detected_command))
 }
 
+/// A folder's name, the default substrate name; a bare repository's (`calc.git`) without
+/// its `.git`.
 fn folder_name(path: &Path) -> String {
     let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "substrate".into())
+    let name = canonical.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    match name.strip_suffix(".git").unwrap_or(&name) {
+        "" => "substrate".into(),
+        stem => stem.to_string(),
+    }
 }
 
 fn read_git_head(repo: &git2::Repository, path: &Path) -> Result<(Snapshot, String)> {

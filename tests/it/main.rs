@@ -41,6 +41,7 @@ mod onboard;
 mod publish;
 mod quotas;
 mod refactor_rung;
+mod repos;
 mod resolvers;
 mod sample;
 mod sandbox;
