@@ -118,35 +118,22 @@ fn tiny_sdist(project: &Path, index: &Path) {
 
 /// `gen-tasks --repos LIST` into `work/out`, pip reading `work/index` only.
 fn gen(work: &Path, list: &Path, json: bool) -> Output {
-    let out = work.join("out");
-    let mut args = vec![
-        "gen-tasks",
-        "--repos",
-        list.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--families",
-        "divergent-edit",
-        "--per-cell",
-        "1",
-        "--candidates-per-cell",
-        "4",
-        "--max-suite-cpu-seconds",
-        "20",
-        "--no-mergiraf",
-        "--no-progress",
-        "--jobs",
-        "2",
-    ];
-    if json {
-        args.push("--json");
-    }
-    mergeforge()
-        .args(&args)
+    let flags: &[&str] = if json { &["--json"] } else { &[] };
+    gen_command(work, list, &work.join("out"), flags).output().expect("mergeforge runs")
+}
+
+/// The `gen-tasks --repos LIST --out OUT` command of these tests (pip reading
+/// `work/index` only), with `extra` flags.
+fn gen_command(work: &Path, list: &Path, out: &Path, extra: &[&str]) -> std::process::Command {
+    let mut command = mergeforge();
+    command
+        .args(["gen-tasks", "--repos", list.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .args(["--families", "divergent-edit", "--per-cell", "1", "--candidates-per-cell", "4"])
+        .args(["--max-suite-cpu-seconds", "20", "--no-mergiraf", "--no-progress", "--jobs", "2"])
+        .args(extra)
         .env("PIP_NO_INDEX", "1")
-        .env("PIP_FIND_LINKS", work.join("index"))
-        .output()
-        .expect("mergeforge runs")
+        .env("PIP_FIND_LINKS", work.join("index"));
+    command
 }
 
 fn json_of(output: &Output) -> serde_json::Value {
@@ -285,4 +272,81 @@ fn a_bad_list_line_is_one_error_naming_the_file_and_line() {
         failures.push("--repos with --substrate is refused".into());
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Second tier (first-tier sibling: `a_list_of_repositories_makes_one_dataset_and_reruns_to_the_same_bytes`).
+mod second_tier {
+    use std::collections::BTreeMap;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    /// Outcome files in a cache.
+    fn outcomes(cache: &Path) -> usize {
+        let Ok(dirs) = std::fs::read_dir(cache.join("outcomes")) else { return 0 };
+        dirs.flatten().flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().flatten()).count()
+    }
+
+    fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+        mergeforge::bundle::dataset::read_tree(dir).expect("version folder reads")
+    }
+
+    #[test]
+    #[ignore = "second tier: a list run killed and resumed, then sharded and merged (minutes)"]
+    fn a_killed_list_run_resumes_and_its_shards_merge_to_the_same_version() {
+        let work = tempfile::tempdir().unwrap();
+        let work = work.path();
+        let (list, _) = repositories(work);
+        let cache = work.join("cache");
+        let cache_flag = ["--cache", cache.to_str().unwrap(), "--json"];
+
+        // Killed once some outcomes are cached (every fetch done by then).
+        let resumed = work.join("resumed");
+        let mut child = gen_command(work, &list, &resumed, &cache_flag)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(300);
+        while outcomes(&cache) < 4 {
+            assert!(child.try_wait().unwrap().is_none(), "the run finished before it could be killed");
+            assert!(Instant::now() < deadline, "no outcomes cached in time");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        let cached = outcomes(&cache);
+        assert!(!resumed.join("mergeforge/1.0.0/manifest.json").exists(), "killed before writing");
+
+        // The same command again finishes.
+        let report = json_of(&gen_command(work, &list, &resumed, &cache_flag).output().unwrap());
+        assert_eq!(report["result"], "created");
+        assert!(outcomes(&cache) >= cached);
+
+        // Two shards of the same list, sharing the cache, merge to the same bytes.
+        let mut dirs = Vec::new();
+        for k in 0..2 {
+            let shard = format!("{k}/2");
+            let mut flags = cache_flag.to_vec();
+            flags.extend(["--shard", &shard]);
+            let out = work.join("shards");
+            let shard_report = json_of(&gen_command(work, &list, &out, &flags).output().unwrap());
+            let repos = shard_report["repos"].as_array().unwrap();
+            let onboarded: Vec<bool> = repos.iter().map(|r| r["onboarded"].as_bool().unwrap()).collect();
+            assert_eq!(onboarded, [true, true, true, false], "{shard_report:#}");
+            dirs.push(shard_report["shard_dir"].as_str().unwrap().to_string());
+        }
+        let merged = work.join("merged");
+        let mut args = vec!["merge-shards".to_string(), merged.display().to_string()];
+        args.extend(dirs);
+        let output = mergeforge().args(&args).output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let (a, b) = (files(&resumed.join("mergeforge/1.0.0")), files(&merged.join("mergeforge/1.0.0")));
+        assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+        for (path, bytes) in &a {
+            assert!(b[path] == *bytes, "{path} differs between the resumed run and the merged shards");
+        }
+        eprintln!("killed after {cached} cached outcomes; {} at the end", outcomes(&cache));
+    }
 }
