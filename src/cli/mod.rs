@@ -51,7 +51,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Generate a dataset version of test-verified merge-conflict tasks.
+    // About and long help come from `GenTasksArgs`'s doc comment.
     GenTasks(GenTasksArgs),
     // About and long help come from `OnboardArgs`'s doc comment.
     Onboard(OnboardArgs),

@@ -271,6 +271,13 @@ fn a_bad_list_line_is_one_error_naming_the_file_and_line() {
     if both.status.success() || !String::from_utf8_lossy(&both.stderr).contains("cannot be used with") {
         failures.push("--repos with --substrate is refused".into());
     }
+    // --help says what to write.
+    let help = String::from_utf8_lossy(&run_mergeforge(&["gen-tasks", "--help"]).stdout).into_owned();
+    for line in ["With --repos FILE", "a bare git directory", "(URL@REV, or URL rev=REV)", "pypi:humanize==4.9.0"] {
+        if !help.contains(line) {
+            failures.push(format!("gen-tasks --help does not say {line:?}"));
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
