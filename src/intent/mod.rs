@@ -25,8 +25,8 @@
 //!
 //! Files: [`kind`] (the [`Kind`] enum), [`site`] (the interface: [`Transform`], [`Site`],
 //! [`Workspace`], [`Change`]), one file per kind, and what kinds share ([`naming`],
-//! `refs`, `strip`, `suite`, `prune`, `callers`, `signature`). Adding a kind: its file and its line in
-//! the list of `kind.rs`.
+//! `refs`, `strip`, `suite`, `prune`, `callers`, `signature`, `scale`, `scale_calls`).
+//! Adding a kind: its file and its line in the list of `kind.rs`.
 
 mod callers;
 mod kind;
@@ -61,6 +61,7 @@ macro_rules! catalogue {
 pub(crate) mod prune;
 pub(crate) mod refs;
 mod scale;
+mod scale_calls;
 mod signature;
 pub(crate) mod strip;
 pub(crate) mod suite;

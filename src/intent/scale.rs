@@ -327,8 +327,9 @@ pub(super) fn shifted(literal: &str, power: i32) -> Option<String> {
 /// The walk over code that reads values now in the new unit (*targets*: a parameter's
 /// reads, a function's calls) and converts each back where the code needs the old one:
 /// a scaling the conversion undoes goes (`wait / 1000.0` → `wait`), the numbers a target
-/// is compared with are converted (`percent > 100` → `fraction > 1`), elsewhere the
-/// target is scaled back (`delay / 1000`).
+/// is compared with are converted (`percent > 100` → `fraction > 1`), a truth test
+/// (`if delay:`) or a type check (`isinstance`) stays, elsewhere the target is scaled
+/// back (`delay / 1000`).
 pub(super) struct Rescale<'a> {
     module: &'a PyModule,
     is_target: &'a dyn Fn(&ast::Expr) -> bool,
@@ -357,8 +358,17 @@ impl<'a> Rescale<'a> {
 
     pub(super) fn block(&mut self, block: &[ast::Stmt]) {
         for stmt in block {
+            // A value tested for truth (`if delay:`) means the same in either unit.
+            let test = match stmt {
+                ast::Stmt::If(s) => Some(s.test.as_ref()),
+                ast::Stmt::While(s) => Some(s.test.as_ref()),
+                ast::Stmt::Assert(s) => Some(s.test.as_ref()),
+                _ => None,
+            };
             for expr in stmt_exprs(stmt) {
-                self.expr(expr, false);
+                if !test.is_some_and(|t| std::ptr::eq(t, expr) && (self.is_target)(expr)) {
+                    self.expr(expr, false);
+                }
             }
             match stmt {
                 ast::Stmt::FunctionDef(d) if self.nested => self.block(&d.body),
@@ -438,6 +448,19 @@ impl<'a> Rescale<'a> {
                     return;
                 }
             }
+            // Neither a type check nor a truth test depends on the unit.
+            ast::Expr::Call(call)
+                if spelled_name(&call.func, "isinstance") && call.args.first().is_some_and(is_target) =>
+            {
+                call.args[1..].iter().for_each(|a| self.expr(a, false));
+                return;
+            }
+            ast::Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not && is_target(&u.operand) => return,
+            ast::Expr::IfExp(i) if is_target(&i.test) => {
+                self.expr(&i.body, false);
+                self.expr(&i.orelse, false);
+                return;
+            }
             ast::Expr::Call(call) => {
                 let sleeps = matches!(call.func.as_ref(), ast::Expr::Name(n) if n.id.as_str() == "sleep")
                     || matches!(call.func.as_ref(), ast::Expr::Attribute(a) if a.attr.as_str() == "sleep");
@@ -466,6 +489,48 @@ impl<'a> Rescale<'a> {
             self.expr(child, false);
         }
     }
+}
+
+/// Whether `expr` is the bare name `name`.
+fn spelled_name(expr: &ast::Expr, name: &str) -> bool {
+    matches!(expr, ast::Expr::Name(n) if n.id.as_str() == name)
+}
+
+/// Whether a method stores the parameter in an attribute (`self.wait = wait`) that its
+/// class uses as a number (`now() - self.wait`).
+pub(super) fn stored_as_number(module: &PyModule, function: &super::rename_local::Function, old: &str) -> bool {
+    let Some((class, _)) = function.qual.split_once('.') else { return false };
+    let class = module.suite.iter().find_map(|s| match s {
+        ast::Stmt::ClassDef(c) if c.name.as_str() == class => Some(c),
+        _ => None,
+    });
+    let Some(class) = class else { return false };
+    let mut stmts = Vec::new();
+    crate::python::walk::walk_stmts(function.body, &mut stmts);
+    let mut attributes = std::collections::BTreeSet::new();
+    for stmt in stmts {
+        let ast::Stmt::Assign(assign) = stmt else { continue };
+        if !matches!(assign.value.as_ref(), ast::Expr::Name(n) if n.id.as_str() == old) {
+            continue;
+        }
+        for target in &assign.targets {
+            if let ast::Expr::Attribute(a) = target {
+                if matches!(a.value.as_ref(), ast::Expr::Name(v) if v.id.as_str() == "self") {
+                    attributes.insert(a.attr.to_string());
+                }
+            }
+        }
+    }
+    attributes.iter().any(|attribute| {
+        let is_attribute = |e: &ast::Expr| {
+            matches!(e, ast::Expr::Attribute(a) if a.attr.as_str() == attribute && matches!(a.value.as_ref(), ast::Expr::Name(v) if v.id.as_str() == "self"))
+        };
+        let text = |e: &ast::Expr| module.source(e).to_string();
+        let mut reads = Rescale::new(module, &is_attribute, &text, 3);
+        reads.nested = true;
+        reads.block(&class.body);
+        reads.numeric
+    })
 }
 
 #[cfg(test)]

@@ -8,25 +8,30 @@
 //! duration or a ratio (`wait`, `timeout`, `rate`) keeps its name when the function's
 //! docstring (for `__init__`, its class) states the unit on a line naming it, or the
 //! function passes it to `sleep` (seconds): the silent case, where a call that was right
-//! stays valid Python and only its meaning changed.
+//! stays valid Python and only its meaning changed. It is a number when its default is
+//! one, it is annotated or documented so (`wait (int): ...`), the function uses it as
+//! one, or stores it in an attribute its class uses as one (`self.wait = wait`).
 //!
 //! The function reads the parameter in the new unit: where its old code scaled it
 //! (`wait / 1000.0` for seconds) the scaling goes, where it compares it with a number
-//! the number is converted (`percent > 100` → `fraction > 1`), elsewhere the read
-//! converts back (`delay / 1000`). Its default is converted, and so is every value a
-//! call passes, by position or keyword (`partial` too): a number literal folded (`5` →
-//! `5000`, `50` → `0.5`), a scaling undone, anything else multiplied or divided. The
-//! docstring's lines about the parameter state the new unit.
+//! the number is converted (`percent > 100` → `fraction > 1`), a truth test or a type
+//! check stays, elsewhere the read converts back (`delay / 1000`), in a closure too.
+//! Its default is converted, and so is every value a call passes, by position or
+//! keyword (`partial` too): a number literal folded (`5` → `5000`, `50` → `0.5`), a
+//! scaling undone, anything else multiplied or divided. The docstring's lines about the
+//! parameter state the new unit.
 //!
 //! No site for a nested function, a decorated one (but `staticmethod`, `classmethod`),
 //! a dunder but `__init__` (called by its class's name; not when the class is
-//! subclassed in the tree); when the parameter is rebound, read in a nested scope, has a
-//! default that is not a number (`None`, `False`), is never used as a number, or the
-//! function reads its own frame; when the tree defines another function (or class) of
-//! the same name, uses the function as a value, imports it under another name, or a call
-//! passes `*args` up to the parameter's position or `**kwargs` without it.
+//! subclassed in the tree); when the parameter is rebound (a nested scope's binding
+//! too), renamed and read in a nested scope, has a default that is not a number
+//! (`None`, `False`), is never used as a number, or the function reads its own frame;
+//! when the tree defines another function (or class) of the same name, uses the
+//! function as a value, imports it under another name, or a call passes `*args` up to
+//! the parameter's position or `**kwargs` without it. A file that neither defines nor
+//! imports the name has only namesakes of it (a parameter `delay`), which do not count.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 use rustpython_ast as ast;
@@ -35,6 +40,7 @@ use super::kind::Kind;
 use super::naming::{self, occurrences, occurs};
 use super::rename_local::{at_site, functions, is_unique, Function, InFunction, FRAME_READERS};
 use super::scale::{self, Edit, Named, Rescale, Unit};
+use super::scale_calls::{call_edits, shape, spelled, spliced, Callable};
 use super::site::{Change, Contract, Site, Transform, Workspace};
 use crate::python::walk::{owned_exprs, parameters, walk_stmts};
 use crate::python::PyModule;
@@ -80,11 +86,12 @@ impl Transform for ScaleParam {
         let power = unit.source().conversion().1;
         let named = Site { target: Some(new.to_string()), ..site.clone() };
         let (own, callable) = at_site(tree, &named, |at, old, new| {
-            let callable = Callable { index: positional_index(at.function.args, old), ..shape(at.module, at.function)? };
+            let callable = shape(at.module, at.function)?.with_index(positional_index(at.function.args, old));
             Some((own_edits(at, old, new, unit.source(), power)?, callable))
         })?;
         let (_, old) = site.symbol.rsplit_once('.')?;
-        let per_file = |module: &PyModule, stmts: &[&ast::Stmt]| CallWalk { module, callable: &callable, old, new, power }.edits(stmts);
+        let per_file =
+            |module: &PyModule, stmts: &[&ast::Stmt], callable: &Callable| CallWalk { module, callable, old, new, power }.edits(stmts);
         let mut files = call_edits(tree, &callable, &per_file)?;
         files.entry(site.path.clone()).or_default().extend(own);
         let mut out = tree.clone();
@@ -130,55 +137,6 @@ pub(super) fn user_name(qual: &str) -> String {
         Some((class, "__init__")) => class.to_string(),
         Some((_, method)) => format!(".{method}"),
     }
-}
-
-/// How calls of a function are spelled and bind their arguments.
-pub(super) struct Callable {
-    /// The name a call spells (the class's for `__init__`).
-    name: String,
-    pub(super) kind: Binding,
-    /// Index among the positional parameters of the one converted (`self` counted);
-    /// `None` when keyword-only.
-    index: Option<usize>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Binding {
-    Function,
-    Method,
-    Static,
-    Class,
-    Init,
-}
-
-/// The shape of calls of `function`, if it is one whose calls this kind follows (a
-/// module-level function or a method of a top-level class, undecorated but for
-/// `staticmethod`/`classmethod`, no dunder but `__init__`); its `index` is unset.
-pub(super) fn shape(module: &PyModule, function: &Function) -> Option<Callable> {
-    if !function.enclosing.is_empty() {
-        return None;
-    }
-    let decorators: Vec<&str> =
-        module.text[function.header_start..function.span.start].lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    let parts: Vec<&str> = function.qual.split('.').collect();
-    let (class, def) = match parts[..] {
-        [def] => (None, def),
-        [class, def] if function.method => (Some(class), def),
-        _ => return None,
-    };
-    let kind = match (class, def, &decorators[..]) {
-        (None, _, []) => Binding::Function,
-        (Some(_), "__init__", []) => Binding::Init,
-        (Some(_), _, []) => Binding::Method,
-        (Some(_), _, ["@staticmethod"]) => Binding::Static,
-        (Some(_), _, ["@classmethod"]) => Binding::Class,
-        _ => return None,
-    };
-    if def.starts_with("__") && def.ends_with("__") && kind != Binding::Init {
-        return None;
-    }
-    let name = if kind == Binding::Init { class?.to_string() } else { def.to_string() };
-    Some(Callable { name, kind, index: None })
 }
 
 /// The parameters of `function` whose name says a unit, or says a quantity whose unit
@@ -231,8 +189,11 @@ fn own_edits(at: &InFunction, old: &str, new: &str, unit: Unit, power: i32) -> O
     if scope.stores.contains(old) || scope.blocked.contains(old) || FRAME_READERS.iter().any(|r| occurs(own, r)) {
         return None;
     }
-    let in_nested = occurrences(own, old).into_iter().map(|o| function.span.start + o);
-    if in_nested.clone().any(|o| scope.nested.iter().any(|r| r.contains(&o))) {
+    // A closure reads the value where it needs it, converted there (`delay_time = delay /
+    // 1000`), when no nested scope binds the name and the name stays.
+    let mut found = occurrences(own, old).into_iter().map(|o| function.span.start + o);
+    let closure = found.any(|o| scope.nested.iter().any(|r| r.contains(&o)));
+    if closure && (new != old || !only_read_in(function.body, old)) {
         return None;
     }
     let param = parameters(function.args).into_iter().find(|a| a.arg.as_str() == old)?;
@@ -243,13 +204,18 @@ fn own_edits(at: &InFunction, old: &str, new: &str, unit: Unit, power: i32) -> O
     let mut edits = Vec::new();
     let mut default = function.args.posonlyargs.iter().chain(&function.args.args).chain(&function.args.kwonlyargs);
     let default = default.find(|a| a.def.arg.as_str() == old).and_then(|a| a.default.as_deref());
-    let mut numeric = default.is_some_and(scale::is_number) || annotated_number(param);
+    let documented = scope.docstrings.iter().any(|d| documented_number(&module.text[d.clone()], old));
+    let mut numeric = default.is_some_and(scale::is_number)
+        || annotated_number(param)
+        || documented
+        || scale::stored_as_number(module, function, old);
     if let Some(default) = default {
         edits.push((PyModule::span(default), scale::converted(module, default, power)?));
     }
     let is_param = |e: &ast::Expr| matches!(e, ast::Expr::Name(n) if n.id.as_str() == old);
     let renamed = |_: &ast::Expr| new.to_string();
     let mut reads = Rescale::new(module, &is_param, &renamed, power);
+    reads.nested = closure;
     reads.block(function.body);
     numeric |= reads.numeric;
     if !numeric {
@@ -274,114 +240,64 @@ fn own_edits(at: &InFunction, old: &str, new: &str, unit: Unit, power: i32) -> O
     Some(edits)
 }
 
+/// Whether a function's nested scopes (functions, lambdas, classes, comprehensions) only
+/// read `name` of the function's scope: none binds it (a parameter, an assignment, an
+/// import, `global` or `nonlocal`, an exception's name).
+fn only_read_in(body: &[ast::Stmt], name: &str) -> bool {
+    let mut stmts = Vec::new();
+    walk_stmts(body, &mut stmts);
+    let param = |args: &ast::Arguments| parameters(args).iter().any(|a| a.arg.as_str() == name);
+    stmts.into_iter().all(|stmt| {
+        let binds = match stmt {
+            ast::Stmt::FunctionDef(d) => d.name.as_str() == name || param(&d.args),
+            ast::Stmt::AsyncFunctionDef(d) => d.name.as_str() == name || param(&d.args),
+            ast::Stmt::ClassDef(c) => c.name.as_str() == name,
+            ast::Stmt::Global(g) => g.names.iter().any(|n| n.as_str() == name),
+            ast::Stmt::Nonlocal(n) => n.names.iter().any(|n| n.as_str() == name),
+            ast::Stmt::Import(ast::StmtImport { names, .. }) | ast::Stmt::ImportFrom(ast::StmtImportFrom { names, .. }) => {
+                names.iter().any(|a| a.asname.as_ref().unwrap_or(&a.name).as_str().split('.').next() == Some(name))
+            }
+            ast::Stmt::Try(t) => t.handlers.iter().any(|h| {
+                let ast::ExceptHandler::ExceptHandler(h) = h;
+                h.name.as_ref().is_some_and(|n| n.as_str() == name)
+            }),
+            _ => false,
+        };
+        !binds
+            && owned_exprs(stmt).into_iter().all(|e| match e {
+                ast::Expr::Name(n) => n.id.as_str() != name || n.ctx == ast::ExprContext::Load,
+                ast::Expr::Lambda(l) => !param(&l.args),
+                _ => true,
+            })
+    })
+}
+
+/// Whether a docstring documents parameter `name` as a number: `name (int): ...`,
+/// `name (int|float, optional): ...` (Google), `name : float` (NumPy), `:type name: int`
+/// or `:param int name:` (Sphinx). Every type it names must be a number's.
+fn documented_number(doc: &str, name: &str) -> bool {
+    doc.lines().map(str::trim).any(|line| {
+        let sphinx = line.strip_prefix(":type ").and_then(|l| l.strip_prefix(name)).and_then(|l| l.strip_prefix(':'));
+        let param = line.strip_prefix(":param ").and_then(|l| l.strip_suffix(':').or_else(|| l.split_once(':').map(|(a, _)| a)));
+        let param = param.and_then(|p| p.strip_suffix(name)).filter(|t| t.ends_with(' ')).map(str::trim);
+        let google = line.strip_prefix(name).and_then(|l| l.strip_prefix(" (")).and_then(|l| l.split_once(')')).map(|(t, _)| t);
+        let numpy = line.strip_prefix(name).and_then(|l| l.strip_prefix(" : "));
+        [sphinx, param, google, numpy].into_iter().flatten().any(number_type)
+    })
+}
+
+/// Whether a documented type is a number's (`int`, `float`, `int|float, optional`).
+fn number_type(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| c == '|' || c == ',' || c.is_whitespace())
+        .filter(|w| !matches!(*w, "" | "optional" | "or" | "None"))
+        .collect();
+    !words.is_empty() && words.iter().all(|w| matches!(*w, "int" | "float" | "number" | "numbers.Number" | "Number"))
+}
+
 /// Whether a parameter is annotated `int` or `float`.
 fn annotated_number(param: &ast::Arg) -> bool {
     matches!(param.annotation.as_deref(), Some(ast::Expr::Name(n)) if matches!(n.id.as_str(), "int" | "float"))
-}
-
-/// What [`call_edits`] asks of each file: its edits, given its parsed module and every
-/// statement of it; `None` refuses the site.
-pub(super) type PerFile<'a> = dyn Fn(&PyModule, &[&ast::Stmt]) -> Option<Vec<Edit>> + 'a;
-
-/// For every Python file of `tree` that spells the callable's name, `per_file`'s edits of
-/// it (given its parsed module and every statement); `None` when a call cannot be
-/// followed: the name is defined twice, imported under another, a constructor's class
-/// is subclassed, the function is used as a value, or `per_file` refuses.
-pub(super) fn call_edits(
-    tree: &Snapshot,
-    callable: &Callable,
-    per_file: &PerFile,
-) -> Option<BTreeMap<String, Vec<Edit>>> {
-    let mut files: BTreeMap<String, Vec<Edit>> = BTreeMap::new();
-    let mut definitions = 0;
-    for path in tree.keys().filter(|p| p.ends_with(".py")) {
-        let text = snapshot::text_of(tree, path)?;
-        if !occurs(text, &callable.name) {
-            continue;
-        }
-        let module = PyModule::parse(path, text).ok()?;
-        let mut stmts = Vec::new();
-        walk_stmts(&module.suite, &mut stmts);
-        for stmt in &stmts {
-            match stmt {
-                ast::Stmt::FunctionDef(d) if d.name.as_str() == callable.name => definitions += 1,
-                ast::Stmt::AsyncFunctionDef(d) if d.name.as_str() == callable.name => definitions += 1,
-                ast::Stmt::ClassDef(c) => {
-                    definitions += usize::from(c.name.as_str() == callable.name);
-                    if callable.kind == Binding::Init && c.bases.iter().any(|b| spelled(b, &callable.name)) {
-                        return None;
-                    }
-                }
-                ast::Stmt::ImportFrom(i) if i.names.iter().any(|a| a.name.as_str() == callable.name && a.asname.is_some()) => {
-                    return None;
-                }
-                _ => {}
-            }
-        }
-        if callable.as_value(&stmts) {
-            return None;
-        }
-        let edits = per_file(&module, &stmts)?;
-        if !edits.is_empty() {
-            files.insert(path.clone(), edits);
-        }
-    }
-    // The tree defines the name once: the function, or the class of a constructor.
-    (definitions == 1).then_some(files)
-}
-
-impl Callable {
-    /// Whether a call's callee is the function.
-    pub(super) fn is_callee(&self, func: &ast::Expr) -> bool {
-        let name = self.name.as_str();
-        match (self.kind, func) {
-            (Binding::Function | Binding::Init, ast::Expr::Name(n)) => n.id.as_str() == name,
-            (Binding::Function, ast::Expr::Attribute(a)) => {
-                a.attr.as_str() == name && matches!(a.value.as_ref(), ast::Expr::Name(v) if !matches!(v.id.as_str(), "self" | "cls"))
-            }
-            (_, ast::Expr::Attribute(a)) => a.attr.as_str() == name,
-            _ => false,
-        }
-    }
-
-    /// How many leading parameters a call spelled `func` binds itself (`self` of a
-    /// method called on an object).
-    fn shift(&self, func: &ast::Expr) -> usize {
-        match self.kind {
-            Binding::Function | Binding::Static => 0,
-            Binding::Init | Binding::Class => 1,
-            Binding::Method => match func {
-                ast::Expr::Attribute(a) if matches!(a.value.as_ref(), ast::Expr::Name(v) if v.id.as_str().starts_with(char::is_uppercase)) => 0,
-                _ => 1,
-            },
-        }
-    }
-
-    /// Whether `stmts` use the function as a value (not called, nor handed to
-    /// `partial`); a constructor's class may be (`isinstance`).
-    fn as_value(&self, stmts: &[&ast::Stmt]) -> bool {
-        if self.kind == Binding::Init {
-            return false;
-        }
-        let exprs: Vec<&ast::Expr> = stmts.iter().flat_map(|s| owned_exprs(s)).collect();
-        let mut called: BTreeSet<usize> = BTreeSet::new();
-        for expr in &exprs {
-            let ast::Expr::Call(call) = expr else { continue };
-            if self.is_callee(&call.func) {
-                called.insert(PyModule::span(call.func.as_ref()).start);
-            } else if spelled(&call.func, "partial") && call.args.first().is_some_and(|f| self.is_callee(f)) {
-                called.insert(PyModule::span(&call.args[0]).start);
-            }
-        }
-        exprs.iter().any(|e| {
-            let load = match e {
-                ast::Expr::Name(n) => n.ctx == ast::ExprContext::Load,
-                ast::Expr::Attribute(a) => a.ctx == ast::ExprContext::Load,
-                _ => false,
-            };
-            load && spelled(e, &self.name) && !called.contains(&PyModule::span(*e).start)
-        })
-    }
 }
 
 /// The index of parameter `name` among a definition's positional parameters.
@@ -446,29 +362,20 @@ impl CallWalk<'_> {
     }
 }
 
-/// Whether `expr` is the name `name` or an attribute `.name`.
-pub(super) fn spelled(expr: &ast::Expr, name: &str) -> bool {
-    match expr {
-        ast::Expr::Name(n) => n.id.as_str() == name,
-        ast::Expr::Attribute(a) => a.attr.as_str() == name,
-        _ => false,
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// `text` with `edits` made; identical edits count once, overlapping ones refuse.
-pub(super) fn spliced(text: &str, mut edits: Vec<Edit>) -> Option<String> {
-    edits.sort_by_key(|(r, s)| (r.start, r.end, s.clone()));
-    edits.dedup();
-    let mut out = String::with_capacity(text.len());
-    let mut done = 0;
-    for (range, replacement) in edits {
-        if range.start < done {
-            return None;
-        }
-        out.push_str(&text[done..range.start]);
-        out.push_str(&replacement);
-        done = range.end;
+    #[test]
+    fn docstrings_type_parameters_as_numbers() {
+        assert!(documented_number("Args:\n    wait (int): Milliseconds to wait.", "wait"));
+        assert!(documented_number("    delay (int|float, optional): Seconds.", "delay"));
+        assert!(documented_number("delay : float\n    Seconds.", "delay"));
+        assert!(documented_number(":type delay: int", "delay"));
+        assert!(documented_number(":param float delay: seconds", "delay"));
+        assert!(!documented_number("jitter (int|float|tuple): Random jitter.", "jitter"));
+        assert!(!documented_number("max_wait (optional): Maximum time.", "max_wait"));
+        assert!(!documented_number("wait (int): Milliseconds.", "max_wait"));
+        assert!(!documented_number(":param delay: seconds", "delay"));
     }
-    out.push_str(&text[done..]);
-    Some(out)
 }

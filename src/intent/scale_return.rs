@@ -29,7 +29,8 @@ use rustpython_ast as ast;
 use super::kind::Kind;
 use super::rename_local::{functions, is_unique, Function};
 use super::scale::{self, Edit, Named, Rescale, Unit};
-use super::scale_param::{call_edits, shape, spliced, user_name, Binding};
+use super::scale_calls::{call_edits, shape, spliced, Binding, Callable};
+use super::scale_param::user_name;
 use super::site::{Change, Contract, Site, Transform, Workspace};
 use crate::python::walk::{child_blocks, expr_children, is_docstring, stmt_exprs};
 use crate::python::PyModule;
@@ -141,7 +142,7 @@ fn scaled(tree: &Snapshot, path: &str, qual: &str, unit: Unit) -> Option<Snapsho
         return None;
     }
     let own = returns(&module, function, unit, power)?;
-    let per_file = |module: &PyModule, _: &[&ast::Stmt]| {
+    let per_file = |module: &PyModule, _: &[&ast::Stmt], callable: &Callable| {
         let is_call = |e: &ast::Expr| matches!(e, ast::Expr::Call(c) if callable.is_callee(&c.func));
         let text = |e: &ast::Expr| module.source(e).to_string();
         let mut calls = Rescale::new(module, &is_call, &text, power);
