@@ -20,12 +20,11 @@ fn sites(candidate: &Candidate) -> impl Iterator<Item = &Site> {
     changes.filter(|site| site.kind.contract().is_some())
 }
 
-/// Calls of a unit whose contract a side changes (its name, the last part of the site's
-/// symbol, followed by `(`) that span a line of gold neither side's version of the file
-/// has: a call whose arguments gold rewrote counts even when its first line is old.
+/// Calls of a unit whose contract a side changes (its name followed by `(`) that span a
+/// line of gold neither side's version of the file has: a call whose arguments gold
+/// rewrote counts even when its first line is old.
 pub(crate) fn call_sites_to_adapt(candidate: &Candidate) -> usize {
-    let names: BTreeSet<&str> =
-        sites(candidate).map(|site| site.symbol.rsplit('.').next().unwrap_or_default()).collect();
+    let names: BTreeSet<&str> = sites(candidate).map(|site| called_name(&site.symbol)).collect();
     if names.is_empty() {
         return 0;
     }
@@ -37,6 +36,17 @@ pub(crate) fn call_sites_to_adapt(candidate: &Candidate) -> usize {
         novel.contains(&true).then(|| names.iter().map(|name| novel_calls(text, name, &novel)).sum::<usize>())
     });
     files.sum()
+}
+
+/// The name a call of `symbol` is spelt with: its last part, or its class's name for a
+/// constructor (`Expression.__init__` is called as `Expression(...)`).
+fn called_name(symbol: &str) -> &str {
+    let mut parts = symbol.rsplit('.');
+    let last = parts.next().unwrap_or_default();
+    match (last, parts.next()) {
+        ("__init__", Some(class)) => class,
+        _ => last,
+    }
 }
 
 /// The calls of `name` in `text` spanning a line marked in `novel` (0-based).
@@ -74,6 +84,13 @@ fn closing(text: &str, open: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_constructor_is_called_by_its_class_name() {
+        assert_eq!(called_name("parser.Expression.__init__"), "Expression");
+        assert_eq!(called_name("utils.pad"), "pad");
+        assert_eq!(called_name("pad"), "pad");
+    }
 
     #[test]
     fn a_call_counts_when_any_of_its_lines_is_new() {
