@@ -397,7 +397,7 @@ fn is_all(stmt: &ast::Stmt) -> bool {
 }
 
 /// Whether `expr` is the name `name` or an attribute `.name`.
-fn spelled(expr: &ast::Expr, name: &str) -> bool {
+pub(super) fn spelled(expr: &ast::Expr, name: &str) -> bool {
     match expr {
         ast::Expr::Name(n) => n.id.as_str() == name,
         ast::Expr::Attribute(a) => a.attr.as_str() == name,

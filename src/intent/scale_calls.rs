@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rustpython_ast as ast;
 
+use super::callers::spelled;
 use super::naming::occurs;
 use super::rename_local::Function;
 use super::scale::Edit;
@@ -256,15 +257,6 @@ impl Callable {
             };
             load && named && !called.contains(&PyModule::span(*e).start)
         })
-    }
-}
-
-/// Whether `expr` is the name `name` or an attribute `.name`.
-pub(super) fn spelled(expr: &ast::Expr, name: &str) -> bool {
-    match expr {
-        ast::Expr::Name(n) => n.id.as_str() == name,
-        ast::Expr::Attribute(a) => a.attr.as_str() == name,
-        _ => false,
     }
 }
 
