@@ -14,11 +14,11 @@ fn bench_reports_both_modes_merges_and_memory() {
         "--substrate",
         "substrates/calculator",
         "--families",
-        "divergent-edit,strip-restore",
+        "strip-restore",
         "--per-cell",
         "1",
         "--candidates-per-cell",
-        "4",
+        "2",
         "--json",
     ]);
     let stderr = String::from_utf8_lossy(&output.stderr);

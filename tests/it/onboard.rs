@@ -173,25 +173,33 @@ fn dataset_with_a_test_dependency(work: &Path) -> std::path::PathBuf {
     out.join("mergeforge/1.0.0")
 }
 
-#[test]
-fn a_dataset_with_a_test_dependency_is_served_and_solved_by_gold() {
-    let work = tempfile::tempdir().unwrap();
-    let version = dataset_with_a_test_dependency(work.path());
-    let manifest = read_json(&version.join("manifest.json"));
-    let id = manifest["tasks"][0]["id"].as_str().unwrap().to_string();
-    let task = read_json(&version.join("tasks").join(&id).join("task.json"));
-    assert_eq!(task["schema"], "mergeforge.task/3");
-    let lock: Vec<&str> = task["python"]["lock"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-    assert!(lock.iter().any(|d| d.starts_with("six==")), "six is in the lock: {lock:?}");
-    assert!(lock.iter().any(|d| d.starts_with("pytest==")), "pytest is in the lock: {lock:?}");
-    // The server's default venv has pytest alone: gold passes only on the task's own.
-    let server = crate::env_server::Server::start_on(version.to_str().unwrap(), &[]);
-    let python = python_with(&["openenv-core"]);
-    let script = root().join("tests/data/env/gold_client.py");
-    let stdout = python_stdout(
-        &python,
-        &[script.into_os_string(), format!("http://{}", server.addr).into(), version.clone().into_os_string()],
-        "gold_client.py",
-    );
-    assert!(stdout.contains(&format!("gold: {id} solved")) && stdout.contains("all gold episodes solved"), "{stdout}");
+mod second_tier {
+    use super::*;
+
+    #[test]
+    #[ignore = "second tier: installs a test dependency and serves its dataset, about 15 s"]
+    fn a_dataset_with_a_test_dependency_is_served_and_solved_by_gold() {
+        let work = tempfile::tempdir().unwrap();
+        let version = dataset_with_a_test_dependency(work.path());
+        let manifest = read_json(&version.join("manifest.json"));
+        let id = manifest["tasks"][0]["id"].as_str().unwrap().to_string();
+        let task = read_json(&version.join("tasks").join(&id).join("task.json"));
+        assert_eq!(task["schema"], "mergeforge.task/3");
+        let lock: Vec<&str> = task["python"]["lock"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        assert!(lock.iter().any(|d| d.starts_with("six==")), "six is in the lock: {lock:?}");
+        assert!(lock.iter().any(|d| d.starts_with("pytest==")), "pytest is in the lock: {lock:?}");
+        // The server's default venv has pytest alone: gold passes only on the task's own.
+        let server = crate::env_server::Server::start_on(version.to_str().unwrap(), &[]);
+        let python = python_with(&["openenv-core"]);
+        let script = root().join("tests/data/env/gold_client.py");
+        let stdout = python_stdout(
+            &python,
+            &[script.into_os_string(), format!("http://{}", server.addr).into(), version.clone().into_os_string()],
+            "gold_client.py",
+        );
+        assert!(
+            stdout.contains(&format!("gold: {id} solved")) && stdout.contains("all gold episodes solved"),
+            "{stdout}"
+        );
+    }
 }
