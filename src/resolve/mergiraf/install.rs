@@ -91,7 +91,8 @@ pub(crate) fn install(cargo: &Path, cache: &Path, progress: bool) -> Result<Path
     installed(cache).with_context(|| format!("{}: no bin/mergiraf after the install", root.display()))
 }
 
-/// Runs `cargo install` into `root`, building in `target`, its output into `log`.
+/// Runs `cargo install` into `root`, building in `target` (or the user's
+/// `CARGO_TARGET_DIR`), its output into `log`.
 fn run_cargo(cargo: &Path, root: &Path, target: &Path, log: &Path) -> Result<()> {
     let out = File::create(log).with_context(|| format!("creating {}", log.display()))?;
     let err = out.try_clone()?;
@@ -99,11 +100,14 @@ fn run_cargo(cargo: &Path, root: &Path, target: &Path, log: &Path) -> Result<()>
     command
         .args(["install", "mergiraf", "--version", PINNED, "--locked", "--root"])
         .arg(root)
-        .arg("--target-dir")
-        .arg(target)
         .stdin(Stdio::null())
         .stdout(out)
         .stderr(err);
+    // As `cargo install` itself: a CARGO_TARGET_DIR set by the user is where it builds
+    // (a warm one makes a reinstall take seconds); otherwise a folder of this install.
+    if std::env::var_os("CARGO_TARGET_DIR").is_none_or(|dir| dir.is_empty()) {
+        command.arg("--target-dir").arg(target);
+    }
     let status = match command.status() {
         Ok(status) => status,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
