@@ -6,7 +6,7 @@
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output};
 
 use mergeforge::resolve::mergiraf::install::{install_root, PINNED};
 
@@ -22,14 +22,19 @@ pub(crate) fn path_without_mergiraf(first: Option<&Path>) -> OsString {
 /// `mergeforge gen-tasks` on a substrate that does not exist (so nothing runs after the
 /// ladder is prepared), with PATH = `path` and the user cache in `cache`.
 pub(crate) fn gen_tasks_nowhere(path: &OsString, cache: &Path, extra: &[&str]) -> Output {
-    mergeforge()
-        .env("PATH", path)
-        .env("MERGEFORGE_CACHE", cache)
-        .env_remove("MERGEFORGE_MERGIRAF")
-        .args(["gen-tasks", "--substrate", "/nonexistent/substrate", "--no-progress"])
-        .args(extra)
-        .output()
-        .unwrap()
+    gen_tasks_nowhere_command(path, cache).args(extra).output().unwrap()
+}
+
+/// The command [`gen_tasks_nowhere`] runs, before its extra arguments.
+pub(crate) fn gen_tasks_nowhere_command(path: &OsString, cache: &Path) -> Command {
+    let mut command = mergeforge();
+    command.env("PATH", path).env("MERGEFORGE_CACHE", cache).env_remove("MERGEFORGE_MERGIRAF").args([
+        "gen-tasks",
+        "--substrate",
+        "/nonexistent/substrate",
+        "--no-progress",
+    ]);
+    command
 }
 
 /// A `cargo` stand-in in `dir`: counts its runs in `dir/runs`, prints a line, then runs

@@ -12,7 +12,7 @@ use std::process::Command;
 
 use mergeforge::resolve::mergiraf::install::{install_root, PINNED};
 
-use crate::mergiraf_rung::{error_line, path_without_mergiraf, stderr};
+use crate::mergiraf_rung::{error_line, gen_tasks_nowhere_command, path_without_mergiraf, stderr};
 
 #[test]
 #[ignore = "second tier: builds mergiraf with cargo install (minutes)"]
@@ -21,14 +21,7 @@ fn gen_tasks_installs_the_pinned_mergiraf_with_the_real_cargo() {
     let cache = work.path().join("cache");
     let path = path_without_mergiraf(None);
     let target = mergeforge::pytest::venv::user_cache_dir().join("cargo-target").join("mergiraf");
-    let output = crate::common::mergeforge()
-        .env("PATH", &path)
-        .env("MERGEFORGE_CACHE", &cache)
-        .env("CARGO_TARGET_DIR", &target)
-        .env_remove("MERGEFORGE_MERGIRAF")
-        .args(["gen-tasks", "--substrate", "/nonexistent/substrate", "--no-progress"])
-        .output()
-        .unwrap();
+    let output = gen_tasks_nowhere_command(&path, &cache).env("CARGO_TARGET_DIR", &target).output().unwrap();
     let text = stderr(&output);
     assert!(text.contains(&format!("installed mergiraf {PINNED}")), "{text}");
     assert!(error_line(&text).contains("no usable substrate"), "the install succeeded, then the run stopped: {text}");
