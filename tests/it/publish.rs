@@ -241,8 +241,10 @@ fn serve_and_eval_run_from_a_published_folder_and_refuse_one_without_solutions()
     let out = work.path().join("hf");
     publish_ok(&out, &[]);
     let dataset = out.to_str().unwrap();
-    // A textual task and a semantic one, graded from the records alone.
-    for task in ["calculator-17faa6f83c", "ledger-b6c861830b"] {
+    // A textual task and the sample's first semantic one, graded from the records alone.
+    let manifest = read_json(&root().join(SAMPLE).join("manifest.json"));
+    let semantic = manifest["tasks"].as_array().unwrap().iter().find(|t| t["conflict_kind"] == "semantic").unwrap();
+    for task in ["calculator-17faa6f83c", semantic["id"].as_str().unwrap()] {
         let output = mergeforge()
             .args(["eval", "--dataset", dataset, "--agent", "gold", "--task", task, "--json"])
             .output()

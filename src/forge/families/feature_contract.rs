@@ -8,9 +8,11 @@
 //!
 //! The sides are built as feature-refactor builds them (the contract change takes the
 //! refactor's place); this family keeps them apart so that contract changes fill their
-//! own cells of a run.
+//! own cells of a run. A crossed task gives each developer a feature and a change of the
+//! unit the other's feature calls (a contract change, or on one side a refactor): the
+//! merge adapts new code in two files, each to the other side's change.
 
-use super::feature_refactor::recipe;
+use super::feature_refactor::{crossings, recipe, CROSSINGS};
 use super::integrate::{first_independent_pair, uses};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::intent::{Kind, Site};
@@ -26,7 +28,7 @@ impl FamilyBuilder for FeatureContract {
     }
 
     fn description(&self) -> &'static str {
-        "one developer adds a feature with its tests that calls a unit, the other changes that unit's contract (signature, return shape, units) and adapts every caller and test; gold adapts the feature's calls too."
+        "one developer adds a feature with its tests that calls a unit, the other changes that unit's contract (signature, return shape, units) and adapts every caller and test, or each does one of each, crossed; gold adapts the features' calls too."
     }
 
     /// A contract task's break outside the markers (a feature's call still written
@@ -37,17 +39,80 @@ impl FamilyBuilder for FeatureContract {
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
+        let pairs_of = |kinds: Vec<Kind>| -> Vec<(&Site, &Site)> {
+            kinds
+                .into_iter()
+                .flat_map(|kind| input.sites(kind))
+                .flat_map(|change| features.iter().filter(|f| uses(f, change)).map(move |f| (*f, change)))
+                .collect()
+        };
+        let contracts = pairs_of(Kind::contracts());
         let mut out = Vec::new();
+        for (feature, contract) in &contracts {
+            out.push(recipe(input, NAME, vec![(*feature).clone()], vec![(*contract).clone()]));
+        }
         for contract in Kind::contracts().into_iter().flat_map(|kind| input.sites(kind)) {
             let users: Vec<&Site> = features.iter().copied().filter(|f| uses(f, contract)).collect();
-            for feature in &users {
-                out.push(recipe(input, NAME, vec![(*feature).clone()], vec![contract.clone()]));
-            }
             // Two features calling the unit, on one side: the merge adapts both.
             if let Some((a, b)) = first_independent_pair(&users) {
                 out.push(recipe(input, NAME, vec![a, b], vec![contract.clone()]));
             }
         }
+        let crossed = crossed(&contracts, &pairs_of(Kind::refactors()));
+        out.extend(crossed.into_iter().map(|(first, second)| recipe(input, NAME, first, second)));
         out
+    }
+}
+
+/// The crossed tasks: each (feature, contract change) pair crossed with later such pairs
+/// and with (feature, refactor) pairs, each side adding one feature and changing the unit
+/// the other side's feature calls, so the merge adapts new code in two files, at least
+/// one of them to a new contract.
+fn crossed<'s>(contracts: &[(&'s Site, &'s Site)], refactors: &[(&'s Site, &'s Site)]) -> Vec<(Vec<Site>, Vec<Site>)> {
+    contracts
+        .iter()
+        .enumerate()
+        .flat_map(|(i, a)| {
+            // The refactors rotated by the pair's place, so that crossings spread over them.
+            let start = (i * CROSSINGS) % refactors.len().max(1);
+            let rotated = refactors[start..].iter().chain(&refactors[..start]);
+            let later: Vec<(&Site, &Site)> = contracts[i + 1..].iter().chain(rotated).copied().collect();
+            crossings(*a, &later)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::integrate::site_in as site;
+    use super::*;
+
+    #[test]
+    fn crossed_tasks_give_each_side_a_feature_and_the_change_the_other_calls() {
+        let guard = site(Kind::Branch, "pkg/a.py", "parse#guard1", &["tokenize"]);
+        let reorder = site(Kind::ReorderParams, "pkg/a.py", "tokenize", &["tokenize"]);
+        let elif = site(Kind::Branch, "pkg/b.py", "render#elif1", &["measure"]);
+        let scale = site(Kind::ScaleParam, "pkg/b.py", "measure", &["measure"]);
+        let helper = site(Kind::AddFunction, "pkg/c.py", "wrap", &["indent"]);
+        let rename = site(Kind::Rename, "pkg/c.py", "indent", &["indent"]);
+        let contracts = [(&guard, &reorder), (&elif, &scale)];
+        let refactors = [(&helper, &rename)];
+        // The first contract pair crosses with the second and with the refactor pair; the
+        // second with the refactor pair only (no pair crosses back); refactor pairs
+        // never cross each other here (feature-refactor's task).
+        assert_eq!(
+            crossed(&contracts, &refactors),
+            vec![
+                (vec![guard.clone(), scale.clone()], vec![elif.clone(), reorder.clone()]),
+                (vec![guard.clone(), rename.clone()], vec![helper.clone(), reorder.clone()]),
+                (vec![elif.clone(), rename.clone()], vec![helper.clone(), scale.clone()]),
+            ]
+        );
+        // A feature in the same file as the other pair's, or one that also calls the
+        // other side's unit, is not crossed.
+        let near = site(Kind::Branch, "pkg/a.py", "parse#elif2", &["measure"]);
+        assert!(crossed(&[(&guard, &reorder), (&near, &scale)], &[]).is_empty());
+        let both = site(Kind::Branch, "pkg/b.py", "render#elif2", &["measure", "tokenize"]);
+        assert!(crossed(&[(&guard, &reorder), (&both, &scale)], &[]).is_empty());
     }
 }

@@ -9,7 +9,10 @@
 //! side's feature uses (a module-level name, or a local or parameter of the function
 //! both branches sit in, a parameter with its keyword arguments at every call), so the
 //! feature must be written against the new name — two features side by side that no
-//! concatenation of the sides combines.
+//! concatenation of the sides combines. A task with a contract change does the same with
+//! a unit only the other side's feature calls: the first side changes its signature,
+//! return shape or units and adapts every existing caller, and the neighbour in the
+//! conflict must be adapted the same way.
 
 use super::integrate::{applied, independent, listed, neighbours, uses, Sides};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
@@ -34,6 +37,7 @@ impl FamilyBuilder for FeatureFeature {
             .filter(|kind| kind.rewrites() != Some(Rewrites::Method))
             .flat_map(|kind| input.sites(kind))
             .collect();
+        let contracts: Vec<&Site> = Kind::contracts().into_iter().flat_map(|kind| input.sites(kind)).collect();
         let pairs: Vec<(Site, Site)> = features
             .iter()
             .flat_map(|a| features.iter().map(move |b| (*a, *b)))
@@ -47,6 +51,11 @@ impl FamilyBuilder for FeatureFeature {
             for (own, other) in [(a, b), (b, a)] {
                 if let Some(rename) = renames.iter().find(|r| reaches_only(r, own, other)) {
                     out.push(recipe(input, vec![own.clone(), (*rename).clone()], vec![other.clone()]));
+                }
+                // So does a change of the contract of a unit only the other feature calls:
+                // the neighbour must be written against the new promise.
+                if let Some(contract) = contracts.iter().find(|c| reaches_only(c, own, other)) {
+                    out.push(recipe(input, vec![own.clone(), (*contract).clone()], vec![other.clone()]));
                 }
             }
             // The next pair of the same kinds in another file makes a double task across
@@ -67,9 +76,9 @@ impl FamilyBuilder for FeatureFeature {
     }
 }
 
-/// Whether `rename` rewrites a name `other`'s code reads: a local or a parameter of its
-/// function (`own` may read it too: the first side renames it there as well), or a
-/// module-level name `own` does not use and is not.
+/// Whether `rename` (or a contract change) rewrites a name `other`'s code reads: a local
+/// or a parameter of its function (`own` may read it too: the first side renames it
+/// there as well), or a module-level name `own` does not use and is not.
 fn reaches_only(rename: &Site, own: &Site, other: &Site) -> bool {
     if rename.kind.renames_in_function() {
         return uses(other, rename);
@@ -100,7 +109,7 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
                     "one side makes {}, the other adds {} at the same place; gold has both{}",
                     listed(&first),
                     listed(&second),
-                    if refactors.is_empty() { "" } else { ", the second written against the refactor" }
+                    against(&refactors)
                 ),
                 key: key.clone(),
                 base,
@@ -110,6 +119,16 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
             }
             .propose(seed)
         }),
+    }
+}
+
+/// How gold writes the second side's features: against the first side's refactor or
+/// contract change, when it makes one.
+fn against(changes: &[&Site]) -> &'static str {
+    match changes {
+        [] => "",
+        _ if changes.iter().any(|c| c.kind.contract().is_some()) => ", the second written against the contract change",
+        _ => ", the second written against the refactor",
     }
 }
 
@@ -130,5 +149,10 @@ mod tests {
         let tokenize = site(Kind::Rename, "tokenize", &["tokenize"]);
         assert!(reaches_only(&tokenize, &elif, &guard));
         assert!(!reaches_only(&tokenize, &guard, &site(Kind::Branch, "lex#else1", &["tokenize"])));
+        // A contract change of a unit only the other feature calls joins the same way.
+        let reorder = site(Kind::ReorderParams, "tokenize", &["tokenize"]);
+        assert!(reaches_only(&reorder, &elif, &guard));
+        assert!(!reaches_only(&reorder, &guard, &elif));
+        assert!(!reaches_only(&site(Kind::ReturnDict, "Parser._advance", &["._advance"]), &guard, &elif));
     }
 }

@@ -60,7 +60,7 @@ impl FamilyBuilder for FeatureRefactor {
 }
 
 /// How many later pairs each pair is crossed with.
-const CROSSINGS: usize = 4;
+pub(super) const CROSSINGS: usize = 4;
 
 /// The crossed tasks: each pair `(feature, refactor)` with the next [`CROSSINGS`] pairs
 /// (in the order found) whose feature lives in another file, the first side adding the
@@ -68,19 +68,22 @@ const CROSSINGS: usize = 4;
 /// pair is never crossed back with an earlier one: that task would be the same with
 /// sides swapped.)
 fn crossed(singles: &[(&Site, &Site)]) -> Vec<(Vec<Site>, Vec<Site>)> {
+    singles.iter().enumerate().flat_map(|(i, a)| crossings(*a, &singles[i + 1..])).collect()
+}
+
+/// The pair `a` crossed with the first [`CROSSINGS`] pairs of `later` it can be crossed
+/// with (features in different files, neither change reaching the other's feature): the
+/// first side adds `a`'s feature and makes the later pair's change, the second side the
+/// reverse.
+pub(super) fn crossings(a: (&Site, &Site), later: &[(&Site, &Site)]) -> Vec<(Vec<Site>, Vec<Site>)> {
     let apart = |(f, r): (&Site, &Site), (g, q): (&Site, &Site)| {
         f.path != g.path && independent(f, g) && r.symbol != q.symbol && !uses(f, q) && !uses(g, r)
     };
-    singles
+    later
         .iter()
-        .enumerate()
-        .flat_map(|(i, a)| {
-            singles[i + 1..]
-                .iter()
-                .filter(|b| apart(*a, **b))
-                .take(CROSSINGS)
-                .map(|b| (vec![a.0.clone(), b.1.clone()], vec![b.0.clone(), a.1.clone()]))
-        })
+        .filter(|b| apart(a, **b))
+        .take(CROSSINGS)
+        .map(|b| (vec![a.0.clone(), b.1.clone()], vec![b.0.clone(), a.1.clone()]))
         .collect()
 }
 
