@@ -422,3 +422,16 @@ impl Drop for CpuLoad {
         }
     }
 }
+
+/// `bound` stretched by how busy the machine is: the sandbox's time limits count CPU
+/// time, so a command that spends its whole budget ends late in wall time when more
+/// processes want the cores than there are cores (the 1-minute load average over the
+/// core count, at least 1). Wall-clock bounds in tests catch hangs, not slowness.
+pub fn load_scaled(bound: std::time::Duration) -> std::time::Duration {
+    let load: f64 = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next().and_then(|l| l.parse().ok()))
+        .unwrap_or(0.0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    bound.mul_f64((load / cores).max(1.0))
+}
