@@ -150,11 +150,16 @@ fn summary(first: &[Site], second: &[Site]) -> String {
             refactor.message(),
             refactor.kind
         ),
-        _ => format!(
-            "one side makes {}, the other {}; each side's feature uses a name the other side's refactor rewrites, so gold writes both features against the refactors",
-            listed(first),
-            listed(second)
-        ),
+        _ => {
+            // A contract change is not a refactor: crossed feature-contract tasks say so.
+            let contract = first.iter().chain(second).any(|s| s.kind.contract().is_some());
+            let change = if contract { "change" } else { "refactor" };
+            format!(
+                "one side makes {}, the other {}; each side's feature uses a name the other side's {change} rewrites, so gold writes both features against the {change}s",
+                listed(first),
+                listed(second)
+            )
+        }
     }
 }
 
