@@ -401,6 +401,7 @@ pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
         "candidates_tried": report.stats.candidates_tried,
         "kept": report.stats.kept,
         "rejected": report.stats.rejected,
+        "sites": report.stats.sites,
         "shortfall": report.stats.shortfall.iter().map(|s| json!({"quota": s.cell.to_string(), "wanted": s.wanted, "kept": s.kept})).collect::<Vec<_>>(),
         "skipped_substrates": report.stats.skipped_substrates.iter().map(|(n, r)| json!({"substrate": n, "reason": r})).collect::<Vec<_>>(),
         "seconds": (report.elapsed.as_secs_f64() * 10.0).round() / 10.0,
@@ -427,6 +428,10 @@ pub(crate) fn print_summary(report: &GenReport) {
     println!("{}", ladder_line(&report.manifest.ladder));
     let kinds: Vec<String> = counts.by_conflict_kind.iter().map(|(k, n)| format!("{} {n}", k.name())).collect();
     println!("conflict kinds: {}", kinds.join(", "));
+    if !report.stats.sites.is_empty() {
+        let sites: Vec<String> = report.stats.sites.iter().map(|(kind, n)| format!("{kind} {n}")).collect();
+        println!("intent sites at HEAD: {}", sites.join(", "));
+    }
     println!();
     let levels = Level::ALL;
     print!("{:<20}", "family");

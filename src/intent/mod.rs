@@ -139,6 +139,12 @@ impl SiteTable {
     pub(crate) fn get(&self, kind: Kind) -> &[Site] {
         self.0.get(&kind).map_or(&[], Vec::as_slice)
     }
+
+    /// How many sites each kind has (every kind of the catalogue when the table was
+    /// filled, none when it was not).
+    pub(crate) fn counts(&self) -> impl Iterator<Item = (Kind, usize)> + '_ {
+        self.0.iter().map(|(kind, sites)| (*kind, sites.len()))
+    }
 }
 
 impl Site {

@@ -75,6 +75,9 @@ pub(crate) struct GenStats {
     pub(crate) rejected: BTreeMap<Rejection, usize>,
     /// Quotas that were not met (empty without quotas).
     pub(crate) shortfall: Vec<Shortfall>,
+    /// Intents' sites found at HEAD per kind, over all substrates: what the integration
+    /// families had to combine (empty when none ran, or when merging shards).
+    pub(crate) sites: BTreeMap<&'static str, usize>,
     /// Substrates skipped, as (path, reason).
     pub(crate) skipped_substrates: Vec<(String, String)>,
     /// The test runners' work over all substrates (none when merging shards: the shards
@@ -190,6 +193,7 @@ pub(crate) fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Gen
         kept,
         rejected: selection.rejected,
         shortfall: selection.shortfall,
+        sites: staged.sites.clone(),
         skipped_substrates: staged.skipped,
         runs: staged.prepared.iter().map(|p| p.runner.stats()).sum(),
         levels: LevelBreakdown::of(&tasks),

@@ -414,6 +414,8 @@ pub(crate) fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         kept,
         rejected: selection.rejected,
         shortfall: selection.shortfall,
+        // The shards found the sites.
+        sites: BTreeMap::new(),
         skipped_substrates: first.skipped_substrates.clone(),
         // Merging runs no tests: the shards ran them.
         runs: RunStats::default(),

@@ -3,6 +3,7 @@
 //! a failing substrate is skipped with a warning), what killed runs left swept away,
 //! and every (substrate, family) cell's candidates forged in seeded order.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -42,6 +43,9 @@ pub(super) struct Staged {
     pub(super) prepared: Vec<Prepared>,
     pub(super) skipped: Vec<(String, String)>,
     pub(super) cells: Vec<Cell>,
+    /// Intents' sites found at HEAD per kind, summed over substrates (empty when no
+    /// family of the mix reads them).
+    pub(super) sites: BTreeMap<&'static str, usize>,
     /// Time spent preparing substrates, scanning histories and forging candidates.
     pub(super) timings: StageTimings,
     /// The agent rung, when the run has one (`--agent-rung`).
@@ -111,10 +115,14 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
     // and only for a mix with a family that reads them.
     let forging = Instant::now();
     let mut cells = Vec::new();
+    let mut sites = BTreeMap::new();
     for (index, p) in prepared.iter().enumerate() {
         let probe: Option<&dyn Probe> = Some(p.runner.as_ref());
         let coverage = p.runner.coverage();
         let table = Family::site_table(&options.families, &p.substrate, &p.modules, coverage, probe);
+        for (kind, count) in table.counts() {
+            *sites.entry(kind.name()).or_default() += count;
+        }
         let input = ForgeInput {
             substrate: &p.substrate,
             modules: &p.modules,
@@ -132,7 +140,7 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
     }
     timings.forge = forging.elapsed();
     let agent_rung = options.agent_rung.as_ref().map(|rung| AgentRung::new(rung, &options.cache_dir)).transpose()?;
-    Ok(Staged { prepared, skipped, cells, timings, agent_rung, scratch })
+    Ok(Staged { prepared, skipped, cells, sites, timings, agent_rung, scratch })
 }
 
 /// Prefix of a run's scratch repository in the system's temporary folder.

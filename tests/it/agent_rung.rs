@@ -55,14 +55,16 @@ mod second_tier {
         let cache = work.path().join("cache");
         let first = generate(&work.path().join("a"), &cache);
         let rung = &first["agent_rung"];
+        // An integration family's run says what it had to combine: every kind's sites.
+        assert!(first["sites"]["add-function"].as_u64() > Some(0), "{first}");
+        assert!(first["sites"].as_object().unwrap().contains_key("scale-param"), "{first}");
         assert_eq!(rung["tries_cached"], 0, "{first}");
         assert!(rung["solved"].as_u64().unwrap() >= 1, "the agent solved nothing: {first}");
         assert!(rung["candidates"].as_u64() > rung["solved"].as_u64(), "every hard candidate solved: {first}");
         assert_eq!(rung["tries_played"], rung["candidates"], "one try each: {first}");
-        assert_eq!(
-            first["levels_by_family"]["feature-feature"]["medium_solved_by"]["agent"], rung["solved"],
-            "{first}"
-        );
+        // Kept tasks the agent solved (a solved candidate may still be dropped later).
+        let medium_by_agent = first["levels_by_family"]["feature-feature"]["medium_solved_by"]["agent"].as_u64();
+        assert!(medium_by_agent.is_some_and(|n| n >= 1 && n <= rung["solved"].as_u64().unwrap()), "{first}");
 
         let version = work.path().join("a/mergeforge/1.0.0");
         let manifest = read_json(&version.join("manifest.json"));
@@ -91,10 +93,13 @@ mod second_tier {
             assert_eq!(entry["level"], level, "{agent}");
             by_agent += usize::from(agent["passed"] == true);
         }
-        assert_eq!(
-            (played, by_agent),
-            (rung["candidates"].as_u64().unwrap() as usize, rung["solved"].as_u64().unwrap() as usize)
-        );
+        // The rung counts every candidate it played, kept or not: one dropped afterwards
+        // (a near-duplicate of a kept task) was played but has no record.
+        let dropped: u64 = first["rejected"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+        let (candidates, solved) = (rung["candidates"].as_u64().unwrap(), rung["solved"].as_u64().unwrap());
+        let (played, by_agent) = (played as u64, by_agent as u64);
+        assert!(played <= candidates && candidates <= played + dropped, "{played} played of {first}");
+        assert!(by_agent <= solved && solved <= by_agent + dropped, "{by_agent} solved of {first}");
 
         // Again from the same cache, into a new folder: no agent runs, the same bytes.
         let second = generate(&work.path().join("b"), &cache);

@@ -50,6 +50,8 @@ fn tasks_verify_with_plain_git_and_are_deterministic() {
     // divergent-edit is easy; strip-restore medium, and so is compose-edits: its sides
     // edit different tokens, which `tokens` (a token-level diff3) and mergiraf combine.
     assert_eq!(one["ladder"]["complete"], true, "{one}");
+    // Repair families read no intent sites.
+    assert_eq!(one["sites"], serde_json::json!({}), "{one}");
     for (level, count) in [("easy", 1), ("medium", 2), ("hard", 0)] {
         assert_eq!(one["by_level"][level], count, "{one}");
     }
