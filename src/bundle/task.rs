@@ -168,6 +168,14 @@ pub struct ConflictRecord {
     pub(crate) conflicted_lines: usize,
 }
 
+impl Task {
+    /// Whether git's merge leaves conflict markers in `path`: a file listed with hunks
+    /// (a semantic task lists the files both sides changed, merged without markers).
+    pub(crate) fn has_markers(&self, path: &str) -> bool {
+        self.conflicts.iter().any(|c| c.path == path && c.hunks > 0)
+    }
+}
+
 /// Pretty JSON with a trailing newline: the exact bytes written to disk.
 pub fn to_json_bytes<T: Serialize>(value: &T) -> anyhow::Result<Vec<u8>> {
     let mut bytes = serde_json::to_vec_pretty(value)?;

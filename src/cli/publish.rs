@@ -63,6 +63,9 @@ use crate::publish::{self, PublishOptions, PublishReport, PushOptions, MAX_SHARD
 ///     --push https://huggingface.co/datasets/you/mergeforge-embedded
 #[derive(Debug, Args)]
 #[command(verbatim_doc_comment)]
+// These comments are `--help` pages, printed verbatim: `<level>` and bare URLs are text
+// for a terminal, not rustdoc markup.
+#[allow(rustdoc::invalid_html_tags, rustdoc::bare_urls)]
 pub(crate) struct PublishArgs {
     /// The finished dataset version folder, e.g. generated/mergeforge-embedded/1.0.0.
     #[arg(long, value_name = "DIR")]

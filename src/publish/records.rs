@@ -165,7 +165,6 @@ pub(crate) fn task_record(task: &Task) -> TaskRecord {
 
 /// The solution record of a task, in split group `group`.
 pub(crate) fn solution_record(task: &Task, solution: &Solution, group: String) -> SolutionRecord {
-    let conflicted_paths: Vec<&str> = task.conflicts.iter().map(|c| c.path.as_str()).collect();
     let v = &solution.validation;
     SolutionRecord {
         schema: solution.schema.clone(),
@@ -178,7 +177,7 @@ pub(crate) fn solution_record(task: &Task, solution: &Solution, group: String) -
             .iter()
             .map(|f| FlatFile {
                 path: f.path.clone(),
-                has_conflict: conflicted_paths.contains(&f.path.as_str()),
+                has_conflict: task.has_markers(&f.path),
                 conflicted: f.conflicted.clone(),
                 gold: f.gold.clone(),
             })

@@ -208,7 +208,7 @@ pub(crate) fn view(entry: &TaskEntry, weights: &RewardWeights) -> Result<TaskVie
         .map(|f| {
             Ok(FileView {
                 path: f.path.clone(),
-                has_conflict: task.conflicts.iter().any(|c| c.path == f.path),
+                has_conflict: task.has_markers(&f.path),
                 conflicted: f.conflicted.clone(),
                 gold: f.gold.clone(),
                 diff: diff::unified(&f.path, &f.conflicted, &f.gold)?,

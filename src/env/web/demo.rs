@@ -160,8 +160,9 @@ fn record(step: usize, action: String, reply: &StepReply) -> StepRecord {
     }
 }
 
-/// The conflicted files as the observations show them, then the files the gold merge
-/// edits outside the conflicts as they are in the episode's working tree.
+/// The conflicted files as the observations show them (with markers, or a semantic
+/// task's files merged without them), then the files the gold merge edits outside the
+/// conflicts as they are in the episode's working tree.
 fn files(
     episode: &Episode,
     solution: &Solution,
@@ -171,7 +172,7 @@ fn files(
     let mut out = Vec::new();
     for (path, conflicted) in &at_reset.files {
         let resolved = last.files.get(path).cloned().unwrap_or_default();
-        out.push(resolved_file(path, true, conflicted, resolved)?);
+        out.push(resolved_file(path, episode.task().task.has_markers(path), conflicted, resolved)?);
     }
     let merged: BTreeMap<&str, &str> =
         solution.files.iter().map(|f| (f.path.as_str(), f.conflicted.as_str())).collect();
