@@ -7,7 +7,10 @@
 //! order still runs, with its arguments in each other's place: the breakage is silent.
 //!
 //! The pair: neither bound (`self`, `cls`), neither `*args`/`**kwargs` nor
-//! positional-only, both without a default or both with one. The site's symbol is the
+//! positional-only, both without a default or both with one, and not two names that
+//! come in their order by convention (`value1, value2`, `x, y`, `start, end`,
+//! `name, value`, `obj, attr`: no developer writes `end` before `start`;
+//! [`conventional_order`]). The site's symbol is the
 //! function (`pad`, `Class.method`), its target the pair in its old order
 //! (`width,chars`).
 //!
@@ -100,8 +103,72 @@ fn pairs(def: &Def) -> Vec<usize> {
                 && a.default.is_some() == b.default.is_some()
                 && plain(a.def.arg.as_str())
                 && plain(b.def.arg.as_str())
+                && !conventional_order(a.def.arg.as_str(), b.def.arg.as_str())
         })
         .collect()
+}
+
+/// Pairs of words that come in this order by convention (coordinates, bounds, a
+/// mapping's entry, an object and what is read off it, an operation's operands).
+const ORDERED_PAIRS: &[(&str, &str)] = &[
+    ("x", "y"),
+    ("y", "z"),
+    ("a", "b"),
+    ("i", "j"),
+    ("m", "n"),
+    ("k", "v"),
+    ("key", "value"),
+    ("name", "value"),
+    ("start", "stop"),
+    ("start", "end"),
+    ("begin", "end"),
+    ("first", "last"),
+    ("first", "second"),
+    ("head", "tail"),
+    ("min", "max"),
+    ("low", "high"),
+    ("lo", "hi"),
+    ("lower", "upper"),
+    ("left", "right"),
+    ("top", "bottom"),
+    ("width", "height"),
+    ("row", "col"),
+    ("row", "column"),
+    ("src", "dst"),
+    ("source", "target"),
+    ("source", "destination"),
+    ("old", "new"),
+    ("before", "after"),
+    ("prefix", "suffix"),
+    ("numerator", "denominator"),
+    ("dividend", "divisor"),
+    ("obj", "attr"),
+    ("obj", "name"),
+    ("obj", "key"),
+];
+
+/// Whether parameters `a, b` are in an order convention fixes, so that swapping them
+/// reads as no developer's choice: the same stem numbered in order (`value1, value2`),
+/// or names that differ in one `_`-separated word where those words form a pair of
+/// [`ORDERED_PAIRS`] (`start, end`; `min_width, max_width`; `range_start, range_end`).
+fn conventional_order(a: &str, b: &str) -> bool {
+    let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+    let numbered = |name: &str| {
+        let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        (stem.len() < name.len()).then(|| (stem.to_string(), name[stem.len()..].parse::<u64>().unwrap_or(0)))
+    };
+    if let (Some((stem_a, n)), Some((stem_b, m))) = (numbered(&a), numbered(&b)) {
+        if stem_a == stem_b && n < m {
+            return true;
+        }
+    }
+    let (words_a, words_b): (Vec<&str>, Vec<&str>) = (a.split('_').collect(), b.split('_').collect());
+    if words_a.len() != words_b.len() {
+        return false;
+    }
+    let differing: Vec<(&str, &str)> =
+        words_a.iter().zip(&words_b).filter(|(x, y)| x != y).map(|(x, y)| (*x, *y)).collect();
+    matches!(differing.as_slice(), [pair] if ORDERED_PAIRS.contains(pair))
 }
 
 /// The splices swapping parameters `at` and `at + 1` of `def`: the signature, the
@@ -207,6 +274,34 @@ fn entry_name(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_in_a_conventional_order_are_never_swapped() {
+        for (a, b) in [
+            ("value1", "value2"),
+            ("arg_1", "arg_2"),
+            ("x", "y"),
+            ("start", "end"),
+            ("min_width", "max_width"),
+            ("range_start", "range_end"),
+            ("name", "value"),
+            ("obj", "attr"),
+            ("Key", "Value"),
+        ] {
+            assert!(conventional_order(a, b), "{a}, {b}");
+        }
+        for (a, b) in [
+            ("value2", "value1"),
+            ("end", "start"),
+            ("text", "width"),
+            ("obj", "objs"),
+            ("min_width", "max_height"),
+            ("array", "values"),
+            ("value", "factor"),
+        ] {
+            assert!(!conventional_order(a, b), "{a}, {b}");
+        }
+    }
 
     #[test]
     fn docstring_entries_are_recognised_in_every_style() {

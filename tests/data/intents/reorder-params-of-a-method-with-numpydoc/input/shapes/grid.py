@@ -5,20 +5,20 @@ class Grid:
     def __init__(self, rows, columns):
         self.values = [[0] * columns for _ in range(rows)]
 
-    def cell(self, row, column):
+    def cell(self, row, field):
         """The value at a cell.
 
         Parameters
         ----------
         row : int
             Counted from the top.
-        column : int
+        field : int
             Counted from the left.
         """
-        return self.values[row][column]
+        return self.values[row][field]
 
     def diagonal(self):
         return [self.cell(i, i) for i in range(len(self.values))]
 
     def last(self):
-        return self.cell(len(self.values) - 1, column=0)
+        return self.cell(len(self.values) - 1, field=0)
