@@ -39,26 +39,26 @@ impl FamilyBuilder for FeatureContract {
 
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
-        let pairs_of = |kinds: Vec<Kind>| -> Vec<(&Site, &Site)> {
-            kinds
-                .into_iter()
-                .flat_map(|kind| input.sites(kind))
-                .flat_map(|change| features.iter().filter(|f| uses(f, change)).map(move |f| (*f, change)))
-                .collect()
-        };
-        let contracts = pairs_of(Kind::contracts());
         let mut out = Vec::new();
-        for (feature, contract) in &contracts {
-            out.push(recipe(input, NAME, vec![(*feature).clone()], vec![(*contract).clone()]));
-        }
+        // Every (feature, contract change) pair, for the crossed tasks below.
+        let mut contracts: Vec<(&Site, &Site)> = Vec::new();
         for contract in Kind::contracts().into_iter().flat_map(|kind| input.sites(kind)) {
             let users: Vec<&Site> = features.iter().copied().filter(|f| uses(f, contract)).collect();
+            for feature in &users {
+                out.push(recipe(input, NAME, vec![(*feature).clone()], vec![contract.clone()]));
+                contracts.push((feature, contract));
+            }
             // Two features calling the unit, on one side: the merge adapts both.
             if let Some((a, b)) = first_independent_pair(&users) {
                 out.push(recipe(input, NAME, vec![a, b], vec![contract.clone()]));
             }
         }
-        let crossed = crossed(&contracts, &pairs_of(Kind::refactors()));
+        let refactors: Vec<(&Site, &Site)> = Kind::refactors()
+            .into_iter()
+            .flat_map(|kind| input.sites(kind))
+            .flat_map(|refactor| features.iter().filter(|f| uses(f, refactor)).map(move |f| (*f, refactor)))
+            .collect();
+        let crossed = crossed(&contracts, &refactors);
         out.extend(crossed.into_iter().map(|(first, second)| recipe(input, NAME, first, second)));
         out
     }
