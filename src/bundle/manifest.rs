@@ -16,14 +16,14 @@ use super::task::ConflictKind;
 use crate::difficulty::Level;
 use crate::forge::Family;
 
-pub(crate) const MANIFEST_SCHEMA: &str = "mergeforge.manifest/2";
+pub(crate) const MANIFEST_SCHEMA: &str = "mergeforge.manifest/3";
 
 /// A dataset version's table of contents.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "mergeforge dataset version (manifest.json)")]
 pub(crate) struct Manifest {
-    /// Always `mergeforge.manifest/2`.
+    /// Always `mergeforge.manifest/3`.
     #[schemars(extend("const" = MANIFEST_SCHEMA))]
     pub(crate) schema: String,
     /// The dataset's name.
@@ -210,6 +210,9 @@ pub(crate) struct Counts {
     pub(crate) by_family: BTreeMap<Family, usize>,
     /// Of those, by conflict kind (semantic and mixed tasks are reported apart).
     pub(crate) by_conflict_kind: BTreeMap<ConflictKind, usize>,
+    /// Of those, by scale (every scale listed).
+    #[schemars(extend("required" = ["small", "medium", "large"]))]
+    pub(crate) by_scale: BTreeMap<crate::difficulty::Scale, usize>,
     /// Tasks in the retired split (absent when none).
     #[serde(default, skip_serializing_if = "is_zero")]
     #[schemars(range(min = 1))]
@@ -233,6 +236,8 @@ pub(crate) struct TaskEntry {
     pub(crate) family: Family,
     /// What kind of conflict its merge leaves.
     pub(crate) conflict_kind: ConflictKind,
+    /// How much its branches change.
+    pub(crate) scale: crate::difficulty::Scale,
     /// The substrate it was made from.
     #[schemars(length(min = 1))]
     pub(crate) substrate: String,
@@ -248,12 +253,8 @@ pub(crate) fn read(dir: &Path) -> Result<(Manifest, Vec<u8>)> {
     #[derive(Deserialize)]
     struct Schema {
         schema: Option<String>,
-        tools: Option<serde::de::IgnoredAny>,
-        ladder: Option<serde::de::IgnoredAny>,
     }
-    let probe = serde_json::from_slice::<Schema>(&bytes).ok();
-    let pre_ladder = probe.as_ref().is_some_and(|p| p.tools.is_some() && p.ladder.is_none());
-    let schema = probe.and_then(|s| s.schema);
+    let schema = serde_json::from_slice::<Schema>(&bytes).ok().and_then(|s| s.schema);
     match schema.as_deref() {
         Some(MANIFEST_SCHEMA) => {}
         Some(old) if old.starts_with("mergeforge.manifest/") => bail!(
@@ -262,12 +263,6 @@ pub(crate) fn read(dir: &Path) -> Result<(Manifest, Vec<u8>)> {
             old.trim_start_matches("mergeforge.manifest/")
         ),
         _ => bail!("{}: not a mergeforge manifest (no schema {MANIFEST_SCHEMA:?})", path.display()),
-    }
-    if pre_ladder {
-        bail!(
-            "{}: written before manifests recorded their ladder (a list of `tools`, no `ladder`); regenerate it with mergeforge gen-tasks",
-            dir.display()
-        );
     }
     let manifest =
         serde_json::from_slice(&bytes).with_context(|| format!("{}: not a mergeforge manifest", path.display()))?;
@@ -279,11 +274,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_manifest_from_before_the_ladder_record_is_refused_with_one_line() {
+    fn a_manifest_of_an_older_format_is_refused_with_one_line() {
         let dir = tempfile::tempdir().unwrap();
         let old = r#"{"schema": "mergeforge.manifest/2", "tools": [{"name": "mergiraf", "available": false}]}"#;
         std::fs::write(dir.path().join("manifest.json"), old).unwrap();
         let err = format!("{:#}", read(dir.path()).unwrap_err());
-        assert!(!err.contains('\n') && err.contains("no `ladder`") && err.contains("regenerate it"), "{err}");
+        assert!(
+            !err.contains('\n') && err.contains("format v2 is no longer read") && err.contains("regenerate it"),
+            "{err}"
+        );
     }
 }

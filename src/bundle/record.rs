@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use super::dataset::VersionFiles;
 use super::gitbundle;
 use super::manifest::TaskEntry;
-use super::solution::{self, Commits, FileRecord, Intents, Solution};
+use super::solution::{self, CommitRecord, Commits, FileRecord, IntentRecord, Intents, Solution};
 use super::task::{self, ConflictKind, ConflictRecord, Digests, SubstrateRef, Task};
 use crate::difficulty::{near_duplicate, Difficulty, Features};
 use crate::forge::commits::TaskCommits;
@@ -41,6 +41,7 @@ pub(crate) struct TaskInput<'a> {
     pub(crate) difficulty: &'a Difficulty,
     pub(crate) features: &'a Features,
     pub(crate) conflict_kind: ConflictKind,
+    pub(crate) scale: crate::difficulty::Scale,
     /// The interpreter the task's tests ran on.
     pub(crate) python: &'a crate::pytest::venv::PythonEnv,
 }
@@ -64,7 +65,7 @@ impl TaskFiles {
     pub(crate) fn make(repo: &git2::Repository, input: &TaskInput) -> Result<TaskFiles> {
         let repo_bundle = gitbundle::repo_bundle(repo, input.commits)?;
         let solution_bundle = gitbundle::solution_bundle(repo, input.commits)?;
-        let solution = solution_record(input);
+        let solution = solution_record(repo, input)?;
         let solution_json = task::to_json_bytes(&solution)?;
         let digests = Digests {
             repo_bundle: sha256_hex(&repo_bundle),
@@ -94,6 +95,7 @@ impl TaskFiles {
             level: self.task.difficulty.level,
             family: self.task.family,
             conflict_kind: self.task.conflict_kind,
+            scale: self.task.scale,
             substrate: self.task.substrate.name.clone(),
             sha256: sha256_hex(&json),
         };
@@ -169,6 +171,7 @@ fn task_record(input: &TaskInput, sha256: Digests) -> Task {
         test_command: substrate.config.test_command.clone(),
         test_env: substrate.config.env.clone(),
         timeout_s: substrate.config.timeout_s,
+        scale: input.scale,
         python: Some(task_python(input.python)),
         conflicts: input
             .conflicts
@@ -199,7 +202,7 @@ pub(crate) fn task_python(python: &crate::pytest::venv::PythonEnv) -> task::Task
     task::TaskPython { version, lock }
 }
 
-fn solution_record(input: &TaskInput) -> Solution {
+fn solution_record(repo: &git2::Repository, input: &TaskInput) -> Result<Solution> {
     let paths: Vec<String> = input.conflicts.iter().map(|c| c.path.clone()).collect();
     let gold = &input.candidate.gold;
     let outside = edits_outside_conflicts(input.conflicted, gold, &paths);
@@ -213,7 +216,7 @@ fn solution_record(input: &TaskInput) -> Solution {
         })
         .collect();
     let commits = input.commits;
-    Solution {
+    Ok(Solution {
         schema: solution::SOLUTION_SCHEMA.to_string(),
         id: input.id.to_string(),
         summary: input.candidate.summary.clone(),
@@ -226,14 +229,20 @@ fn solution_record(input: &TaskInput) -> Solution {
         files,
         edits_outside_conflicts: outside,
         intents: Intents {
-            ours: (&input.candidate.ours_intent).into(),
-            theirs: (&input.candidate.theirs_intent).into(),
+            ours: IntentRecord::of(
+                &input.candidate.ours_intent,
+                CommitRecord::chain(repo, commits.base, commits.ours)?,
+            ),
+            theirs: IntentRecord::of(
+                &input.candidate.theirs_intent,
+                CommitRecord::chain(repo, commits.base, commits.theirs)?,
+            ),
         },
         validation: input.validation.clone(),
         features: input.features.clone(),
         grader: None,
         origin: input.candidate.origin.clone(),
-    }
+    })
 }
 
 /// Paths outside the conflicts where the merged tree and gold differ.

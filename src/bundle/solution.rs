@@ -116,8 +116,12 @@ pub(crate) struct Intents {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct IntentRecord {
-    /// The side's commit message.
+    /// The side's last commit's message.
     pub(crate) message: String,
+    /// The side's commits from base to its head, oldest first, one intent each (absent
+    /// in versions written before sides had several commits).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) commits: Vec<CommitRecord>,
     /// The mutations the change concerns: those it undoes, or for divergent-edit's
     /// other side, the one it makes in place of base's (repair group).
     pub(crate) mutations: Vec<MutationRecord>,
@@ -188,13 +192,61 @@ impl From<&crate::mutate::Mutation> for MutationRecord {
     }
 }
 
-impl From<&crate::forge::Intent> for IntentRecord {
-    fn from(intent: &crate::forge::Intent) -> Self {
+/// One commit of a side, as `repo.bundle` holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CommitRecord {
+    /// The commit id.
+    #[schemars(pattern(crate::bundle::patterns::COMMIT_ID))]
+    pub(crate) id: String,
+    /// Its message.
+    pub(crate) message: String,
+    /// Its author (and committer), `Name <email>`.
+    pub(crate) author: String,
+    /// Its author date: seconds since the epoch.
+    pub(crate) time: i64,
+    /// The date's zone, minutes east of UTC.
+    pub(crate) offset: i32,
+}
+
+impl IntentRecord {
+    /// `intent`'s record, with the side's commits as written.
+    pub(crate) fn of(intent: &crate::forge::Intent, commits: Vec<CommitRecord>) -> Self {
         IntentRecord {
             message: intent.message.clone(),
+            commits,
             mutations: intent.mutations.iter().map(Into::into).collect(),
             changes: intent.changes.iter().map(Into::into).collect(),
-            author: intent.author.clone(),
+            author: intent
+                .author
+                .as_ref()
+                .map(|a| crate::substrate::history::Author { name: a.name.clone(), email: a.email.clone() }),
         }
+    }
+}
+
+impl CommitRecord {
+    fn of(commit: &git2::Commit) -> Self {
+        let author = commit.author();
+        CommitRecord {
+            id: commit.id().to_string(),
+            message: String::from_utf8_lossy(commit.message_bytes()).into_owned(),
+            author: format!("{} <{}>", author.name().unwrap_or_default(), author.email().unwrap_or_default()),
+            time: author.when().seconds(),
+            offset: author.when().offset_minutes(),
+        }
+    }
+
+    /// The commits from `head` back to (not including) `base` along first parents,
+    /// oldest first.
+    pub(crate) fn chain(repo: &git2::Repository, base: git2::Oid, head: git2::Oid) -> anyhow::Result<Vec<Self>> {
+        let mut out = Vec::new();
+        let mut at = repo.find_commit(head)?;
+        while at.id() != base {
+            out.push(CommitRecord::of(&at));
+            at = at.parent(0)?;
+        }
+        out.reverse();
+        Ok(out)
     }
 }

@@ -40,6 +40,10 @@ pub struct Task {
     /// Seconds the test command may run.
     #[schemars(range(min = 1))]
     pub(crate) timeout_s: u64,
+    /// How much the two branches change (format 3; `small` when absent: every task of a
+    /// version written before scales).
+    #[serde(default)]
+    pub scale: crate::difficulty::Scale,
     /// The interpreter and the distributions the task's tests ran with (format 3; absent
     /// in format 2, whose tasks run on the default interpreter with pytest alone).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -13,7 +13,7 @@ use super::manifest::{
 };
 use super::record::TaskFiles;
 use super::task::{self, ConflictKind};
-use crate::difficulty::Level;
+use crate::difficulty::{Level, Scale};
 use crate::forge::Family;
 
 /// What a version's manifest records about the run that made it.
@@ -102,12 +102,14 @@ pub(crate) fn counts(entries: &[TaskEntry], retired: usize) -> Counts {
     let mut by_level: BTreeMap<Level, usize> = Level::ALL.into_iter().map(|l| (l, 0)).collect();
     let mut by_family: BTreeMap<Family, usize> = BTreeMap::new();
     let mut by_conflict_kind: BTreeMap<ConflictKind, usize> = BTreeMap::new();
+    let mut by_scale: BTreeMap<Scale, usize> = Scale::ALL.into_iter().map(|s| (s, 0)).collect();
     for entry in entries {
+        *by_scale.entry(entry.scale).or_default() += 1;
         *by_level.entry(entry.level).or_default() += 1;
         *by_family.entry(entry.family).or_default() += 1;
         *by_conflict_kind.entry(entry.conflict_kind).or_default() += 1;
     }
-    Counts { tasks: entries.len(), by_level, by_family, by_conflict_kind, retired }
+    Counts { tasks: entries.len(), by_level, by_family, by_conflict_kind, by_scale, retired }
 }
 
 /// Adds `tasks` under `tasks/` and returns their manifest entries, in order.

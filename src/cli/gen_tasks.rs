@@ -395,6 +395,7 @@ pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
         "by_level": report.manifest.counts.by_level,
         "by_family": report.manifest.counts.by_family,
         "by_conflict_kind": report.manifest.counts.by_conflict_kind,
+        "by_scale": report.manifest.counts.by_scale,
         "levels_by_family": report.stats.levels,
         "ladder": report.manifest.ladder,
         "by_substrate": report.manifest.substrates.iter().map(|s| (s.name.clone(), s.tasks)).collect::<std::collections::BTreeMap<_, _>>(),
@@ -428,6 +429,8 @@ pub(crate) fn print_summary(report: &GenReport) {
     println!("{}", ladder_line(&report.manifest.ladder));
     let kinds: Vec<String> = counts.by_conflict_kind.iter().map(|(k, n)| format!("{} {n}", k.name())).collect();
     println!("conflict kinds: {}", kinds.join(", "));
+    let scales: Vec<String> = counts.by_scale.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    println!("scales: {}", scales.join(", "));
     if !report.stats.sites.is_empty() {
         let sites: Vec<String> = report.stats.sites.iter().map(|(kind, n)| format!("{kind} {n}")).collect();
         println!("intent sites at HEAD: {}", sites.join(", "));

@@ -36,6 +36,9 @@
 pub(crate) mod contract;
 pub(crate) mod near_duplicate;
 pub(crate) mod quota;
+pub(crate) mod scale;
+
+pub use scale::Scale;
 
 use serde::{Deserialize, Serialize};
 
@@ -129,6 +132,16 @@ pub struct Features {
     /// has: the call sites the merge must adapt (not scored; absent when none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub(crate) call_sites_to_adapt: usize,
+    /// Intents the two sides make between them (not scored; absent in versions
+    /// written before sides had several commits).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) intents: usize,
+    /// Commits of the two sides between them (not scored; absent as `intents`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) commits: usize,
+    /// Files either side changes (not scored; absent as `intents`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) files_changed: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -206,6 +219,9 @@ mod tests {
             family: Family::DivergentEdit,
             contract_kinds: Vec::new(),
             call_sites_to_adapt: 0,
+            intents: 2,
+            commits: 2,
+            files_changed: 1,
         }
     }
 

@@ -5,6 +5,7 @@
 //! must follow on ours and theirs. This stage also writes candidates as git commits
 //! ([`commits`]). It does not merge, run tests, or level.
 
+pub(crate) mod authorship;
 pub mod commits;
 mod families;
 pub(crate) mod messages;

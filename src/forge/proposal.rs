@@ -86,50 +86,83 @@ pub struct Proposal {
     pub origin: Option<crate::substrate::history::RealOrigin>,
 }
 
-/// One side's own change: its commit message and the mutations it is about.
+/// One side's own change: its commits' messages and the mutations or intents it is about.
+///
+/// A side is a branch of one or more commits, one intent per commit: the side's tree
+/// (the proposal's `ours` or `theirs`) is its last commit's; `earlier` holds the commits
+/// before it, oldest first.
 #[derive(Debug, Clone)]
 pub struct Intent {
-    /// The side's commit message (one line): its own change, never the resolution or
-    /// the family ([`super::messages`]).
+    /// The side's last commit's message: its own change, never the resolution or the
+    /// family ([`super::messages`]).
     pub message: String,
     /// The mutations the change concerns: those it undoes, or for divergent-edit's
     /// other side, the one it makes in place of base's (repair group).
     pub mutations: Vec<Mutation>,
     /// The intents the side makes, in order (integration group).
     pub changes: Vec<crate::intent::Site>,
-    /// The real author of the side's commit (history families); `None`: mergeforge's
-    /// own fixed signature.
-    pub author: Option<crate::substrate::history::Author>,
+    /// The side's commits before its last, oldest first (empty: the side is one commit).
+    pub earlier: Vec<Step>,
+    /// The real author and date of the side's commit (history families); `None`: drawn
+    /// from the task's key ([`super::authorship`]).
+    pub(crate) author: Option<super::authorship::Stamp>,
+}
+
+/// One of a side's commits before its last: its tree and its message.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub tree: Snapshot,
+    pub message: String,
 }
 
 impl Intent {
     /// The change that undoes `mutations` (the first one names it).
     pub(crate) fn undoing(mutations: &[&Mutation]) -> Intent {
         let message = mutations.first().map(|m| messages::undo(m)).unwrap_or_default();
-        Intent {
-            message,
-            mutations: mutations.iter().map(|m| (*m).clone()).collect(),
-            changes: Vec::new(),
-            author: None,
-        }
+        Intent::one_commit(message, mutations.iter().map(|m| (*m).clone()).collect())
     }
 
-    /// The change that makes `sites` in order. Its message is the first site's, and
-    /// with more than one, a body listing the others (`- Rename ...`) after a blank line.
-    pub(crate) fn making(sites: Vec<crate::intent::Site>) -> Intent {
-        let mut message = sites.first().map(|s| s.message()).unwrap_or_default();
-        if sites.len() > 1 {
-            message.push('\n');
-            for site in &sites[1..] {
-                message.push_str(&format!("\n- {}", site.message()));
-            }
-        }
-        Intent { message, mutations: Vec::new(), changes: sites, author: None }
+    /// A change of one commit with `message` about `mutations` (repair group).
+    pub fn one_commit(message: String, mutations: Vec<Mutation>) -> Intent {
+        Intent { message, mutations, changes: Vec::new(), earlier: Vec::new(), author: None }
     }
 
-    /// A real side's change: its commits' message and author.
+    /// The change that makes `sites` in order, one commit each: `trees` are the trees
+    /// of the commits before the last (one fewer than the sites), each commit's message
+    /// its site's.
+    pub(crate) fn making(sites: Vec<crate::intent::Site>, trees: Vec<Snapshot>) -> Intent {
+        debug_assert_eq!(trees.len() + 1, sites.len().max(1));
+        let earlier =
+            trees.into_iter().zip(&sites).map(|(tree, site)| Step { tree, message: site.message() }).collect();
+        let message = sites.last().map(|s| s.message()).unwrap_or_default();
+        Intent { message, mutations: Vec::new(), changes: sites, earlier, author: None }
+    }
+
+    /// A real side's change: its commits' message, author and date.
     pub(crate) fn real(change: crate::substrate::history::RealChange) -> Intent {
-        Intent { message: change.message, mutations: Vec::new(), changes: Vec::new(), author: Some(change.author) }
+        let author = super::authorship::Stamp {
+            name: change.author.name,
+            email: change.author.email,
+            time: change.time,
+            offset: change.offset,
+        };
+        Intent {
+            message: change.message,
+            mutations: Vec::new(),
+            changes: Vec::new(),
+            earlier: Vec::new(),
+            author: Some(author),
+        }
+    }
+
+    /// Every commit's message, oldest first.
+    pub(crate) fn messages(&self) -> impl Iterator<Item = &str> {
+        self.earlier.iter().map(|s| s.message.as_str()).chain(std::iter::once(self.message.as_str()))
+    }
+
+    /// How many commits the side has.
+    pub(crate) fn commit_count(&self) -> usize {
+        self.earlier.len() + 1
     }
 }
 

@@ -15,7 +15,7 @@ use super::stage::Prepared;
 use crate::bundle::record::{self, TaskFiles, TaskInput};
 use crate::bundle::task::ConflictKind;
 use crate::bundle::task_id;
-use crate::difficulty::{self, contract, near_duplicate, Features, Level};
+use crate::difficulty::{self, contract, near_duplicate, Features, Level, Scale};
 use crate::forge::commits::write_task_commits;
 use crate::forge::{Candidate, Group};
 use crate::merge::{self, MergeResult};
@@ -66,6 +66,9 @@ pub(super) fn judge(
     let mut operators: Vec<OperatorRef> = candidate.mutations.iter().map(|m| m.operator).collect();
     operators.sort();
     operators.dedup();
+    // A side of the repair group or a real commit makes one change.
+    let intents = [&candidate.ours_intent, &candidate.theirs_intent].map(|i| i.changes.len().max(1));
+    let files_changed = changed_files(&candidate.base, &candidate.ours, &candidate.theirs);
     let features = Features {
         hunks: conflicts.iter().map(|c| c.hunks).sum(),
         conflicted_lines: conflicts.iter().map(|c| c.conflicted_lines).sum(),
@@ -78,7 +81,11 @@ pub(super) fn judge(
         family: candidate.family,
         contract_kinds: contract::kinds(candidate),
         call_sites_to_adapt: contract::call_sites_to_adapt(candidate),
+        intents: intents.iter().sum(),
+        commits: candidate.ours_intent.commit_count() + candidate.theirs_intent.commit_count(),
+        files_changed,
     };
+    let scale = Scale::of(intents, files_changed, 0);
     let substrate = &prepared.substrate;
     let id = task_id(&substrate.name, &substrate.tree_id, &commits);
     let fingerprint = near_duplicate::fingerprint(
@@ -97,6 +104,7 @@ pub(super) fn judge(
             difficulty: &difficulty,
             features: &features,
             conflict_kind,
+            scale,
             python: prepared.checker.python(),
         };
         TaskFiles::make(&repo, &input)
@@ -123,6 +131,12 @@ pub(super) fn judge(
         conflict_kind,
         files,
     })))
+}
+
+/// How many files `ours` or `theirs` changes from `base`.
+fn changed_files(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> usize {
+    let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
+    paths.into_iter().filter(|p| base.get(*p) != ours.get(*p) || base.get(*p) != theirs.get(*p)).count()
 }
 
 /// Gold's lines that no version has, over the conflicted files (against base, ours and

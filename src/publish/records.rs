@@ -32,7 +32,7 @@ use crate::validate::{Baselines, Validation};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TaskRecord {
-    /// always `mergeforge.task/2`
+    /// `mergeforge.task/3` (`mergeforge.task/2` in versions written before `python`)
     pub(crate) schema: String,
     /// task id: `<substrate>-<10 hex>`, content-derived (it names no family)
     pub id: String,
@@ -48,6 +48,8 @@ pub struct TaskRecord {
     pub test_env: Vec<EnvVar>,
     /// time limit of one test run
     pub timeout_s: u64,
+    /// `small`, `medium` or `large`: how much the two branches change
+    pub scale: crate::difficulty::Scale,
     /// `version` and `lock` (`name==version` of every distribution) of the Python the tests ran with; null in format 2
     pub python: Option<TaskPython>,
     /// the files git left conflicted (or, for a semantic task, whose tests fail), with hunks and conflicted lines
@@ -154,6 +156,7 @@ pub(crate) fn task_record(task: &Task) -> TaskRecord {
             .map(|(name, value)| EnvVar { name: name.clone(), value: value.clone() })
             .collect(),
         timeout_s: task.timeout_s,
+        scale: task.scale,
         python: task.python.clone(),
         conflicts: task.conflicts.clone(),
         difficulty: task.difficulty.clone(),
@@ -210,6 +213,7 @@ pub(crate) fn task_from_record(record: &TaskRecord) -> Task {
         test_command: record.test_command.clone(),
         test_env: record.test_env.iter().map(|v| (v.name.clone(), v.value.clone())).collect(),
         timeout_s: record.timeout_s,
+        scale: record.scale,
         python: record.python.clone(),
         conflicts: record.conflicts.clone(),
         difficulty: record.difficulty.clone(),

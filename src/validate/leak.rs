@@ -1,4 +1,4 @@
-//! The message leak check: a side's commit message must not hand over the resolution.
+//! The message leak check: no commit message of a side may hand over the resolution.
 //!
 //! A message leaks when it contains a line of the gold resolution (a line gold has in a
 //! conflicted file) that the side's own commit does not add — the message would then
@@ -11,7 +11,7 @@ use crate::snapshot::{self, Snapshot};
 /// occur in prose by chance and say nothing about a resolution.
 const MIN_LINE: usize = 8;
 
-/// The first side whose message leaks a line of gold in `conflicted_paths`, as the
+/// The first side one of whose commit messages leaks a line of gold in `conflicted_paths`, as the
 /// leaked line.
 pub(crate) fn leaked_line(candidate: &Candidate, conflicted_paths: &[String]) -> Option<String> {
     let sides = [(&candidate.ours, &candidate.ours_intent), (&candidate.theirs, &candidate.theirs_intent)];
@@ -26,7 +26,7 @@ fn leak(intent: &Intent, side: &Snapshot, gold: &Snapshot, paths: &[String]) -> 
             .lines()
             .map(str::trim)
             .filter(|line| line.len() >= MIN_LINE && line.chars().any(char::is_alphanumeric))
-            .find(|line| intent.message.contains(line) && !own.contains(line))
+            .find(|line| intent.messages().any(|m| m.contains(line)) && !own.contains(line))
             .map(str::to_string)
     })
 }
@@ -41,7 +41,7 @@ mod tests {
     }
 
     fn intent(message: &str) -> Intent {
-        Intent { message: message.into(), mutations: Vec::new(), changes: Vec::new(), author: None }
+        Intent::one_commit(message.into(), Vec::new())
     }
 
     #[test]

@@ -227,6 +227,9 @@ pub enum Rejection {
     MissingDependency,
     /// Integration group: a side fails its own suite (each side is a valid change).
     SideFails,
+    /// Integration group: a commit of a side before its last fails its own suite (every
+    /// commit of a branch is a valid change).
+    CommitFails,
     /// Integration group: taking one side for every hunk solves the task (an easy task
     /// is a repair's; an integration task needs both changes).
     SideSolves,
@@ -361,7 +364,27 @@ pub fn validate(
     if rule == SideRule::BothPass && baselines.a_side_passes() {
         return Ok(Err(Rejection::SideSolves));
     }
+    // Every commit of a branch passes its own suite; the earlier ones are run last, as
+    // they rarely reject and most candidates have none.
+    if rule == SideRule::BothPass {
+        if let Some(rejection) = earlier_commits_fail(candidate, runner)? {
+            return Ok(Err(rejection));
+        }
+    }
     Ok(Ok(Validation { base, conflicted: conflicted_outcome, ours, theirs, gold, baselines }))
+}
+
+/// Why a side's commit before its last is not a valid change, if one is not: the first
+/// that fails its own suite (decided by the full suite).
+fn earlier_commits_fail(candidate: &Candidate, runner: &TestRunner) -> Result<Option<Rejection>> {
+    let steps = candidate.ours_intent.earlier.iter().chain(&candidate.theirs_intent.earlier);
+    for step in steps {
+        let outcome = decided(runner, &step.tree, |_| true)?;
+        if !outcome.passed {
+            return Ok(Some(failing(&outcome, &step.tree, Rejection::CommitFails)));
+        }
+    }
+    Ok(None)
 }
 
 /// `tree`'s verdict; when it fails and `rejects` says that failure would reject the
@@ -382,7 +405,7 @@ fn failing(outcome: &Outcome, tree: &Snapshot, otherwise: Rejection) -> Rejectio
     if outcome.exhausted() {
         return Rejection::TimesOut;
     }
-    if otherwise != Rejection::SideFails && otherwise != Rejection::BaseFails {
+    if ![Rejection::SideFails, Rejection::BaseFails, Rejection::CommitFails].contains(&otherwise) {
         return otherwise;
     }
     let missing = outcome.failed_tests.iter().filter_map(|id| id.strip_prefix(crate::pytest::outcome::MISSING_MODULE));

@@ -70,7 +70,7 @@ fn tasks_verify_with_plain_git_and_are_deterministic() {
 
     // Every task holds up with plain git and pytest.
     let manifest = read_json(&version_a.join("manifest.json"));
-    assert_eq!(manifest["schema"], "mergeforge.manifest/2");
+    assert_eq!(manifest["schema"], "mergeforge.manifest/3");
     for entry in manifest["tasks"].as_array().unwrap() {
         let id = entry["id"].as_str().unwrap();
         let task_json = std::fs::read(version_a.join("tasks").join(id).join("task.json")).unwrap();

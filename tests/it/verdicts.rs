@@ -133,12 +133,7 @@ fn cached_call_candidate(head: &Snapshot) -> Candidate {
         );
         tree
     };
-    let intent = |message: &str| Intent {
-        message: message.to_string(),
-        mutations: Vec::new(),
-        changes: Vec::new(),
-        author: None,
-    };
+    let intent = |message: &str| Intent::one_commit(message.to_string(), Vec::new());
     Candidate {
         family: Family::StripRestore,
         proposal: Proposal {

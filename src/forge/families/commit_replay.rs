@@ -139,7 +139,7 @@ fn proposal(
         gold,
         mutations: Vec::new(),
         ours_intent: Intent::real(patch.change.clone()),
-        theirs_intent: Intent::making(vec![site]),
+        theirs_intent: Intent::making(vec![site], Vec::new()),
         origin: Some(RealOrigin {
             kind: RealKind::Commit,
             commit: patch.commit.to_string(),

@@ -46,12 +46,8 @@ impl FamilyBuilder for DivergentEdit {
                                     return None;
                                 };
                                 let fix = Intent::undoing(&[bug]);
-                                let other = Intent {
-                                    message: messages::replace(bug, wrong),
-                                    mutations: vec![(*wrong).clone()],
-                                    changes: Vec::new(),
-                                    author: None,
-                                };
+                                let other =
+                                    Intent::one_commit(messages::replace(bug, wrong), vec![(*wrong).clone()]);
                                 let ((ours, ours_intent), (theirs, theirs_intent)) = if seeded_coin(seed, &key) {
                                     ((gold.clone(), fix), (wrong_side, other))
                                 } else {

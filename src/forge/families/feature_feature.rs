@@ -14,7 +14,7 @@
 //! return shape or units and adapts every existing caller, and the neighbour in the
 //! conflict must be adapted the same way.
 
-use super::integrate::{applied, independent, listed, neighbours, uses, Sides};
+use super::integrate::{independent, listed, neighbours, uses, Sides};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::intent::{Kind, Rewrites, Site};
 
@@ -96,14 +96,7 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
     Recipe {
         key: key.clone(),
         build: Box::new(move || {
-            let head = workspace.tree;
-            let (first_features, refactors): (Vec<&Site>, Vec<&Site>) = first.iter().partition(|s| s.kind.is_feature());
-            let all: Vec<&Site> = first_features.iter().copied().chain(&second).collect();
-            let base = applied(&workspace, head, &all)?;
-            let without_second = applied(&workspace, head, &second.iter().collect::<Vec<_>>())?;
-            let first_tree = applied(&workspace, &without_second, &refactors)?;
-            let second_tree = applied(&workspace, head, &first_features)?;
-            let gold = applied(&workspace, head, &refactors)?;
+            let refactors: Vec<&Site> = first.iter().filter(|s| !s.kind.is_feature()).collect();
             Sides {
                 summary: format!(
                     "one side makes {}, the other adds {} at the same place; gold has both{}",
@@ -112,12 +105,10 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
                     against(&refactors)
                 ),
                 key: key.clone(),
-                base,
-                first: (first_tree, first.clone()),
-                second: (second_tree, second.clone()),
-                gold,
+                first: first.clone(),
+                second: second.clone(),
             }
-            .propose(seed)
+            .propose(&workspace, seed)
         }),
     }
 }

@@ -12,7 +12,7 @@
 //! "Rename `y`" on one branch), so the resolution carries a refactor into new code in
 //! both files.
 
-use super::integrate::{applied, first_independent_pair, independent, listed, uses, Sides};
+use super::integrate::{first_independent_pair, independent, listed, uses, Sides};
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::snapshot::{self, Snapshot};
 use crate::intent::{naming, Kind, Site};
@@ -119,23 +119,8 @@ pub(super) fn recipe<'a>(input: &ForgeInput<'a>, family: &str, first: Vec<Site>,
     Recipe {
         key: key.clone(),
         build: Box::new(move || {
-            let head = workspace.tree;
-            let (features, refactors): (Vec<&Site>, Vec<&Site>) =
-                first.iter().chain(&second).partition(|s| s.kind.is_feature());
-            let side = |own: &[Site], other: &[Site]| {
-                let taken: Vec<&Site> = other.iter().filter(|s| s.kind.is_feature()).collect();
-                let made: Vec<&Site> = own.iter().filter(|s| !s.kind.is_feature()).collect();
-                applied(&workspace, &applied(&workspace, head, &taken)?, &made)
-            };
-            Sides {
-                summary: summary(&first, &second),
-                key: key.clone(),
-                base: applied(&workspace, head, &features)?,
-                first: (side(&first, &second)?, first.clone()),
-                second: (side(&second, &first)?, second.clone()),
-                gold: applied(&workspace, head, &refactors)?,
-            }
-            .propose(seed)
+            Sides { summary: summary(&first, &second), key: key.clone(), first: first.clone(), second: second.clone() }
+                .propose(&workspace, seed)
         }),
     }
 }

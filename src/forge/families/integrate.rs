@@ -74,25 +74,40 @@ pub(super) fn uses(feature: &Site, refactor: &Site) -> bool {
     feature.symbol != refactor.symbol && refactor.uses.iter().any(reads)
 }
 
-/// The four trees of an integration task and the intents of its two sides, before the
+/// The two sides of an integration task, each the intents it makes in order (features
+/// with their tests, refactors, contract changes), before the trees are made and the
 /// seeded coin decides which side is `ours`.
+///
+/// Every tree follows from HEAD: base lacks every feature; a side's commit `k` is HEAD
+/// without the other side's features and without its own features after `k`, with its
+/// own refactors up to `k` made (its last commit is the side); gold is HEAD with every
+/// refactor made.
 pub(super) struct Sides {
     pub(crate) key: String,
-    pub(crate) base: Snapshot,
-    pub(crate) first: (Snapshot, Vec<Site>),
-    pub(crate) second: (Snapshot, Vec<Site>),
-    pub(crate) gold: Snapshot,
+    pub(crate) first: Vec<Site>,
+    pub(crate) second: Vec<Site>,
     pub(crate) summary: String,
 }
 
 impl Sides {
-    /// The proposal, sides placed by a seeded coin on the key; `None` when the sides
-    /// cannot collide (no file edited by both) or a side equals base or gold.
-    pub(super) fn propose(self, seed: u64) -> Option<Proposal> {
-        let Sides { key, base, first, second, gold, summary } = self;
-        if !both_edit_a_file(&base, &first.0, &second.0) || first.0 == gold || second.0 == gold {
+    /// The proposal, sides placed by a seeded coin on the key; `None` when a site does
+    /// not apply, a commit changes nothing, the sides cannot collide (no file edited by
+    /// both) or a side equals gold.
+    pub(super) fn propose(self, workspace: &Workspace, seed: u64) -> Option<Proposal> {
+        let Sides { key, first, second, summary } = self;
+        let head = workspace.tree;
+        let (features, refactors): (Vec<&Site>, Vec<&Site>) =
+            first.iter().chain(&second).partition(|s| s.kind.is_feature());
+        let base = applied(workspace, head, &features)?;
+        let gold = applied(workspace, head, &refactors)?;
+        let mut first_trees = commits(workspace, &base, &first, &second)?;
+        let mut second_trees = commits(workspace, &base, &second, &first)?;
+        let (first_tree, second_tree) = (first_trees.pop()?, second_trees.pop()?);
+        if !both_edit_a_file(&base, &first_tree, &second_tree) || first_tree == gold || second_tree == gold {
             return None;
         }
+        let first = (first_tree, Intent::making(first, first_trees));
+        let second = (second_tree, Intent::making(second, second_trees));
         let (ours, theirs) = if seeded_coin(seed, &key) { (first, second) } else { (second, first) };
         Some(Proposal {
             key,
@@ -102,11 +117,28 @@ impl Sides {
             gold,
             mutations: Vec::new(),
             summary,
-            ours_intent: Intent::making(ours.1),
-            theirs_intent: Intent::making(theirs.1),
+            ours_intent: ours.1,
+            theirs_intent: theirs.1,
             origin: None,
         })
     }
+}
+
+/// The trees of a side's commits, one per site of `own` in order (the last is the
+/// side): `None` when a site does not apply or a commit would change nothing.
+fn commits(workspace: &Workspace, base: &Snapshot, own: &[Site], other: &[Site]) -> Option<Vec<Snapshot>> {
+    let head = workspace.tree;
+    let mut trees: Vec<Snapshot> = Vec::with_capacity(own.len());
+    for k in 1..=own.len() {
+        let taken: Vec<&Site> = other.iter().chain(&own[k..]).filter(|s| s.kind.is_feature()).collect();
+        let made: Vec<&Site> = own[..k].iter().filter(|s| !s.kind.is_feature()).collect();
+        let tree = applied(workspace, &applied(workspace, head, &taken)?, &made)?;
+        if &tree == trees.last().unwrap_or(base) {
+            return None;
+        }
+        trees.push(tree);
+    }
+    Some(trees)
 }
 
 /// `a`, `b` and `c` as a list for a summary: "`a`, `b` and `c`".

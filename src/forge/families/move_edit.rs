@@ -8,7 +8,7 @@
 //! local) left behind in the old place passes every test, so taking one side would
 //! solve the task.
 
-use super::integrate::{applied, Sides};
+use super::integrate::Sides;
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::intent::{Kind, Site};
 
@@ -49,11 +49,8 @@ fn recipe<'a>(input: &ForgeInput<'a>, moved: Site, edit: Site) -> Recipe<'a> {
     Recipe {
         key: key.clone(),
         build: Box::new(move || {
-            let head = workspace.tree;
-            // The method is taken out of base and added by its side.
-            let base = applied(&workspace, head, &[&edit])?;
-            let moved_tree = moved.apply(&workspace, &base)?;
-            let gold = moved.apply(&workspace, head)?;
+            // The method is taken out of base and added by its side; gold adds it in
+            // the new place.
             Sides {
                 summary: format!(
                     "one side moves `{}` to {}; the other makes `{}` where it was; gold adds it in the new place",
@@ -62,12 +59,10 @@ fn recipe<'a>(input: &ForgeInput<'a>, moved: Site, edit: Site) -> Recipe<'a> {
                     edit.message()
                 ),
                 key: key.clone(),
-                base,
-                first: (head.clone(), vec![edit.clone()]),
-                second: (moved_tree, vec![moved.clone()]),
-                gold,
+                first: vec![edit.clone()],
+                second: vec![moved.clone()],
             }
-            .propose(seed)
+            .propose(&workspace, seed)
         }),
     }
 }

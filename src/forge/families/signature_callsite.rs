@@ -162,18 +162,14 @@ fn build(
         caller.argument_removal.clone(),
         format!("call without `{}`", parameter.name),
     );
-    let ours_intent = Intent {
-        message: format!("`{fname}`: take `{}` as a parameter (default `{}`)", parameter.name, parameter.default_text),
-        mutations: vec![remove_parameter.clone()],
-        changes: Vec::new(),
-        author: None,
-    };
-    let theirs_intent = Intent {
-        message: format!("`{fname}`: add `{}`; call it from {}", short(&statement), module_b.path),
-        mutations: vec![remove_statement.clone(), remove_argument.clone()],
-        changes: Vec::new(),
-        author: None,
-    };
+    let ours_intent = Intent::one_commit(
+        format!("`{fname}`: take `{}` as a parameter (default `{}`)", parameter.name, parameter.default_text),
+        vec![remove_parameter.clone()],
+    );
+    let theirs_intent = Intent::one_commit(
+        format!("`{fname}`: add `{}`; call it from {}", short(&statement), module_b.path),
+        vec![remove_statement.clone(), remove_argument.clone()],
+    );
     Some(Proposal {
         summary: format!(
             "{}: ours adds parameter `{}` to `{}`; theirs edits its body and calls it from {} with the old signature",

@@ -6,7 +6,7 @@
 use anyhow::Result;
 use git2::{Delta, DiffOptions, Repository};
 
-use super::real::{author_of, message_of, RealChange};
+use super::real::{message_of, RealChange};
 use super::skip::Skip;
 use crate::snapshot::is_test_file;
 use crate::substrate::SubstrateConfig;
@@ -69,7 +69,7 @@ pub fn classify_commit(
     if changed_lines > MAX_CHANGED_LINES || stats.files_changed() > MAX_CHANGED_FILES {
         return Ok(Err(Skip::TooLarge));
     }
-    let change = RealChange { message: message_of(commit), author: author_of(commit) };
+    let change = RealChange::of(commit, message_of(commit));
     Ok(Ok(GoldPatch { commit: commit.id(), parent: parent.id(), change }))
 }
 

@@ -25,6 +25,18 @@ pub(crate) struct RealChange {
     pub(crate) message: String,
     /// The newest commit's author.
     pub(crate) author: Author,
+    /// The newest commit's author date: seconds since the epoch.
+    pub(crate) time: i64,
+    /// The author date's zone, minutes east of UTC.
+    pub(crate) offset: i32,
+}
+
+impl RealChange {
+    /// `commit`'s change with `message`: its author and author date.
+    pub(crate) fn of(commit: &git2::Commit, message: String) -> RealChange {
+        let when = commit.author().when();
+        RealChange { message, author: author_of(commit), time: when.seconds(), offset: when.offset_minutes() }
+    }
 }
 
 /// The real commits a task was made from (full hexadecimal ids).
@@ -82,9 +94,8 @@ pub(crate) fn squashed(repo: &Repository, base: Oid, tip: Oid) -> Result<RealCha
     }
     let tip_commit = repo.find_commit(tip)?;
     let newest = commits.last().unwrap_or(&tip_commit);
-    let author = author_of(newest);
     if commits.len() <= 1 {
-        return Ok(RealChange { message: message_of(newest), author });
+        return Ok(RealChange::of(newest, message_of(newest)));
     }
     let summary = |c: &git2::Commit| String::from_utf8_lossy(c.summary_bytes().unwrap_or_default()).into_owned();
     let mut message = summary(newest);
@@ -92,5 +103,5 @@ pub(crate) fn squashed(repo: &Repository, base: Oid, tip: Oid) -> Result<RealCha
     for commit in &commits {
         message.push_str(&format!("\n* {}", summary(commit)));
     }
-    Ok(RealChange { message, author })
+    Ok(RealChange::of(newest, message))
 }
