@@ -362,6 +362,7 @@ fn commit_pairs(options: &GenOptions, repo: &git2::Repository) -> Result<Vec<(gi
             site_table: &table,
             history: None,
             seed: options.seed,
+            scale: crate::difficulty::Scale::Small,
         };
         for family in &options.families {
             for candidate in forge::ordered_candidates(*family, &input, options.candidates_per_cell) {

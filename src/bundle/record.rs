@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use super::dataset::VersionFiles;
 use super::gitbundle;
 use super::manifest::TaskEntry;
-use super::solution::{self, CommitRecord, Commits, FileRecord, IntentRecord, Intents, Solution};
+use super::solution::{self, CommitRecord, Commits, FileRecord, IntentRecord, Intents, InteractionRecord, Solution};
 use super::task::{self, ConflictKind, ConflictRecord, Digests, SubstrateRef, Task};
 use crate::difficulty::{near_duplicate, Difficulty, Features};
 use crate::forge::commits::TaskCommits;
@@ -42,6 +42,8 @@ pub(crate) struct TaskInput<'a> {
     pub(crate) features: &'a Features,
     pub(crate) conflict_kind: ConflictKind,
     pub(crate) scale: crate::difficulty::Scale,
+    /// Per interaction of the candidate, whether it is witnessed (`None`: not checked).
+    pub(crate) witnessed: &'a [Option<bool>],
     /// The interpreter the task's tests ran on.
     pub(crate) python: &'a crate::pytest::venv::PythonEnv,
 }
@@ -238,6 +240,13 @@ fn solution_record(repo: &git2::Repository, input: &TaskInput) -> Result<Solutio
                 CommitRecord::chain(repo, commits.base, commits.theirs)?,
             ),
         },
+        interactions: input
+            .candidate
+            .interactions
+            .iter()
+            .zip(input.witnessed)
+            .map(|(interaction, witnessed)| InteractionRecord::of(interaction, *witnessed))
+            .collect(),
         validation: input.validation.clone(),
         features: input.features.clone(),
         grader: None,

@@ -30,6 +30,10 @@ pub struct Solution {
     pub(crate) edits_outside_conflicts: Vec<String>,
     /// Each side's own change.
     pub(crate) intents: Intents,
+    /// The interaction graph gold resolves: each change of one side reaching a feature
+    /// of the other (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) interactions: Vec<InteractionRecord>,
     /// Test outcomes on every tree that decided the task.
     pub validation: Validation,
     /// What the difficulty score is computed from.
@@ -188,6 +192,38 @@ impl From<&crate::mutate::Mutation> for MutationRecord {
             line: m.line,
             function: m.function.clone(),
             description: m.description.clone(),
+        }
+    }
+}
+
+/// An edge of the interaction graph: a change of one side reaching new code of a
+/// feature of the other side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct InteractionRecord {
+    /// The side making the change: `ours` or `theirs`.
+    #[schemars(extend("enum" = ["ours", "theirs"]))]
+    pub(crate) side: String,
+    /// The change's intent kind (a refactor or a contract change).
+    pub(crate) kind: crate::intent::Kind,
+    /// The unit the change concerns.
+    pub(crate) change: String,
+    /// The other side's feature whose code the change reaches.
+    pub(crate) feature: String,
+    /// Whether gold with this one adaptation reverted fails the judgement (absent: not
+    /// checked, as on small tasks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) witnessed: Option<bool>,
+}
+
+impl InteractionRecord {
+    pub(crate) fn of(interaction: &crate::forge::proposal::Interaction, witnessed: Option<bool>) -> Self {
+        InteractionRecord {
+            side: if interaction.ours { "ours" } else { "theirs" }.to_string(),
+            kind: interaction.change.kind,
+            change: interaction.change.symbol.clone(),
+            feature: interaction.feature.symbol.clone(),
+            witnessed,
         }
     }
 }

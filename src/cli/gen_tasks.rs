@@ -13,7 +13,7 @@ use super::shard_report::{print_shard_summary, shard_json};
 use crate::bundle::dataset::WriteResult;
 use crate::bundle::manifest::{Ladder, MissingReason};
 use crate::difficulty::quota::Quotas;
-use crate::difficulty::Level;
+use crate::difficulty::{Level, Scale};
 use crate::forge::{Family, Group};
 use crate::pipeline::shard::ShardSpec;
 use crate::pipeline::{self, GenOptions, GenReport};
@@ -130,6 +130,13 @@ pub(crate) struct GenTasksArgs {
     /// --history, the history families (merge-replay, commit-replay).
     #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = super::values::CatalogueValue::<Family>::new("family"))]
     pub(crate) families: Vec<Family>,
+
+    /// The scale of the tasks: small (one or two intents a side), medium (three a side)
+    /// or large (six a side across at least four files, each change reaching the other
+    /// branch's new code). Medium and large tasks are dealt by feature-refactor and
+    /// feature-contract, the default families then; small is every family's.
+    #[arg(long, value_name = "SCALE", default_value = "small")]
+    pub(crate) scale: Scale,
 
     /// Tasks kept per (substrate, family). Ignored with --quota. Default: 4, or every
     /// task when every family is a history family.
@@ -253,6 +260,8 @@ fn options_and_repos(args: &GenTasksArgs) -> Result<(GenOptions, Option<repos::F
     let quotas = args.quota.as_deref().map(Quotas::parse).transpose().context("--quota")?;
     let families = if args.families.is_empty() && args.history.is_some() {
         Family::ALL.into_iter().filter(|f| f.group() == Group::History).collect()
+    } else if args.families.is_empty() && args.scale != Scale::Small {
+        Family::default_mix().into_iter().filter(|f| f.deals_branches()).collect()
     } else if args.families.is_empty() {
         Family::default_mix()
     } else {
@@ -264,6 +273,14 @@ fn options_and_repos(args: &GenTasksArgs) -> Result<(GenOptions, Option<repos::F
         }
         families
     };
+    if let Some(small_only) = families.iter().find(|f| args.scale != Scale::Small && !f.deals_branches()) {
+        let dealing: Vec<&str> = Family::ALL.iter().filter(|f| f.deals_branches()).map(|f| f.name()).collect();
+        bail!(
+            "--scale {}: family {small_only} makes small tasks only; use --families {} (or leave --families out)",
+            args.scale,
+            dealing.join(",")
+        );
+    }
     // Real history is taken whole: every commit that makes a task is kept.
     let only_history = families.iter().all(|f| f.group() == Group::History);
     let per_cell = args.per_cell.unwrap_or(if only_history { usize::MAX } else { DEFAULT_PER_CELL });
@@ -297,6 +314,9 @@ fn options_and_repos(args: &GenTasksArgs) -> Result<(GenOptions, Option<repos::F
     }
     command.extend(["--dataset".into(), dataset.clone(), "--version".into(), args.dataset_version.clone()]);
     command.extend(["--seed".into(), args.seed.to_string()]);
+    if args.scale != Scale::Small {
+        command.extend(["--scale".into(), args.scale.name().to_string()]);
+    }
     if families != Family::default_mix() {
         let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
         command.extend(["--families".into(), names.join(",")]);
@@ -346,6 +366,7 @@ fn options_and_repos(args: &GenTasksArgs) -> Result<(GenOptions, Option<repos::F
         seed: args.seed,
         max_tasks: args.max_tasks,
         families,
+        scale: args.scale,
         per_cell,
         candidates_per_cell,
         quotas,

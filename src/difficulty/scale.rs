@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
     Deserialize,
     strum::IntoStaticStr,
     strum::EnumString,
+    clap::ValueEnum,
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]

@@ -41,6 +41,11 @@ impl Family {
         self.builder().caps_breaks_outside_markers()
     }
 
+    /// Whether the family makes medium and large tasks (`gen-tasks --scale`).
+    pub(crate) fn deals_branches(self) -> bool {
+        self.builder().deals_branches()
+    }
+
     /// The family's group: repairs of a broken base, integrations of two valid changes,
     /// or real history.
     pub(crate) fn group(self) -> Group {

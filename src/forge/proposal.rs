@@ -84,6 +84,24 @@ pub struct Proposal {
     pub theirs_intent: Intent,
     /// The real commits the task was made from (history families only).
     pub origin: Option<crate::substrate::history::RealOrigin>,
+    /// Where a change of one side reaches the other side's new code (integration group;
+    /// empty elsewhere): the interaction graph gold resolves.
+    pub interactions: Vec<Interaction>,
+}
+
+/// A change (a refactor or a contract change) of one side reaching new code of the other
+/// side's feature: gold adapts that code to the change.
+#[derive(Debug, Clone)]
+pub struct Interaction {
+    /// Whether the change is ours' (else theirs').
+    pub ours: bool,
+    pub change: crate::intent::Site,
+    pub feature: crate::intent::Site,
+    /// Gold with this one adaptation reverted (the feature written against the name or
+    /// contract before the change), to witness the edge: it must fail the judgement.
+    /// `None` when it is not made (the revert does not merge cleanly, or the task is
+    /// small and its edges are not witnessed).
+    pub reverted: Option<Snapshot>,
 }
 
 /// One side's own change: its commits' messages and the mutations or intents it is about.
@@ -186,6 +204,9 @@ pub(crate) struct ForgeInput<'a> {
     /// families make tasks of.
     pub(crate) history: Option<&'a crate::substrate::history::HistoryScan>,
     pub(crate) seed: u64,
+    /// The scale of task the run asks for: families that deal several pairs into one
+    /// task make only tasks of that scale; small is what they make pair by pair.
+    pub(crate) scale: crate::difficulty::Scale,
 }
 
 impl<'a> ForgeInput<'a> {
@@ -247,6 +268,11 @@ pub(crate) trait FamilyBuilder: Sync + Send {
     /// leftover (a name the merge did not carry), false where it is the task's point.
     fn caps_breaks_outside_markers(&self) -> bool {
         true
+    }
+    /// Whether the family deals several (feature, change) pairs into one task when a run
+    /// asks for medium or large tasks (`gen-tasks --scale`); others make small ones only.
+    fn deals_branches(&self) -> bool {
+        false
     }
     /// The family's group: by default the one its side rule implies.
     fn group(&self) -> Group {

@@ -170,7 +170,7 @@ mod tests {
     #[test]
     fn a_sound_task_gets_its_scores_and_one_whose_gold_cannot_solve_is_rejected() {
         let python = ensure_venv(&user_cache_dir(), &[]).unwrap();
-        let (files, recorded) = unchecked_sample_task("calculator-dd28fe0573");
+        let (files, recorded) = unchecked_sample_task("calculator-4a260201d9");
 
         let cache = tempfile::tempdir().unwrap();
         let kept = check(&Checker::new(python.clone(), cache.path(), None), files.clone()).unwrap();
@@ -187,14 +187,14 @@ mod tests {
 
     #[test]
     fn a_side_agent_solving_an_integration_task_fails_the_check() {
-        let (files, recorded) = unchecked_sample_task("calculator-3d31c0646f");
+        let (files, recorded) = unchecked_sample_task("calculator-41f9b8b669");
         assert_eq!(files.task.family.side_rule(), SideRule::BothPass);
         assert_eq!(side_agent_solving(&files, &recorded), None, "the sample task as checked");
         let mut solved = recorded.clone();
         solved.agents.iter_mut().filter(|a| a.agent == "theirs").for_each(|a| a.solved = true);
         assert_eq!(side_agent_solving(&files, &solved), Some("theirs"));
         // A repair task's sides may solve it (divergent-edit: exactly one side passes).
-        let (repair, check) = unchecked_sample_task("calculator-17faa6f83c");
+        let (repair, check) = unchecked_sample_task("calculator-42ef8baf39");
         assert_ne!(repair.task.family.side_rule(), SideRule::BothPass);
         assert!(check.agents.iter().any(|a| a.solved && (a.agent == "ours" || a.agent == "theirs")));
         assert_eq!(side_agent_solving(&repair, &check), None);

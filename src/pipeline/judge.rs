@@ -61,6 +61,7 @@ pub(super) fn judge(
         Ok(validation) => validation,
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };
+    let witnessed = validate::witness::witnessed(candidate, &prepared.runner)?;
     let outside = record::edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
     let conflict_kind = record::conflict_kind(&conflicted, &candidate.gold, &marked);
     let mut operators: Vec<OperatorRef> = candidate.mutations.iter().map(|m| m.operator).collect();
@@ -85,7 +86,7 @@ pub(super) fn judge(
         commits: candidate.ours_intent.commit_count() + candidate.theirs_intent.commit_count(),
         files_changed,
     };
-    let scale = Scale::of(intents, files_changed, 0);
+    let scale = Scale::of(intents, files_changed, witnessed.iter().filter(|w| **w == Some(true)).count());
     let substrate = &prepared.substrate;
     let id = task_id(&substrate.name, &substrate.tree_id, &commits);
     let fingerprint = near_duplicate::fingerprint(
@@ -105,6 +106,7 @@ pub(super) fn judge(
             features: &features,
             conflict_kind,
             scale,
+            witnessed: &witnessed,
             python: prepared.checker.python(),
         };
         TaskFiles::make(&repo, &input)

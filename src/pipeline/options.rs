@@ -28,6 +28,8 @@ pub(crate) struct GenOptions {
     pub(crate) seed: u64,
     pub(crate) max_tasks: Option<usize>,
     pub(crate) families: Vec<Family>,
+    /// The scale of the tasks the families that deal branches make (`--scale`).
+    pub(crate) scale: crate::difficulty::Scale,
     /// Tasks kept per (substrate, family) (without quotas).
     pub(crate) per_cell: usize,
     /// Candidates tried per (substrate, family) at most.

@@ -132,6 +132,7 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
             site_table: &table,
             history: p.history.as_ref(),
             seed: options.seed,
+            scale: options.scale,
         };
         for family in &options.families {
             let candidates = forge::ordered_candidates(*family, &input, options.candidates_per_cell);

@@ -87,6 +87,9 @@ pub struct SolutionRecord {
     pub(crate) edits_outside_conflicts: Vec<String>,
     /// `ours` and `theirs`: each side's commit `message` and the `mutations` (AST edits) its change concerns
     pub(crate) intents: Intents,
+    /// the interaction graph: each change of one side reaching the other side's feature
+    /// (`side`, `kind`, `change`, `feature`, `witnessed`)
+    pub(crate) interactions: Vec<crate::bundle::solution::InteractionRecord>,
     /// tests on `conflicted`, `ours`, `theirs`, `gold`
     pub(crate) validation: FlatValidation,
     /// tests after each baseline resolver of the ladder (`union` records both orders; a resolver whose tool was
@@ -187,6 +190,7 @@ pub(crate) fn solution_record(task: &Task, solution: &Solution, group: String) -
             .collect(),
         edits_outside_conflicts: solution.edits_outside_conflicts.clone(),
         intents: solution.intents.clone(),
+        interactions: solution.interactions.clone(),
         validation: FlatValidation {
             base: v.base.as_ref().map(FlatOutcome::from),
             conflicted: FlatOutcome::from(&v.conflicted),
@@ -236,6 +240,7 @@ pub(crate) fn solution_from_record(record: &SolutionRecord) -> Solution {
             .collect(),
         edits_outside_conflicts: record.edits_outside_conflicts.clone(),
         intents: record.intents.clone(),
+        interactions: record.interactions.clone(),
         validation: Validation {
             base: record.validation.base.as_ref().map(Outcome::from),
             conflicted: Outcome::from(&record.validation.conflicted),

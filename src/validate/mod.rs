@@ -8,6 +8,7 @@
 pub(crate) mod derivable;
 pub(crate) mod ladder;
 pub(crate) mod leak;
+pub(crate) mod witness;
 
 use anyhow::{Context, Result};
 use schemars::{JsonSchema, Schema, SchemaGenerator};

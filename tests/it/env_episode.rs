@@ -13,7 +13,7 @@ use mergeforge::env::{EnvConfig, Environment, ErrorCode, ResetRequest};
 
 const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
 /// A divergent-edit task: `return abs(a * b)` (ours, right) against `abs(a / b)`.
-const DIVERGE: &str = "calculator-17faa6f83c";
+const DIVERGE: &str = "calculator-42ef8baf39";
 
 fn environment(work: &Path, max_steps: usize) -> Environment {
     let config = EnvConfig { max_steps, work_dir: work.to_path_buf(), ..EnvConfig::default() };
@@ -323,7 +323,7 @@ fn the_grader_requires_the_gold_tests_recorded_at_generation_without_running_gol
 /// With gold's test file it pays 1.
 #[test]
 fn a_test_file_resolution_that_drops_a_test_earns_nothing_under_binary_reward() {
-    const TASK: &str = "calculator-7d8cea78bf";
+    const TASK: &str = "calculator-29456db8a2";
     const TESTS: &str = "tests/test_calculator.py";
     let work = tempfile::tempdir().unwrap();
     let config = EnvConfig {

@@ -13,8 +13,8 @@ use crate::env_server::{Server, SAMPLE};
 use serde_json::{json, Value};
 
 /// A task with two conflicted source files.
-const TWO_FILES: &str = "ledger-8f96ad7348";
-const DIVERGE: &str = "calculator-17faa6f83c";
+const TWO_FILES: &str = "ledger-eb8d4e35ef";
+const DIVERGE: &str = "calculator-42ef8baf39";
 
 /// A reply of `POST /mcp`: status, the session header, the body (JSON, or `Null` when empty).
 struct Reply {

@@ -147,6 +147,7 @@ fn cached_call_candidate(head: &Snapshot) -> Candidate {
             ours_intent: intent("Restore the dollar rate"),
             theirs_intent: intent("Restore the euro rate"),
             origin: None,
+            interactions: Vec::new(),
         },
     }
 }

@@ -146,6 +146,7 @@ fn proposal(
             base: patch.parent.to_string(),
             sides: vec![patch.commit.to_string()],
         }),
+        interactions: Vec::new(),
     }
 }
 

@@ -67,6 +67,7 @@ impl FamilyBuilder for DivergentEdit {
                                     ours_intent,
                                     theirs_intent,
                                     origin: None,
+                                    interactions: Vec::new(),
                                 })
                             }),
                         });

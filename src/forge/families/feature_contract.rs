@@ -12,6 +12,7 @@
 //! unit the other's feature calls (a contract change, or on one side a refactor): the
 //! merge adapts new code in two files, each to the other side's change.
 
+use super::compound;
 use super::feature_refactor::{crossings, recipe, CROSSINGS};
 use super::integrate::{first_independent_pair, uses};
 use crate::forge::proposal::{FamilyBuilder, ForgeInput, Recipe, SideRule};
@@ -37,8 +38,15 @@ impl FamilyBuilder for FeatureContract {
         false
     }
 
+    fn deals_branches(&self) -> bool {
+        true
+    }
+
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
+        if let Some(k) = compound::pairs_for(input.scale) {
+            return branches(input, &features, k);
+        }
         let mut out = Vec::new();
         // Every (feature, contract change) pair, for the crossed tasks below.
         let mut contracts: Vec<(&Site, &Site)> = Vec::new();
@@ -62,6 +70,22 @@ impl FamilyBuilder for FeatureContract {
         out.extend(crossed.into_iter().map(|(first, second)| recipe(input, NAME, first, second)));
         out
     }
+}
+
+/// Branch-scale tasks of `k` pairs, each starting from a (feature, contract change) pair
+/// and dealing later contract and refactor pairs beside it.
+fn branches<'a>(input: &ForgeInput<'a>, features: &[&'a Site], k: usize) -> Vec<Recipe<'a>> {
+    let pairs_of = |kinds: Vec<Kind>| -> Vec<(&'a Site, &'a Site)> {
+        kinds
+            .into_iter()
+            .flat_map(|kind| input.sites(kind))
+            .flat_map(|change| features.iter().filter(|f| uses(f, change)).map(move |f| (*f, change)))
+            .collect()
+    };
+    let contracts = pairs_of(Kind::contracts());
+    let starts = contracts.len();
+    let pairs: Vec<(&Site, &Site)> = contracts.into_iter().chain(pairs_of(Kind::refactors())).collect();
+    compound::dealt(&pairs, starts, k).into_iter().map(|(first, second)| recipe(input, NAME, first, second)).collect()
 }
 
 /// The crossed tasks: each (feature, contract change) pair crossed with later such pairs

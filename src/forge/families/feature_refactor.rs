@@ -12,6 +12,7 @@
 //! "Rename `y`" on one branch), so the resolution carries a refactor into new code in
 //! both files.
 
+use super::compound;
 use super::integrate::{first_independent_pair, independent, listed, uses, Sides};
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::snapshot::{self, Snapshot};
@@ -31,9 +32,22 @@ impl FamilyBuilder for FeatureRefactor {
         "one developer adds a feature with its tests that uses a name, the other renames or moves that name everywhere (or renames a method, local or parameter the feature reads), or each does one of each, crossed; gold is the refactor applied to the feature too."
     }
 
+    fn deals_branches(&self) -> bool {
+        true
+    }
+
     fn recipes<'a>(&self, input: &ForgeInput<'a>) -> Vec<Recipe<'a>> {
         let workspace = input.workspace();
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
+        if let Some(k) = compound::pairs_for(input.scale) {
+            let pairs: Vec<(&Site, &Site)> = Kind::refactors()
+                .into_iter()
+                .flat_map(|kind| input.sites(kind))
+                .flat_map(|refactor| features.iter().filter(|f| uses(f, refactor)).map(move |f| (*f, refactor)))
+                .collect();
+            let dealt = compound::dealt(&pairs, pairs.len(), k);
+            return dealt.into_iter().map(|(first, second)| recipe(input, NAME, first, second)).collect();
+        }
         let mut out = Vec::new();
         let mut singles: Vec<(&Site, &Site)> = Vec::new();
         for refactor in Kind::refactors().into_iter().flat_map(|kind| input.sites(kind)) {

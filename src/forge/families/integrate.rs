@@ -5,7 +5,8 @@
 //! An integration proposal has a working base; each side is a valid change (a feature
 //! with its tests, a refactor) and passes its own suite; gold makes both changes.
 
-use crate::forge::proposal::{seeded_coin, Intent, Proposal};
+use super::compound;
+use crate::forge::proposal::{seeded_coin, Intent, Interaction, Proposal};
 use crate::intent::{Rewrites, Site, Workspace};
 use crate::snapshot::{self, Snapshot};
 
@@ -106,9 +107,19 @@ impl Sides {
         if !both_edit_a_file(&base, &first_tree, &second_tree) || first_tree == gold || second_tree == gold {
             return None;
         }
+        let first_is_ours = seeded_coin(seed, &key);
+        // The edges of a task whose branches make several intents each are witnessed.
+        let witnessed = first.len() > 1 && second.len() > 1;
+        let interactions = compound::interactions(&first, &second)
+            .into_iter()
+            .map(|(branch, change, feature)| {
+                let reverted = witnessed.then(|| reverted(workspace, &gold, &refactors, &change, &feature)).flatten();
+                Interaction { ours: (branch == 0) == first_is_ours, change, feature, reverted }
+            })
+            .collect();
         let first = (first_tree, Intent::making(first, first_trees));
         let second = (second_tree, Intent::making(second, second_trees));
-        let (ours, theirs) = if seeded_coin(seed, &key) { (first, second) } else { (second, first) };
+        let (ours, theirs) = if first_is_ours { (first, second) } else { (second, first) };
         Some(Proposal {
             key,
             base,
@@ -120,8 +131,75 @@ impl Sides {
             ours_intent: ours.1,
             theirs_intent: theirs.1,
             origin: None,
+            interactions,
         })
     }
+}
+
+/// Gold with one adaptation reverted: the lines `feature` inserts in gold replaced by
+/// those it inserts when written without `change` (every other change made), file by
+/// file (lines the feature's removal edits rather than inserts, such as an import list,
+/// stay gold's). `None` when a site does not apply, the feature's hunks do not line up
+/// between the two trees, or nothing is reverted.
+fn reverted(
+    workspace: &Workspace,
+    gold: &Snapshot,
+    changes: &[&Site],
+    change: &Site,
+    feature: &Site,
+) -> Option<Snapshot> {
+    let others: Vec<&Site> = changes.iter().copied().filter(|c| *c != change).collect();
+    let unchanged = applied(workspace, workspace.tree, &others)?;
+    // Without the feature: taken out of HEAD first, as every tree of a task is made (a
+    // branch is found by its header, which a change may rewrite).
+    let head_without = feature.apply(workspace, workspace.tree)?;
+    let unchanged_without = applied(workspace, &head_without, &others)?;
+    let gold_without = applied(workspace, &head_without, changes)?;
+    let mut out = gold.clone();
+    for (path, text) in unchanged.iter() {
+        if unchanged_without.get(path) == Some(text) {
+            continue;
+        }
+        let text_of = |tree: &Snapshot| snapshot::text_of(tree, path).map(str::to_string);
+        let old = (text_of(&unchanged_without).unwrap_or_default(), text_of(&unchanged)?);
+        let new = (text_of(&gold_without).unwrap_or_default(), text_of(gold)?);
+        out = snapshot::with_file(&out, path, &transplant(&old, &new)?);
+    }
+    (out != *gold).then_some(out)
+}
+
+/// `new.1` with each block of lines it inserts into `new.0` replaced by the block `old.1`
+/// inserts into `old.0` at the same hunk; `None` unless both differences have as many
+/// hunks, each an insertion in both or in neither.
+fn transplant(old: &(String, String), new: &(String, String)) -> Option<String> {
+    let old_hunks = hunks(&old.0, &old.1)?;
+    let new_hunks = hunks(&new.0, &new.1)?;
+    if old_hunks.len() != new_hunks.len() || old_hunks.iter().zip(&new_hunks).any(|(a, b)| a.0 != b.0) {
+        return None;
+    }
+    let old_lines: Vec<&str> = old.1.split_inclusive('\n').collect();
+    let mut lines: Vec<&str> = new.1.split_inclusive('\n').collect();
+    for ((inserts, from), (_, to)) in old_hunks.iter().zip(&new_hunks).rev() {
+        if *inserts {
+            lines.splice(to.clone(), old_lines.get(from.clone())?.iter().copied());
+        }
+    }
+    Some(lines.concat())
+}
+
+/// The hunks of `without` → `with`: whether each only inserts lines, and its 0-based
+/// line range in `with`.
+fn hunks(without: &str, with: &str) -> Option<Vec<(bool, std::ops::Range<usize>)>> {
+    let mut options = git2::DiffOptions::new();
+    options.context_lines(0).patience(true);
+    let patch = git2::Patch::from_buffers(without.as_bytes(), None, with.as_bytes(), None, Some(&mut options)).ok()?;
+    (0..patch.num_hunks())
+        .map(|i| {
+            let (hunk, _) = patch.hunk(i).ok()?;
+            let start = hunk.new_start().saturating_sub(1) as usize;
+            Some((hunk.old_lines() == 0, start..start + hunk.new_lines() as usize))
+        })
+        .collect()
 }
 
 /// The trees of a side's commits, one per site of `own` in order (the last is the
@@ -175,6 +253,32 @@ pub(super) fn site(kind: crate::intent::Kind, symbol: &str, uses: &[&str]) -> Si
 mod tests {
     use super::*;
     use crate::intent::Kind;
+
+    #[test]
+    fn a_feature_written_against_the_old_name_is_transplanted_into_gold() {
+        let old =
+            ("def a():\n    pass\n".to_string(), "def a():\n    pass\n\ndef f():\n    return helper()\n".to_string());
+        let new =
+            ("def a():\n    pass\n".to_string(), "def a():\n    pass\n\ndef f():\n    return assist()\n".to_string());
+        assert_eq!(transplant(&old, &new).as_deref(), Some("def a():\n    pass\n\ndef f():\n    return helper()\n"));
+        // A line the feature edits rather than inserts (an import list) stays gold's.
+        let old = (
+            "from u import a\nX = 1\n".to_string(),
+            "from u import a, f\nX = 1\n\ndef g():\n    return helper()\n".to_string(),
+        );
+        let new = (
+            "from u import b\nX = 1\n".to_string(),
+            "from u import b, f\nX = 1\n\ndef g():\n    return assist()\n".to_string(),
+        );
+        assert_eq!(
+            transplant(&old, &new).as_deref(),
+            Some("from u import b, f\nX = 1\n\ndef g():\n    return helper()\n")
+        );
+        // Hunks that do not line up give no tree.
+        let inserted = ("x = 1\n".to_string(), "x = 1\ny = 2\n".to_string());
+        let edited = ("x = 1\n".to_string(), "x = 2\n".to_string());
+        assert_eq!(transplant(&inserted, &edited), None);
+    }
 
     #[test]
     fn a_feature_uses_what_its_code_reads_in_the_refactors_own_terms() {

@@ -66,5 +66,6 @@ fn proposal(history: &HistoryScan, merge: &ReplayableMerge) -> anyhow::Result<Pr
             base: hex(merge.base),
             sides: vec![hex(merge.ours), hex(merge.theirs)],
         }),
+        interactions: Vec::new(),
     })
 }

@@ -5,6 +5,7 @@
 
 use super::proposal::FamilyBuilder;
 
+mod compound;
 mod integrate;
 mod pairs;
 

@@ -77,6 +77,7 @@ impl<'a> PairRecipe<'a> {
                     ours_intent,
                     theirs_intent,
                     origin: None,
+                    interactions: Vec::new(),
                 })
             }),
         }

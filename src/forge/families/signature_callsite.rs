@@ -184,6 +184,7 @@ fn build(
         ours_intent,
         theirs_intent,
         origin: None,
+        interactions: Vec::new(),
     })
 }
 

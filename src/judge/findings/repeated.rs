@@ -8,7 +8,7 @@
 //!   in a row are a list that both sides may lengthen: appends, a dispatch of guards);
 //! - a **`for` loop over the same iterable** as another loop of the function (its
 //!   target's names aside): the same collection walked twice, as in the union of
-//!   processor-16cb92db52, where one side's loop was kept above the other's.
+//!   processor-cb6c4ece29, where one side's loop was kept above the other's.
 //!
 //! Statements are compared by shape ([`Shape`]): positions, literal values and
 //! operators folded away, names kept, so `x = a * 2; y = x` and `x = a / 3; y = x` are

@@ -1,0 +1,211 @@
+//! Branch-scale tasks: several (feature, change) pairs dealt across two branches.
+//!
+//! A pair is a feature (a function, a method or a branch with its tests) and a change (a
+//! refactor or a contract change) of a name the feature's code uses. Dealing `k`
+//! compatible pairs gives the first branch the features of the even pairs and the
+//! changes of the odd ones, the second branch the rest: each branch makes `k` intents,
+//! one commit each, and every change reaches new code of the other branch. The
+//! interaction graph is the plan, not luck; gold applies every change to every new line.
+//!
+//! Variety: a pair joins at most [`PAIR_USES`] tasks and an intent at most
+//! [`INTENT_USES`] of the tasks one family deals from a substrate.
+
+use std::collections::BTreeMap;
+
+use super::integrate::{independent, uses};
+use crate::difficulty::Scale;
+use crate::intent::Site;
+
+/// A feature and a change whose name the feature's code uses.
+pub(super) type Pair<'s> = (&'s Site, &'s Site);
+
+/// Tasks one pair may join.
+const PAIR_USES: usize = 2;
+/// Tasks one intent may join.
+const INTENT_USES: usize = 3;
+
+/// How many pairs a task of `scale` deals (each branch makes as many intents): `None`
+/// for small tasks, which families make pair by pair.
+pub(super) fn pairs_for(scale: Scale) -> Option<usize> {
+    match scale {
+        Scale::Small => None,
+        Scale::Medium => Some(3),
+        Scale::Large => Some(6),
+    }
+}
+
+/// The tasks dealt from `pairs` (in the order found) with `k` pairs each: from each of
+/// the first `starts` pairs in turn, the later pairs (wrapping round) that are compatible
+/// with every one chosen, skipping pairs and intents already used up; each as (first
+/// branch, second branch).
+pub(super) fn dealt(pairs: &[Pair], starts: usize, k: usize) -> Vec<(Vec<Site>, Vec<Site>)> {
+    let mut pair_uses: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut intent_uses: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    for i in 0..starts.min(pairs.len()) {
+        let free = |p: &Pair, pair_uses: &BTreeMap<(String, String), usize>, intent_uses: &BTreeMap<String, usize>| {
+            pair_uses.get(&pair_key(p)).copied().unwrap_or(0) < PAIR_USES
+                && [p.0, p.1].iter().all(|s| intent_uses.get(&s.key()).copied().unwrap_or(0) < INTENT_USES)
+        };
+        let mut chosen: Vec<Pair> = Vec::with_capacity(k);
+        for p in pairs[i..].iter().chain(&pairs[..i]) {
+            if chosen.len() == k {
+                break;
+            }
+            if free(p, &pair_uses, &intent_uses) && chosen.iter().all(|q| compatible(*q, *p)) {
+                chosen.push(*p);
+            }
+        }
+        if chosen.len() < k {
+            continue;
+        }
+        for p in &chosen {
+            *pair_uses.entry(pair_key(p)).or_default() += 1;
+            for s in [p.0, p.1] {
+                *intent_uses.entry(s.key()).or_default() += 1;
+            }
+        }
+        out.push(deal(&chosen));
+    }
+    out
+}
+
+fn pair_key(p: &Pair) -> (String, String) {
+    (p.0.key(), p.1.key())
+}
+
+/// The two branches of `chosen`: pair `j`'s feature on the first when `j` is even, its
+/// change on the other, each branch's intents in pair order.
+fn deal(chosen: &[Pair]) -> (Vec<Site>, Vec<Site>) {
+    let mut first = Vec::with_capacity(chosen.len());
+    let mut second = Vec::with_capacity(chosen.len());
+    for (j, (feature, change)) in chosen.iter().enumerate() {
+        let (to_feature, to_change) = if j % 2 == 0 { (&mut first, &mut second) } else { (&mut second, &mut first) };
+        to_feature.push((*feature).clone());
+        to_change.push((*change).clone());
+    }
+    (first, second)
+}
+
+/// Whether two pairs can be dealt into one task: different features that different
+/// developers could add, changes of different units, and neither change rewriting the
+/// other pair's feature itself (a feature a change renames or moves exists on one
+/// branch only).
+fn compatible((f, r): Pair, (g, s): Pair) -> bool {
+    independent(f, g)
+        && unit(r) != unit(s)
+        && !within(f, unit(s))
+        && !within(g, unit(r))
+        && !within(r, unit(s))
+        && !within(s, unit(r))
+}
+
+/// The unit a site is about: a renamed local's or parameter's function, a branch's
+/// function, else its symbol.
+fn unit(site: &Site) -> &str {
+    let symbol = site.symbol.split('#').next().unwrap_or_default();
+    match site.kind.renames_in_function() {
+        true => symbol.rsplit_once('.').map_or(symbol, |(function, _)| function),
+        false => symbol,
+    }
+}
+
+/// Whether `site`'s unit is `unit` or lies inside it (a method of a class, a branch of
+/// a function).
+fn within(site: &Site, unit: &str) -> bool {
+    let own = self::unit(site);
+    own == unit || own.starts_with(&format!("{unit}."))
+}
+
+/// Every interaction of two branches: a change of one branch and a feature of the other
+/// whose code uses a name the change rewrites, as (branch of the change, `0` for
+/// `first`; the change; the feature).
+pub(super) fn interactions(first: &[Site], second: &[Site]) -> Vec<(usize, Site, Site)> {
+    let edges = |changes: &[Site], features: &[Site], branch: usize| {
+        changes
+            .iter()
+            .filter(|c| !c.kind.is_feature())
+            .flat_map(|c| {
+                features
+                    .iter()
+                    .filter(|f| f.kind.is_feature() && uses(f, c))
+                    .map(move |f| (branch, c.clone(), f.clone()))
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut out = edges(first, second, 0);
+    out.extend(edges(second, first, 1));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::integrate::site_in as site;
+    use super::*;
+    use crate::intent::Kind;
+
+    #[test]
+    fn pairs_are_dealt_alternately_and_every_change_reaches_the_other_branch() {
+        let f1 = site(Kind::AddFunction, "pkg/a.py", "total", &["helper"]);
+        let c1 = site(Kind::Rename, "pkg/b.py", "helper", &["helper"]);
+        let f2 = site(Kind::Branch, "pkg/c.py", "parse#elif1", &["parse.text"]);
+        let c2 = site(Kind::RenameParam, "pkg/c.py", "parse.text", &["parse"]);
+        let f3 = site(Kind::AddFunction, "pkg/d.py", "render", &["fmt"]);
+        let c3 = site(Kind::ReorderParams, "pkg/e.py", "fmt", &["fmt"]);
+        let pairs = [(&f1, &c1), (&f2, &c2), (&f3, &c3)];
+        let tasks = dealt(&pairs, pairs.len(), 3);
+        let (first, second) = &tasks[0];
+        assert_eq!(first, &vec![f1.clone(), c2.clone(), f3.clone()]);
+        assert_eq!(second, &vec![c1.clone(), f2.clone(), c3.clone()]);
+        let edges: Vec<(usize, String, String)> =
+            interactions(first, second).into_iter().map(|(b, c, f)| (b, c.symbol, f.symbol)).collect();
+        assert_eq!(
+            edges,
+            vec![
+                (0, "parse.text".to_string(), "parse#elif1".to_string()),
+                (1, "helper".to_string(), "total".to_string()),
+                (1, "fmt".to_string(), "render".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn pairs_on_one_unit_or_a_change_of_the_other_feature_are_not_dealt_together() {
+        let f1 = site(Kind::Branch, "pkg/c.py", "parse#elif1", &["parse.text"]);
+        let c1 = site(Kind::RenameParam, "pkg/c.py", "parse.text", &["parse"]);
+        let f2 = site(Kind::Branch, "pkg/c.py", "parse#else1", &["parse.pos"]);
+        let c2 = site(Kind::RenameLocal, "pkg/c.py", "parse.pos", &["parse"]);
+        // Two changes of one function's names.
+        assert!(!compatible((&f1, &c1), (&f2, &c2)));
+        // A change that renames the other pair's feature.
+        let f3 = site(Kind::AddFunction, "pkg/d.py", "render", &["fmt"]);
+        let c3 = site(Kind::Rename, "pkg/d.py", "fmt", &["fmt"]);
+        let f4 = site(Kind::AddFunction, "pkg/e.py", "fmt_all", &["fmt"]);
+        let c4 = site(Kind::Rename, "pkg/d.py", "render", &["render"]);
+        assert!(!compatible((&f3, &c3), (&f4, &c4)));
+        assert!(compatible((&f1, &c1), (&f3, &c3)));
+    }
+
+    #[test]
+    fn a_pair_joins_at_most_two_tasks() {
+        let sites: Vec<(Site, Site)> = (0..6)
+            .map(|i| {
+                let name = format!("unit{i}");
+                (
+                    site(Kind::AddFunction, &format!("pkg/f{i}.py"), &format!("feature{i}"), &[&name]),
+                    site(Kind::Rename, &format!("pkg/u{i}.py"), &name, &[&name]),
+                )
+            })
+            .collect();
+        let pairs: Vec<Pair> = sites.iter().map(|(f, c)| (f, c)).collect();
+        let tasks = dealt(&pairs, pairs.len(), 3);
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for (first, second) in &tasks {
+            for s in first.iter().chain(second).filter(|s| s.kind.is_feature()) {
+                *counts.entry(s.symbol.clone()).or_default() += 1;
+            }
+        }
+        assert!(tasks.len() >= 3, "{tasks:?}");
+        assert!(counts.values().all(|n| *n <= PAIR_USES), "{counts:?}");
+    }
+}
