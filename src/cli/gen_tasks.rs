@@ -131,10 +131,9 @@ pub(crate) struct GenTasksArgs {
     #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = super::values::CatalogueValue::<Family>::new("family"))]
     pub(crate) families: Vec<Family>,
 
-    /// The scale of the tasks: small (one or two intents a side), medium (three a side)
-    /// or large (six a side across at least four files, each change reaching the other
-    /// branch's new code). Medium and large tasks are dealt by feature-refactor and
-    /// feature-contract, the default families then; small is every family's.
+    /// small (one or two intents a side), medium (three) or large (six, across at least
+    /// four files, each change reaching the other branch's new code): medium and large
+    /// tasks are dealt by feature-refactor and feature-contract (then the default).
     #[arg(long, value_name = "SCALE", default_value = "small")]
     pub(crate) scale: Scale,
 
@@ -260,10 +259,8 @@ fn options_and_repos(args: &GenTasksArgs) -> Result<(GenOptions, Option<repos::F
     let quotas = args.quota.as_deref().map(Quotas::parse).transpose().context("--quota")?;
     let families = if args.families.is_empty() && args.history.is_some() {
         Family::ALL.into_iter().filter(|f| f.group() == Group::History).collect()
-    } else if args.families.is_empty() && args.scale != Scale::Small {
-        Family::default_mix().into_iter().filter(|f| f.deals_branches()).collect()
     } else if args.families.is_empty() {
-        Family::default_mix()
+        Family::default_mix().into_iter().filter(|f| args.scale == Scale::Small || f.deals_branches()).collect()
     } else {
         let mut families = Vec::new();
         for family in &args.families {
@@ -273,13 +270,10 @@ fn options_and_repos(args: &GenTasksArgs) -> Result<(GenOptions, Option<repos::F
         }
         families
     };
-    if let Some(small_only) = families.iter().find(|f| args.scale != Scale::Small && !f.deals_branches()) {
+    if let Some(small) = families.iter().find(|f| args.scale != Scale::Small && !f.deals_branches()) {
         let dealing: Vec<&str> = Family::ALL.iter().filter(|f| f.deals_branches()).map(|f| f.name()).collect();
-        bail!(
-            "--scale {}: family {small_only} makes small tasks only; use --families {} (or leave --families out)",
-            args.scale,
-            dealing.join(",")
-        );
+        let scale = args.scale;
+        bail!("--scale {scale}: family {small} makes small tasks only; use --families {}", dealing.join(","));
     }
     // Real history is taken whole: every commit that makes a task is kept.
     let only_history = families.iter().all(|f| f.group() == Group::History);
@@ -449,9 +443,8 @@ pub(crate) fn print_summary(report: &GenReport) {
     println!("{verb} {} tasks to {}", counts.tasks, report.version_dir.display());
     println!("{}", ladder_line(&report.manifest.ladder));
     let kinds: Vec<String> = counts.by_conflict_kind.iter().map(|(k, n)| format!("{} {n}", k.name())).collect();
-    println!("conflict kinds: {}", kinds.join(", "));
     let scales: Vec<String> = counts.by_scale.iter().map(|(s, n)| format!("{s} {n}")).collect();
-    println!("scales: {}", scales.join(", "));
+    println!("conflict kinds: {}; scales: {}", kinds.join(", "), scales.join(", "));
     if !report.stats.sites.is_empty() {
         let sites: Vec<String> = report.stats.sites.iter().map(|(kind, n)| format!("{kind} {n}")).collect();
         println!("intent sites at HEAD: {}", sites.join(", "));

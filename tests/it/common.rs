@@ -306,7 +306,21 @@ pub fn verify_task_with_git(task_dir: &Path) {
     for side in ["ours", "theirs"] {
         let recorded = solution["validation"][side]["passed"].as_bool().unwrap();
         assert_eq!(committed_passes(side), recorded, "{id}: {side} outcome differs from solution.json");
+        // Every earlier commit of an integration branch is a valid change too.
+        if recorded && solution["validation"]["base"]["passed"] == true {
+            let earlier = git(&clone, &["rev-list", "--reverse", &format!("base..{side}~1")]);
+            for rev in earlier.lines() {
+                assert!(committed_passes(rev), "{id}: {side}'s commit {rev} fails its own suite");
+            }
+        }
     }
+    // No two commits of the task share author and date.
+    let stamps = git(&clone, &["log", "--all", "--format=%an <%ae> %ad"]);
+    let mut unique: Vec<&str> = stamps.lines().collect();
+    let count = unique.len();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), count, "{id}: two commits share author and date:\n{stamps}");
     // repo.bundle holds no gold; solution.bundle adds it to the clone.
     let refs = git(&clone, &["for-each-ref", "--format=%(refname)"]);
     assert!(!refs.contains("gold"), "{id}: the clone of repo.bundle has a gold ref:\n{refs}");

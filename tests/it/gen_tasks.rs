@@ -80,6 +80,38 @@ fn tasks_verify_with_plain_git_and_are_deterministic() {
 }
 
 #[test]
+fn large_tasks_deal_pairs_across_branches_of_one_commit_per_intent() {
+    let work = tempfile::tempdir().unwrap();
+    let (out, cache) = (work.path().join("out"), work.path().join("cache"));
+    let args = ["--scale", "large", "--families", "feature-refactor", "--candidates-per-cell", "3"];
+    let one = report(&generate("substrates/processor", &out, &cache, &args));
+    assert_eq!(one["by_scale"]["large"], 1, "{one}");
+    let version = out.join("mergeforge/1.0.0");
+    let manifest = read_json(&version.join("manifest.json"));
+    let entry = &manifest["tasks"][0];
+    assert_eq!(entry["scale"], "large");
+    let task_dir = version.join("tasks").join(entry["id"].as_str().unwrap());
+    let solution = read_json(&task_dir.join("solution.json"));
+    // Six intents a side, one commit each, with as many messages; every edge witnessed.
+    for side in ["ours", "theirs"] {
+        let commits = solution["intents"][side]["commits"].as_array().unwrap();
+        assert_eq!(commits.len(), 6, "{side}: {commits:?}");
+        assert_eq!(solution["intents"][side]["changes"].as_array().unwrap().len(), 6);
+    }
+    let edges = solution["interactions"].as_array().unwrap();
+    assert!(edges.len() >= 6 && edges.iter().all(|e| e["witnessed"] == true), "{edges:?}");
+    // Every commit passes its own suite, none shares author and date with another.
+    verify_task_with_git(&task_dir);
+
+    // Only the families that deal branches make large tasks: one line says which.
+    let refused =
+        run_mergeforge(&["gen-tasks", "--scale", "large", "--families", "strip-restore", "--out", "/nonexistent"]);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("family strip-restore makes small tasks only") && stderr.lines().count() == 1, "{stderr}");
+}
+
+#[test]
 fn a_different_version_is_never_overwritten() {
     let work = tempfile::tempdir().unwrap();
     let cache = work.path().join("cache");

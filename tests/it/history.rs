@@ -186,8 +186,6 @@ const THEIRS_AUTHOR: (&str, &str) = ("Bea Branch", "bea@example.org");
 const OURS_MESSAGE: &str = "add: coerce to int\n\nStrings of digits add as numbers.";
 /// Theirs' two commits, oldest first.
 const THEIRS_MESSAGES: [&str; 2] = ["add: count one more", "docs: say add counts one more"];
-/// The time every commit of a task carries (`forge::commits`).
-const FIXED_TIME: &str = "1704067200";
 const TEST_CMD: &str = "python -m pytest -q -p no:cacheprovider tests/";
 
 /// Commits everything as `author`.
@@ -358,7 +356,7 @@ fn merge_replay_through_gen_tasks_keeps_the_real_commits_and_publishes_as_real()
         assert_eq!(intent["message"], message, "{side}");
     }
 
-    // The bundles: real authors and messages on the sides, the fixed time everywhere, and
+    // The bundles: real authors, dates and messages on the sides, and
     // every tree the history's own (gold is the maintainer's merge).
     let clone = work.path().join("clone");
     git(work.path(), &["clone", "-q", task_dir.join("repo.bundle").to_str().unwrap(), "clone"]);
@@ -366,21 +364,24 @@ fn merge_replay_through_gen_tasks_keeps_the_real_commits_and_publishes_as_real()
         git(&clone, &["checkout", "-q", branch]);
     }
     git(&clone, &["fetch", "-q", task_dir.join("solution.bundle").to_str().unwrap(), "gold:gold"]);
-    for (branch, (name, email), message) in [
-        ("ours", OURS_AUTHOR, OURS_MESSAGE),
-        ("theirs", THEIRS_AUTHOR, theirs_message.as_str()),
-        ("base", ("mergeforge", "mergeforge@localhost"), "base"),
+    for (branch, real, (name, email), message) in [
+        ("ours", format!("{merge_id}^1"), OURS_AUTHOR, OURS_MESSAGE),
+        ("theirs", format!("{merge_id}^2"), THEIRS_AUTHOR, theirs_message.as_str()),
     ] {
         let authors = git(&clone, &["log", "--format=%an", branch]);
         assert_eq!(authors.lines().next(), Some(name), "{branch}: {authors}");
+        // The real side's author and date, as the history has them.
+        let real_time = git(&repo, &["log", "-1", "--format=%at", &real]);
         let line = git(&clone, &["log", "-1", "--format=%ae %at %cn %ct", branch]);
-        assert_eq!(line.trim(), format!("{email} {FIXED_TIME} mergeforge {FIXED_TIME}"), "{branch}");
-        if branch != "base" {
-            assert_eq!(git(&clone, &["log", "-1", "--format=%B", branch]).trim_end(), message, "{branch}");
-        }
+        assert_eq!(line.trim(), format!("{email} {0} {name} {0}", real_time.trim()), "{branch}");
+        assert_eq!(git(&clone, &["log", "-1", "--format=%B", branch]).trim_end(), message, "{branch}");
     }
-    let gold_line = git(&clone, &["log", "-1", "--format=%an %at %ct", "gold"]);
-    assert_eq!(gold_line.trim(), format!("mergeforge {FIXED_TIME} {FIXED_TIME}"));
+    // Base and gold are written by people of the pool, base before the sides, gold after.
+    let time = |rev: &str| git(&clone, &["log", "-1", "--format=%at", rev]).trim().parse::<i64>().unwrap();
+    assert!(time("base") < time("ours").min(time("theirs")));
+    assert!(time("gold") > time("ours").max(time("theirs")));
+    let base_author = git(&clone, &["log", "-1", "--format=%an <%ae>", "base"]);
+    assert!(!base_author.contains("mergeforge"), "{base_author}");
     let tree = |dir: &Path, rev: &str| git(dir, &["rev-parse", &format!("{rev}^{{tree}}")]).trim().to_string();
     for (branch, real) in [
         ("gold", merge_id.clone()),

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use super::integrate::{independent, uses};
+use super::integrate::independent;
 use crate::difficulty::Scale;
 use crate::intent::Site;
 
@@ -117,27 +117,6 @@ fn within(site: &Site, unit: &str) -> bool {
     own == unit || own.starts_with(&format!("{unit}."))
 }
 
-/// Every interaction of two branches: a change of one branch and a feature of the other
-/// whose code uses a name the change rewrites, as (branch of the change, `0` for
-/// `first`; the change; the feature).
-pub(super) fn interactions(first: &[Site], second: &[Site]) -> Vec<(usize, Site, Site)> {
-    let edges = |changes: &[Site], features: &[Site], branch: usize| {
-        changes
-            .iter()
-            .filter(|c| !c.kind.is_feature())
-            .flat_map(|c| {
-                features
-                    .iter()
-                    .filter(|f| f.kind.is_feature() && uses(f, c))
-                    .map(move |f| (branch, c.clone(), f.clone()))
-            })
-            .collect::<Vec<_>>()
-    };
-    let mut out = edges(first, second, 0);
-    out.extend(edges(second, first, 1));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::integrate::site_in as site;
@@ -145,7 +124,7 @@ mod tests {
     use crate::intent::Kind;
 
     #[test]
-    fn pairs_are_dealt_alternately_and_every_change_reaches_the_other_branch() {
+    fn pairs_are_dealt_alternately_one_branch_each() {
         let f1 = site(Kind::AddFunction, "pkg/a.py", "total", &["helper"]);
         let c1 = site(Kind::Rename, "pkg/b.py", "helper", &["helper"]);
         let f2 = site(Kind::Branch, "pkg/c.py", "parse#elif1", &["parse.text"]);
@@ -157,8 +136,11 @@ mod tests {
         let (first, second) = &tasks[0];
         assert_eq!(first, &vec![f1.clone(), c2.clone(), f3.clone()]);
         assert_eq!(second, &vec![c1.clone(), f2.clone(), c3.clone()]);
-        let edges: Vec<(usize, String, String)> =
-            interactions(first, second).into_iter().map(|(b, c, f)| (b, c.symbol, f.symbol)).collect();
+        // Every change reaches the other branch's feature of its pair.
+        let edges: Vec<(usize, String, String)> = super::super::integrate::interactions(first, second)
+            .into_iter()
+            .map(|(b, c, f)| (b, c.symbol, f.symbol))
+            .collect();
         assert_eq!(
             edges,
             vec![

@@ -5,7 +5,6 @@
 //! An integration proposal has a working base; each side is a valid change (a feature
 //! with its tests, a refactor) and passes its own suite; gold makes both changes.
 
-use super::compound;
 use crate::forge::proposal::{seeded_coin, Intent, Interaction, Proposal};
 use crate::intent::{Rewrites, Site, Workspace};
 use crate::snapshot::{self, Snapshot};
@@ -110,7 +109,7 @@ impl Sides {
         let first_is_ours = seeded_coin(seed, &key);
         // The edges of a task whose branches make several intents each are witnessed.
         let witnessed = first.len() > 1 && second.len() > 1;
-        let interactions = compound::interactions(&first, &second)
+        let interactions = interactions(&first, &second)
             .into_iter()
             .map(|(branch, change, feature)| {
                 let reverted = witnessed.then(|| reverted(workspace, &gold, &refactors, &change, &feature)).flatten();
@@ -200,6 +199,27 @@ fn hunks(without: &str, with: &str) -> Option<Vec<(bool, std::ops::Range<usize>)
             Some((hunk.old_lines() == 0, start..start + hunk.new_lines() as usize))
         })
         .collect()
+}
+
+/// Every interaction of two branches: a change of one branch and a feature of the other
+/// whose code uses a name the change rewrites, as (branch of the change, `0` for
+/// `first`; the change; the feature).
+pub(super) fn interactions(first: &[Site], second: &[Site]) -> Vec<(usize, Site, Site)> {
+    let edges = |changes: &[Site], features: &[Site], branch: usize| {
+        changes
+            .iter()
+            .filter(|c| !c.kind.is_feature())
+            .flat_map(|c| {
+                features
+                    .iter()
+                    .filter(|f| f.kind.is_feature() && uses(f, c))
+                    .map(move |f| (branch, c.clone(), f.clone()))
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut out = edges(first, second, 0);
+    out.extend(edges(second, first, 1));
+    out
 }
 
 /// The trees of a side's commits, one per site of `own` in order (the last is the
