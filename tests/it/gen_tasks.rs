@@ -83,7 +83,7 @@ fn tasks_verify_with_plain_git_and_are_deterministic() {
 fn large_tasks_deal_pairs_across_branches_of_one_commit_per_intent() {
     let work = tempfile::tempdir().unwrap();
     let (out, cache) = (work.path().join("out"), work.path().join("cache"));
-    let args = ["--scale", "large", "--families", "feature-refactor", "--candidates-per-cell", "3"];
+    let args = ["--scale", "large", "--families", "feature-refactor"];
     let one = report(&generate("substrates/processor", &out, &cache, &args));
     assert_eq!(one["by_scale"]["large"], 1, "{one}");
     let version = out.join("mergeforge/1.0.0");

@@ -47,6 +47,10 @@ pub(super) fn dealt(pairs: &[Pair], starts: usize, k: usize) -> Vec<(Vec<Site>, 
             pair_uses.get(&pair_key(p)).copied().unwrap_or(0) < PAIR_USES
                 && [p.0, p.1].iter().all(|s| intent_uses.get(&s.key()).copied().unwrap_or(0) < INTENT_USES)
         };
+        // A task starts from its own pair (a contract family's from a contract change).
+        if !free(&pairs[i], &pair_uses, &intent_uses) {
+            continue;
+        }
         let mut chosen: Vec<Pair> = Vec::with_capacity(k);
         for p in pairs[i..].iter().chain(&pairs[..i]) {
             if chosen.len() == k {
@@ -87,34 +91,23 @@ fn deal(chosen: &[Pair]) -> (Vec<Site>, Vec<Site>) {
     (first, second)
 }
 
-/// Whether two pairs can be dealt into one task: different features that different
-/// developers could add, changes of different units, and neither change rewriting the
-/// other pair's feature itself (a feature a change renames or moves exists on one
-/// branch only).
+/// Whether two pairs can be dealt into one task: features that different developers
+/// could add, different changes, and neither change made to the other pair's feature
+/// itself (that feature exists on one branch only). Changes of one unit (two locals of
+/// a function renamed, a parameter renamed and the signature reordered) may meet: every
+/// tree takes the features out of HEAD before it makes the changes, and validation
+/// drops what does not hold.
 fn compatible((f, r): Pair, (g, s): Pair) -> bool {
-    independent(f, g)
-        && unit(r) != unit(s)
-        && !within(f, unit(s))
-        && !within(g, unit(r))
-        && !within(r, unit(s))
-        && !within(s, unit(r))
+    independent(f, g) && r.key() != s.key() && r.symbol != s.symbol && f.symbol != unit(s) && g.symbol != unit(r)
 }
 
-/// The unit a site is about: a renamed local's or parameter's function, a branch's
-/// function, else its symbol.
+/// The unit a change is about: a renamed local's or parameter's function, else its
+/// symbol.
 fn unit(site: &Site) -> &str {
-    let symbol = site.symbol.split('#').next().unwrap_or_default();
     match site.kind.renames_in_function() {
-        true => symbol.rsplit_once('.').map_or(symbol, |(function, _)| function),
-        false => symbol,
+        true => site.symbol.rsplit_once('.').map_or(site.symbol.as_str(), |(function, _)| function),
+        false => &site.symbol,
     }
-}
-
-/// Whether `site`'s unit is `unit` or lies inside it (a method of a class, a branch of
-/// a function).
-fn within(site: &Site, unit: &str) -> bool {
-    let own = self::unit(site);
-    own == unit || own.starts_with(&format!("{unit}."))
 }
 
 #[cfg(test)]
@@ -152,14 +145,15 @@ mod tests {
     }
 
     #[test]
-    fn pairs_on_one_unit_or_a_change_of_the_other_feature_are_not_dealt_together() {
+    fn a_change_of_the_other_pairs_feature_itself_is_not_dealt_with_it() {
         let f1 = site(Kind::Branch, "pkg/c.py", "parse#elif1", &["parse.text"]);
         let c1 = site(Kind::RenameParam, "pkg/c.py", "parse.text", &["parse"]);
         let f2 = site(Kind::Branch, "pkg/c.py", "parse#else1", &["parse.pos"]);
         let c2 = site(Kind::RenameLocal, "pkg/c.py", "parse.pos", &["parse"]);
-        // Two changes of one function's names.
-        assert!(!compatible((&f1, &c1), (&f2, &c2)));
-        // A change that renames the other pair's feature.
+        // Two changes of one function's names may meet.
+        assert!(compatible((&f1, &c1), (&f2, &c2)));
+        // Not one change twice, nor a change that renames the other pair's feature.
+        assert!(!compatible((&f1, &c1), (&f2, &c1)));
         let f3 = site(Kind::AddFunction, "pkg/d.py", "render", &["fmt"]);
         let c3 = site(Kind::Rename, "pkg/d.py", "fmt", &["fmt"]);
         let f4 = site(Kind::AddFunction, "pkg/e.py", "fmt_all", &["fmt"]);
