@@ -178,9 +178,11 @@ def main():
     url, dataset = sys.argv[1], pathlib.Path(sys.argv[2])
     tasks = load_tasks(dataset)
     manifest = json.loads((dataset / "manifest.json").read_text())
-    sigcall = next((e["id"] for e in manifest["tasks"] if e["family"] == "signature-callsite"), tasks[0])
+    # A task with markers (the sample's first id may be a semantic task, which has none).
+    textual = sorted(e["id"] for e in manifest["tasks"] if e["conflict_kind"] == "textual")
+    sigcall = next((e["id"] for e in manifest["tasks"] if e["family"] == "signature-callsite"), textual[0])
     gold_episode(url, dataset, sigcall)
-    errors_keep_the_episode(url, dataset, tasks[0])
+    errors_keep_the_episode(url, dataset, textual[0])
     tamper_probe(url, dataset, tasks)
     asyncio.run(sixteen_sessions(url, dataset, tasks))
     print("openenv client: all checks passed")
