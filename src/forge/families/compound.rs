@@ -12,8 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use super::integrate::independent;
+use super::integrate::{independent, uses};
 use crate::difficulty::Scale;
+use crate::forge::proposal::ForgeInput;
+use crate::intent::Kind;
 use crate::intent::Site;
 
 /// A feature and a change whose name the feature's code uses.
@@ -23,6 +25,17 @@ pub(super) type Pair<'s> = (&'s Site, &'s Site);
 const PAIR_USES: usize = 2;
 /// Tasks one intent may join.
 const INTENT_USES: usize = 3;
+
+/// Every (feature, change) pair of `input` whose change is of `kinds`: the change's
+/// sites in catalogue order, each with the features (in the order given) whose code
+/// uses a name it rewrites.
+pub(super) fn pairs<'a>(input: &ForgeInput<'a>, features: &[&'a Site], kinds: Vec<Kind>) -> Vec<Pair<'a>> {
+    kinds
+        .into_iter()
+        .flat_map(|kind| input.sites(kind))
+        .flat_map(|change| features.iter().filter(|f| uses(f, change)).map(move |f| (*f, change)))
+        .collect()
+}
 
 /// How many pairs a task of `scale` deals (each branch makes as many intents): `None`
 /// for small tasks, which families make pair by pair.
@@ -114,7 +127,6 @@ fn unit(site: &Site) -> &str {
 mod tests {
     use super::super::integrate::site_in as site;
     use super::*;
-    use crate::intent::Kind;
 
     #[test]
     fn pairs_are_dealt_alternately_one_branch_each() {

@@ -61,11 +61,7 @@ impl FamilyBuilder for FeatureContract {
                 out.push(recipe(input, NAME, vec![a, b], vec![contract.clone()]));
             }
         }
-        let refactors: Vec<(&Site, &Site)> = Kind::refactors()
-            .into_iter()
-            .flat_map(|kind| input.sites(kind))
-            .flat_map(|refactor| features.iter().filter(|f| uses(f, refactor)).map(move |f| (*f, refactor)))
-            .collect();
+        let refactors = compound::pairs(input, &features, Kind::refactors());
         let crossed = crossed(&contracts, &refactors);
         out.extend(crossed.into_iter().map(|(first, second)| recipe(input, NAME, first, second)));
         out
@@ -75,16 +71,10 @@ impl FamilyBuilder for FeatureContract {
 /// Branch-scale tasks of `k` pairs, each starting from a (feature, contract change) pair
 /// and dealing later contract and refactor pairs beside it.
 fn branches<'a>(input: &ForgeInput<'a>, features: &[&'a Site], k: usize) -> Vec<Recipe<'a>> {
-    let pairs_of = |kinds: Vec<Kind>| -> Vec<(&'a Site, &'a Site)> {
-        kinds
-            .into_iter()
-            .flat_map(|kind| input.sites(kind))
-            .flat_map(|change| features.iter().filter(|f| uses(f, change)).map(move |f| (*f, change)))
-            .collect()
-    };
-    let contracts = pairs_of(Kind::contracts());
+    let contracts = compound::pairs(input, features, Kind::contracts());
     let starts = contracts.len();
-    let pairs: Vec<(&Site, &Site)> = contracts.into_iter().chain(pairs_of(Kind::refactors())).collect();
+    let pairs: Vec<(&Site, &Site)> =
+        contracts.into_iter().chain(compound::pairs(input, features, Kind::refactors())).collect();
     compound::dealt(&pairs, starts, k).into_iter().map(|(first, second)| recipe(input, NAME, first, second)).collect()
 }
 

@@ -40,11 +40,7 @@ impl FamilyBuilder for FeatureRefactor {
         let workspace = input.workspace();
         let features: Vec<&Site> = Kind::features().into_iter().flat_map(|kind| input.sites(kind)).collect();
         if let Some(k) = compound::pairs_for(input.scale) {
-            let pairs: Vec<(&Site, &Site)> = Kind::refactors()
-                .into_iter()
-                .flat_map(|kind| input.sites(kind))
-                .flat_map(|refactor| features.iter().filter(|f| uses(f, refactor)).map(move |f| (*f, refactor)))
-                .collect();
+            let pairs = compound::pairs(input, &features, Kind::refactors());
             let dealt = compound::dealt(&pairs, pairs.len(), k);
             return dealt.into_iter().map(|(first, second)| recipe(input, NAME, first, second)).collect();
         }
