@@ -93,13 +93,21 @@ pub(crate) fn with_file(snapshot: &Snapshot, path: &str, text: &str) -> Snapshot
     out
 }
 
+/// Every path of `base`, `ours` and `theirs`, sorted, once each.
+pub(crate) fn paths_of<'a>(
+    base: &'a Snapshot,
+    ours: &'a Snapshot,
+    theirs: &'a Snapshot,
+) -> std::collections::BTreeSet<&'a String> {
+    base.keys().chain(ours.keys()).chain(theirs.keys()).collect()
+}
+
 /// The tree git's three-way merge of `ours` and `theirs` (from `base`) gives when every
 /// file merges without a conflict, file by file in memory (no rename detection); `None`
 /// at the first conflict, or a file one side deletes and the other changes.
 pub(crate) fn clean_merge(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> Option<Snapshot> {
-    let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
     let mut merged = Snapshot::new();
-    for path in paths {
+    for path in paths_of(base, ours, theirs) {
         let (b, o, t) = (base.get(path), ours.get(path), theirs.get(path));
         let content = if o == t || b == t {
             o.cloned()

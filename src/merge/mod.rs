@@ -94,8 +94,7 @@ pub fn merge(repo: &Repository, ours: Oid, theirs: Oid) -> Result<MergeResult> {
 /// The files both sides changed from base, in path order, as conflicted files without
 /// hunks: where a clean merge of the two can break (a semantic conflict).
 pub(crate) fn touched_by_both(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> Vec<ConflictedFile> {
-    let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
-    paths
+    crate::snapshot::paths_of(base, ours, theirs)
         .into_iter()
         .filter(|p| base.get(*p) != ours.get(*p) && base.get(*p) != theirs.get(*p))
         .map(|p| ConflictedFile { path: p.clone(), hunks: 0, conflicted_lines: 0 })

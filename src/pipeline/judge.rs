@@ -137,8 +137,8 @@ pub(super) fn judge(
 
 /// How many files `ours` or `theirs` changes from `base`.
 fn changed_files(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> usize {
-    let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
-    paths.into_iter().filter(|p| base.get(*p) != ours.get(*p) || base.get(*p) != theirs.get(*p)).count()
+    let changed = |p: &&String| base.get(*p) != ours.get(*p) || base.get(*p) != theirs.get(*p);
+    snapshot::paths_of(base, ours, theirs).into_iter().filter(changed).count()
 }
 
 /// Gold's lines that no version has, over the conflicted files (against base, ours and

@@ -23,8 +23,7 @@ pub(super) fn applied(workspace: &Workspace, tree: &Snapshot, sites: &[&Site]) -
 /// git merges the sides without a conflict.
 pub(super) fn both_edit_a_file(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> bool {
     let changed = |side: &Snapshot, path: &String| base.get(path) != side.get(path);
-    let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
-    paths.into_iter().any(|path| changed(ours, path) && changed(theirs, path))
+    snapshot::paths_of(base, ours, theirs).into_iter().any(|path| changed(ours, path) && changed(theirs, path))
 }
 
 /// Whether `second` follows `first` in the same file of `tree` with nothing between

@@ -98,9 +98,8 @@ fn merged(merge: &TreeMerge) -> Result<Snapshot, Vec<String>> {
 /// `Err` lists the files neither merges.
 fn merge_trees(base: &Snapshot, ours: &Snapshot, theirs: &Snapshot) -> Result<Snapshot, Vec<String>> {
     let one = |t: &Snapshot, p: &String| t.get(p).map(|c| Snapshot::from([(p.clone(), c.clone())])).unwrap_or_default();
-    let paths: std::collections::BTreeSet<&String> = base.keys().chain(ours.keys()).chain(theirs.keys()).collect();
     let (mut out, mut failed) = (Snapshot::new(), Vec::new());
-    for path in paths {
+    for path in crate::snapshot::paths_of(base, ours, theirs) {
         if let Some(merged) = crate::snapshot::clean_merge(&one(base, path), &one(ours, path), &one(theirs, path)) {
             out.extend(merged);
             continue;
