@@ -71,8 +71,8 @@ impl Ini {
 /// A multi-line or comma-separated list value (`deps`, `testpaths`), one item per
 /// entry, comments and blanks dropped.
 pub(crate) fn list(value: &str) -> Vec<String> {
-    value
-        .lines()
+    joined(value)
+        .iter()
         .map(|line| line.split(" #").next().unwrap_or("").trim())
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
         .flat_map(|line| {
@@ -83,6 +83,28 @@ pub(crate) fn list(value: &str) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// The value's lines with a backslash continuation (`pytest-cov; \\` then its marker on
+/// the next line, as setuptools' own `setup.cfg` writes) joined into one.
+fn joined(value: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut open = false;
+    for line in value.lines() {
+        let (text, continues) = match line.trim_end().strip_suffix('\\') {
+            Some(text) => (text.trim_end(), true),
+            None => (line, false),
+        };
+        match (open, lines.last_mut()) {
+            (true, Some(last)) => {
+                last.push(' ');
+                last.push_str(text.trim());
+            }
+            _ => lines.push(text.to_string()),
+        }
+        open = continues;
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -98,5 +120,12 @@ mod tests {
         assert_eq!(ini.get("tool:pytest", "testpaths"), Some("tests"));
         assert_eq!(list(ini.get("testenv", "deps").unwrap()), ["pytest", "hypothesis"]);
         assert!(ini.has("testenv") && !ini.has("pytest"));
+    }
+
+    #[test]
+    fn backslash_continuations_join() {
+        let ini = Ini::parse("[options.extras_require]\ntesting =\n\tpytest >= 6\n\tpytest-cov; \\\n\tpython_implementation != \"PyPy\"\n\twheel\n");
+        let listed = list(ini.get("options.extras_require", "testing").unwrap());
+        assert_eq!(listed, ["pytest >= 6", "pytest-cov; python_implementation != \"PyPy\"", "wheel"]);
     }
 }

@@ -77,12 +77,26 @@ pub(crate) fn detect(files: &Snapshot, folder: &str, origin: &str) -> Result<Det
     config.test_command.extend(test_paths.iter().filter(|p| p.as_str() != ".").cloned());
 
     let mut exclude: Vec<String> = config.exclude.clone();
+    let mut shared = Vec::new();
     for dir in test_paths.iter().chain(&layout.test_dirs).filter(|d| d.as_str() != ".") {
-        if !exclude.contains(dir) {
+        if holds_source(dir, &config.source_dirs) {
+            if !shared.contains(dir) {
+                shared.push(dir.clone());
+            }
+        } else if !exclude.contains(dir) {
             exclude.push(dir.clone());
         }
     }
-    notes.push(("exclude", "the test folders and documentation".to_string()));
+    notes.push((
+        "exclude",
+        match shared.is_empty() {
+            true => "the test folders and documentation".to_string(),
+            false => format!(
+                "the test folders and documentation; not {}, a test path that is also source (doctests, or test modules beside the code): only its test files stay unchanged",
+                shared.join(", ")
+            ),
+        },
+    ));
     config.exclude = exclude;
 
     if layout.src && !pytest.as_ref().is_some_and(|p| p.pythonpath.iter().any(|d| d == "src")) {
@@ -133,6 +147,14 @@ pub(crate) fn detect(files: &Snapshot, folder: &str, origin: &str) -> Result<Det
         );
     }
     Ok(Detection { config, notes, warnings })
+}
+
+/// Whether test path `dir` is a source folder or holds one (`testpaths = ["requests",
+/// "tests"]` for doctests, test modules in `src/`): excluding it would leave nothing to
+/// change, and its test files are never mutable anyway.
+fn holds_source(dir: &str, source_dirs: &[String]) -> bool {
+    let dir = dir.trim_end_matches('/');
+    source_dirs.iter().any(|s| s == dir || s.starts_with(&format!("{dir}/")))
 }
 
 /// `My_Project.name` → `my-project-name` (task ids are lower case, digits, `-` and `_`).

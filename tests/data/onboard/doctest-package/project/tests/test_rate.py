@@ -1,0 +1,5 @@
+from shipping import rate
+
+
+def test_heavier_costs_more():
+    assert rate(3) > rate(1)
