@@ -11,7 +11,9 @@ pub(crate) fn failing_test_ids(output: &str) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
     for line in output.lines() {
         let rest = line.strip_prefix("FAILED ").or_else(|| line.strip_prefix("ERROR "));
-        let Some(rest) = rest else { continue };
+        // A captured log record (`ERROR    pkg.mod:mod.py:524 fetch failed`) pads its
+        // level name; the summary's `ERROR <id>` never does.
+        let Some(rest) = rest.filter(|rest| !rest.starts_with(char::is_whitespace)) else { continue };
         let id = test_id_of(rest);
         if !id.is_empty() && !ids.iter().any(|known| known == id) {
             ids.push(id.to_string());
@@ -83,5 +85,14 @@ mod tests {
                 "tests/test_b.py".to_string()
             ]
         );
+    }
+
+    #[test]
+    fn captured_log_records_are_not_ids() {
+        let output = "F\n----- Captured log call -----\n\
+            ERROR    distlib.locators:locators.py:524 JSON fetch failed: <urlopen error>\n\
+            === short test summary info ===\n\
+            FAILED tests/test_locators.py::LocatorTestCase::test_json - OSError\n";
+        assert_eq!(failing_test_ids(output), ["tests/test_locators.py::LocatorTestCase::test_json"]);
     }
 }
