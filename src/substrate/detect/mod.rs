@@ -226,6 +226,13 @@ fn dependencies(
     if let Some(old) = interpreter::pytest_for(version) {
         deps.insert(0, old.to_string());
         from.push(format!("{old}: the newest pytest for Python {}.{}", version.0, version.1));
+    } else if let Some((old, settings)) = pytest.and_then(|p| Some((p.older_pytest()?, p))) {
+        deps.insert(0, old.to_string());
+        let removed = settings.removed_in.unwrap_or_default();
+        from.push(format!(
+            "{old}: {} filters `PytestRemovedIn{removed}Warning`, which pytest {removed} removed",
+            settings.file
+        ));
     }
     let why =
         if from.is_empty() { "no dependencies declared".to_string() } else { format!("from {}", from.join("; ")) };

@@ -17,6 +17,34 @@ pub(crate) struct PytestConfig {
     pub(crate) pythonpath: Vec<String>,
     /// Plugins the settings need, with the setting that needs each.
     pub(crate) plugins: Vec<(String, String)>,
+    /// The pytest major version that removed a warning class the settings' `filterwarnings`
+    /// name (`ignore::pytest.PytestRemovedIn8Warning` → 8): pytest refuses to start with a
+    /// filter for a class it lacks, so the project's tests run on an older pytest.
+    pub(crate) removed_in: Option<u32>,
+}
+
+/// The last pytest of each major version before the one that removed its
+/// `PytestRemovedIn<N>Warning` classes: (N, requirement).
+const LAST_BEFORE: &[(u32, &str)] = &[(7, "pytest==6.2.5"), (8, "pytest==7.4.4")];
+
+impl PytestConfig {
+    /// The pytest to pin when the settings name a warning class the default pytest lacks.
+    pub(crate) fn older_pytest(&self) -> Option<&'static str> {
+        let removed = self.removed_in?;
+        LAST_BEFORE.iter().find(|(n, _)| *n == removed).map(|(_, pin)| *pin)
+    }
+}
+
+/// The lowest `N` of `PytestRemovedIn<N>Warning` named in `filters`.
+fn removed_in(filters: &str) -> Option<u32> {
+    filters
+        .split("PytestRemovedIn")
+        .skip(1)
+        .filter_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            rest[digits.len()..].starts_with("Warning").then(|| digits.parse().ok()).flatten()
+        })
+        .min()
 }
 
 /// The configuration pytest would read, if any.
@@ -50,6 +78,7 @@ fn from_ini(ini: &Ini, section: &str, file: &str) -> PytestConfig {
         testpaths: words("testpaths"),
         pythonpath: words("pythonpath"),
         plugins: vec![],
+        removed_in: removed_in(get("filterwarnings")),
     };
     let keys: Vec<&str> = ini.section(section).map(|s| s.keys().map(String::as_str).collect()).unwrap_or_default();
     plugins(&mut config, get("addopts"), &keys, &ini::list(get("required_plugins")));
@@ -69,6 +98,7 @@ fn from_toml(options: &toml::Table) -> PytestConfig {
         testpaths: list("testpaths"),
         pythonpath: list("pythonpath"),
         plugins: vec![],
+        removed_in: removed_in(&list("filterwarnings").join(" ")),
     };
     let keys: Vec<&str> = options.keys().map(String::as_str).collect();
     plugins(&mut config, &list("addopts").join(" "), &keys, &list("required_plugins"));
@@ -115,5 +145,24 @@ fn plugins(config: &mut PytestConfig, addopts: &str, keys: &[&str], required: &[
 fn push(config: &mut PytestConfig, plugin: &str, why: String) {
     if !config.plugins.iter().any(|(p, _)| p == plugin) {
         config.plugins.push((plugin.to_string(), why));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warning_classes_pytest_removed() {
+        assert_eq!(removed_in("ignore::pytest.PytestRemovedIn8Warning:pytest_pylint.*"), Some(8));
+        assert_eq!(
+            removed_in("error\nignore::pytest.PytestRemovedIn9Warning ignore::PytestRemovedIn7Warning"),
+            Some(7)
+        );
+        assert_eq!(removed_in("error ignore::DeprecationWarning"), None);
+        assert_eq!(removed_in("ignore::PytestRemovedInFutureWarning"), None);
+        let config = PytestConfig { removed_in: Some(8), ..PytestConfig::default() };
+        assert_eq!(config.older_pytest(), Some("pytest==7.4.4"));
+        assert_eq!(PytestConfig { removed_in: Some(9), ..config }.older_pytest(), None);
     }
 }
