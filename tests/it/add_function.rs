@@ -170,8 +170,8 @@ fn measure_add_function() {
         for (name, folder) in
             [("more-itertools", "more-itertools-10.5.0"), ("isodate", "isodate-0.7.2"), ("boltons", "boltons-24.1.0")]
         {
-            let config = root().join(format!("substrates/real-projects/{name}.toml"));
-            projects.push((Loaded::new(&Path::new(&dir).join(folder), Some(config)), 20));
+            let config = Some(root().join(format!("substrates/real-projects/{name}.toml"))).filter(|c| c.is_file());
+            projects.push((Loaded::new(&Path::new(&dir).join(folder), config), 20));
         }
     }
     let limit: Option<usize> = std::env::var("MERGEFORGE_SAMPLE").ok().map(|n| n.parse().expect("a number"));

@@ -122,8 +122,8 @@ fn measure_branch() {
             ("jsonpickle", "jsonpickle-4.1.4"),
             ("more-itertools", "more-itertools-10.5.0"),
         ] {
-            let config = root().join(format!("substrates/real-projects/{name}.toml"));
-            projects.push(Loaded::new(&Path::new(&dir).join(folder), Some(config)));
+            let config = Some(root().join(format!("substrates/real-projects/{name}.toml"))).filter(|c| c.is_file());
+            projects.push(Loaded::new(&Path::new(&dir).join(folder), config));
         }
     }
     let limit: usize = std::env::var("MERGEFORGE_SAMPLE").map_or(20, |n| n.parse().expect("a number"));

@@ -164,7 +164,7 @@ fn measure_move_sites() {
             continue;
         };
         let sample = std::env::var("MOVE_SAMPLE").ok().and_then(|n| n.parse().ok()).unwrap_or(20);
-        measure(&load(&folder, Some(&config_file)), Some(sample));
+        measure(&load(&folder, Some(config_file.as_path()).filter(|c| c.is_file())), Some(sample));
     }
 }
 

@@ -153,8 +153,8 @@ fn measure_rename_sites() {
         let name = project.file_name().unwrap().to_string_lossy().into_owned();
         let stem = name.rsplit_once('-').map_or(name.as_str(), |(stem, _)| stem);
         let config = configs.join(format!("{stem}.toml"));
-        if project.is_dir() && config.is_file() {
-            measure(&load(&project, Some(&config)), Some(10));
+        if project.is_dir() {
+            measure(&load(&project, Some(config.as_path()).filter(|c| c.is_file())), Some(10));
         }
     }
 }
