@@ -139,12 +139,23 @@ pub(crate) fn detect(files: &Snapshot, folder: &str, origin: &str) -> Result<Det
         ));
     }
     config.source = meta.source.clone();
-    if needs_metadata(files) {
-        warnings.push(
-            "the tests read installed package metadata (importlib.metadata, pkg_resources or entry points): \
-             tests that fail without it at HEAD are deselected"
-                .to_string(),
-        );
+    if let Some(reader) = metadata_reader(files, &config) {
+        match own_release(&meta, &config.python_deps) {
+            Some(release) => {
+                let why = format!(
+                    "; {release}: {reader} reads the installed package's metadata, which its release provides \
+                     (the tree's own code is imported first)"
+                );
+                if let Some((_, note)) = notes.iter_mut().find(|(key, _)| *key == "python_deps") {
+                    note.push_str(&why);
+                }
+                config.python_deps.push(release);
+            }
+            None => warnings.push(format!(
+                "{reader} reads installed package metadata (importlib.metadata, pkg_resources or entry points) \
+                 and no released version is known: tests that fail without it at HEAD are deselected"
+            )),
+        }
     }
     Ok(Detection { config, notes, warnings })
 }
@@ -239,12 +250,28 @@ fn dependencies(
     (deps, why)
 }
 
-/// Whether the tests read installed metadata, which a source tree does not have.
-fn needs_metadata(files: &Snapshot) -> bool {
-    files.iter().filter(|(path, _)| layout::is_test_file(path) || path.ends_with("conftest.py")).any(|(_, data)| {
-        let text = String::from_utf8_lossy(data);
-        ["importlib.metadata", "importlib_metadata", "pkg_resources", "entry_points("].iter().any(|n| text.contains(n))
-    })
+/// The first test, conftest or source file that reads installed package metadata, which
+/// a source tree does not have (humanize's `__init__.py` asks `importlib.metadata` for
+/// its own version).
+fn metadata_reader(files: &Snapshot, config: &SubstrateConfig) -> Option<String> {
+    const READERS: [&str; 4] = ["importlib.metadata", "importlib_metadata", "pkg_resources", "entry_points("];
+    files
+        .iter()
+        .filter(|(path, _)| layout::is_test_file(path) || path.ends_with("conftest.py") || config.is_mutable(path))
+        .find(|(_, data)| {
+            let text = String::from_utf8_lossy(data);
+            READERS.iter().any(|n| text.contains(n))
+        })
+        .map(|(path, _)| path.to_string())
+}
+
+/// `NAME==VERSION` of the project's own release, when the metadata names both and the
+/// dependencies do not already: installed beside the tree so that its metadata and entry
+/// points exist (an sdist's `PKG-INFO` names the release it was cut from).
+fn own_release(meta: &metadata::Metadata, deps: &[String]) -> Option<String> {
+    let (name, version) = (meta.name.as_ref()?, meta.version.as_ref()?);
+    let own = requirement::name(name);
+    (!deps.iter().any(|d| requirement::name(d) == own)).then(|| format!("{name}=={version}"))
 }
 
 impl Detection {
