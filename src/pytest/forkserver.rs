@@ -24,7 +24,7 @@
 //! pools. Dropping a pool kills and reaps its servers, so their CPU time (and their
 //! children's) is accounted to this process's children.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Stdio};
@@ -270,8 +270,8 @@ impl ForkServer {
             }
             other => bail!("unexpected fork server reply {other:?}"),
         }
-        if !restore_and_check(&server.work, &spec.head, &[])? {
-            bail!("collecting the tests changed the HEAD tree");
+        if let Some(path) = restore_and_check(&server.work, &spec.head, &[])? {
+            bail!("collecting the tests changed the HEAD tree: {path}");
         }
         Ok(server)
     }
@@ -300,7 +300,7 @@ impl ForkServer {
             "output": output_path, "env": env, "changed": entries, "mode": hooks.mode.name(), "args": hooks.args
         });
         let outcome = self.run_child(&request, timeout);
-        let tree_intact = restore_and_check(&self.work, head, &changed)?;
+        let tree_intact = restore_and_check(&self.work, head, &changed)?.is_none();
         self.retired |= !tree_intact;
         let ChildEnd { status, timed_out, duration, cpu } = outcome?;
         let file = std::fs::File::open(&output_path).ok();
@@ -425,20 +425,21 @@ fn changed_paths<'a>(head: &Snapshot, tree: &'a Snapshot) -> Option<Vec<&'a Stri
 }
 
 /// Puts HEAD's content back into the `changed` files of `work`, removes pytest's and
-/// Python's caches, and says whether `work` now holds exactly `head`.
-fn restore_and_check(work: &Path, head: &Snapshot, changed: &[&String]) -> Result<bool> {
+/// Python's caches, and names the first path where `work` differs from `head` (a file
+/// written, changed or removed), if any.
+fn restore_and_check(work: &Path, head: &Snapshot, changed: &[&String]) -> Result<Option<String>> {
     for path in changed {
         std::fs::write(work.join(path), &head[*path])
             .with_context(|| format!("restoring {path} in the fork server's tree"))?;
     }
-    let mut seen = 0;
-    if !matches_head(work, "", head, &mut seen)? {
-        return Ok(false);
+    let mut seen = BTreeSet::new();
+    if let Some(differs) = first_difference(work, "", head, &mut seen)? {
+        return Ok(Some(differs));
     }
-    Ok(seen == head.len())
+    Ok(head.keys().find(|path| !seen.contains(path.as_str())).map(|missing| format!("{missing} (removed)")))
 }
 
-fn matches_head(dir: &Path, prefix: &str, head: &Snapshot, seen: &mut usize) -> Result<bool> {
+fn first_difference(dir: &Path, prefix: &str, head: &Snapshot, seen: &mut BTreeSet<String>) -> Result<Option<String>> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -451,14 +452,14 @@ fn matches_head(dir: &Path, prefix: &str, head: &Snapshot, seen: &mut usize) -> 
                 std::fs::remove_dir_all(entry.path())?;
                 continue;
             }
-            if !matches_head(&entry.path(), &format!("{relative}/"), head, seen)? {
-                return Ok(false);
+            if let Some(differs) = first_difference(&entry.path(), &format!("{relative}/"), head, seen)? {
+                return Ok(Some(differs));
             }
         } else if !kind.is_file() || head.get(&relative).map(|c| &c[..]) != Some(&std::fs::read(entry.path())?[..]) {
-            return Ok(false);
+            return Ok(Some(relative));
         } else {
-            *seen += 1;
+            seen.insert(relative);
         }
     }
-    Ok(true)
+    Ok(None)
 }
