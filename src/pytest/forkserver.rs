@@ -424,8 +424,8 @@ fn changed_paths<'a>(head: &Snapshot, tree: &'a Snapshot) -> Option<Vec<&'a Stri
     Some(changed)
 }
 
-/// Puts HEAD's content back into the `changed` files of `work`, removes pytest's and
-/// Python's caches, and names the first path where `work` differs from `head` (a file
+/// Puts HEAD's content back into the `changed` files of `work`, removes the test
+/// caches ([`CACHE_DIRS`]), and names the first path where `work` differs from `head` (a file
 /// written, changed or removed), if any.
 fn restore_and_check(work: &Path, head: &Snapshot, changed: &[&String]) -> Result<Option<String>> {
     for path in changed {
@@ -439,6 +439,11 @@ fn restore_and_check(work: &Path, head: &Snapshot, changed: &[&String]) -> Resul
     Ok(head.keys().find(|path| !seen.contains(path.as_str())).map(|missing| format!("{missing} (removed)")))
 }
 
+/// Folders tests write as caches, removed between runs when HEAD has none: pytest's,
+/// Python's, and hypothesis' example database (written while collecting, by attrs' and
+/// python-dateutil's suites).
+const CACHE_DIRS: [&str; 3] = [".pytest_cache", "__pycache__", ".hypothesis"];
+
 fn first_difference(dir: &Path, prefix: &str, head: &Snapshot, seen: &mut BTreeSet<String>) -> Result<Option<String>> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
@@ -446,7 +451,7 @@ fn first_difference(dir: &Path, prefix: &str, head: &Snapshot, seen: &mut BTreeS
         let relative = format!("{prefix}{name}");
         let kind = entry.file_type()?;
         if kind.is_dir() {
-            if (name == ".pytest_cache" || name == "__pycache__")
+            if CACHE_DIRS.contains(&name.as_str())
                 && !head.keys().any(|p| p.starts_with(&format!("{relative}/")))
             {
                 std::fs::remove_dir_all(entry.path())?;
