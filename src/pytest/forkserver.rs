@@ -451,9 +451,7 @@ fn first_difference(dir: &Path, prefix: &str, head: &Snapshot, seen: &mut BTreeS
         let relative = format!("{prefix}{name}");
         let kind = entry.file_type()?;
         if kind.is_dir() {
-            if CACHE_DIRS.contains(&name.as_str())
-                && !head.keys().any(|p| p.starts_with(&format!("{relative}/")))
-            {
+            if CACHE_DIRS.contains(&name.as_str()) && !head.keys().any(|p| p.starts_with(&format!("{relative}/"))) {
                 std::fs::remove_dir_all(entry.path())?;
                 continue;
             }

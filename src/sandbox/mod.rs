@@ -429,8 +429,33 @@ impl HeadAndTail {
             kept.extend_from_slice(&marker.as_bytes()[..marker.len().min(self.tail_cap)]);
         }
         kept.extend_from_slice(&tail);
-        (String::from_utf8_lossy(&kept).into_owned(), self.cut > 0)
+        (without_colours(String::from_utf8_lossy(&kept).into_owned()), self.cut > 0)
     }
+}
+
+/// `text` without terminal escape sequences (`ESC [ … m`): a project whose pytest
+/// settings say `--color=yes` (humanize's) colours its summary, whose `FAILED <id>` lines
+/// and counts are then read as plain text.
+fn without_colours(text: String) -> String {
+    if !text.contains('\x1b') {
+        return text;
+    }
+    let mut plain = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.peek() == Some(&'[') {
+            chars.next();
+            // Parameters and intermediates, up to the final byte (`@` to `~`).
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
 }
 
 /// The namespaces a command enters (each only where this host allows it).
@@ -496,7 +521,14 @@ pub fn network_namespace_available() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::HeadAndTail;
+    use super::{without_colours, HeadAndTail};
+
+    #[test]
+    fn colours_are_left_out() {
+        let coloured = "\x1b[31mFAILED\x1b[0m tests/test_a.py::test_x - boom\n\x1b[31m\x1b[1m1 failed\x1b[0m in 0.1s\n";
+        assert_eq!(without_colours(coloured.to_string()), "FAILED tests/test_a.py::test_x - boom\n1 failed in 0.1s\n");
+        assert_eq!(without_colours("plain [1m]\n".to_string()), "plain [1m]\n");
+    }
 
     #[test]
     fn long_output_keeps_its_head_and_its_last_lines() {
