@@ -156,11 +156,17 @@ fn recorded_gold_tests(merged: &Snapshot, solution: &Solution, check: &GraderChe
 fn gold_tests(merged: &Snapshot, solution: &Solution, command: &TestCommand) -> Result<GoldTests> {
     let tree = gold_tree(merged, solution);
     let output = command.run(&tree).context("running the tests on gold")?;
-    anyhow::ensure!(
-        output.exit_code == Some(0),
-        "the tests fail on gold in this environment ({}): the task cannot be graded",
-        crate::pytest::last_line(&output.output)
-    );
+    if output.exit_code != Some(0) {
+        let failing = report::failing_test_ids(&output.output);
+        let named = match failing.len() {
+            0 => String::new(),
+            n => format!("; failing: {}{}", failing[..n.min(3)].join(", "), if n > 3 { ", …" } else { "" }),
+        };
+        anyhow::bail!(
+            "the tests fail on gold in this environment ({}{named}): the task cannot be graded",
+            crate::pytest::last_line(&output.output)
+        );
+    }
     let passing = if command.is_pytest() { report::passed_test_ids(&output.output) } else { BTreeSet::new() };
     Ok(GoldTests { tree: judged_files(&tree), passing, run: Some((tree, output)) })
 }
