@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
 
 use super::agent_rung::AgentRung;
 use super::grader_check::Checker;
@@ -113,13 +114,27 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
 
     // Intents' sites are found once per substrate (a probe runs tests to find some),
     // and only for a mix with a family that reads them.
+    // Finding sites parses every module many times over: one substrate a worker, so a
+    // list of repositories does not wait on one core.
     let forging = Instant::now();
+    let tables = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()
+        .context("starting the site finders")?
+        .install(|| {
+            prepared
+                .par_iter()
+                .map(|p| {
+                    let probe: Option<&dyn Probe> = Some(p.runner.as_ref());
+                    Family::site_table(&options.families, &p.substrate, &p.modules, p.runner.coverage(), probe)
+                })
+                .collect::<Vec<_>>()
+        });
     let mut cells = Vec::new();
     let mut sites = BTreeMap::new();
-    for (index, p) in prepared.iter().enumerate() {
+    for (index, (p, table)) in prepared.iter().zip(&tables).enumerate() {
         let probe: Option<&dyn Probe> = Some(p.runner.as_ref());
         let coverage = p.runner.coverage();
-        let table = Family::site_table(&options.families, &p.substrate, &p.modules, coverage, probe);
         for (kind, count) in table.counts() {
             *sites.entry(kind.name()).or_default() += count;
         }
@@ -129,7 +144,7 @@ pub(super) fn stage(options: &GenOptions) -> Result<Staged> {
             mutations: &p.mutations,
             coverage,
             probe,
-            site_table: &table,
+            site_table: table,
             history: p.history.as_ref(),
             seed: options.seed,
             scale: options.scale,
