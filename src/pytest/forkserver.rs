@@ -444,6 +444,12 @@ fn restore_and_check(work: &Path, head: &Snapshot, changed: &[&String]) -> Resul
 /// python-dateutil's suites).
 const CACHE_DIRS: [&str; 3] = [".pytest_cache", "__pycache__", ".hypothesis"];
 
+/// coverage.py's data file (`.coverage`, or `.coverage.<host>.<pid>…` in parallel
+/// mode), which pytest-cov writes while collecting when the settings add `--cov`.
+fn is_coverage_data(name: &str) -> bool {
+    name == ".coverage" || name.starts_with(".coverage.")
+}
+
 fn first_difference(dir: &Path, prefix: &str, head: &Snapshot, seen: &mut BTreeSet<String>) -> Result<Option<String>> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
@@ -458,6 +464,8 @@ fn first_difference(dir: &Path, prefix: &str, head: &Snapshot, seen: &mut BTreeS
             if let Some(differs) = first_difference(&entry.path(), &format!("{relative}/"), head, seen)? {
                 return Ok(Some(differs));
             }
+        } else if kind.is_file() && is_coverage_data(&name) && !head.contains_key(&relative) {
+            std::fs::remove_file(entry.path())?;
         } else if !kind.is_file() || head.get(&relative).map(|c| &c[..]) != Some(&std::fs::read(entry.path())?[..]) {
             return Ok(Some(relative));
         } else {
