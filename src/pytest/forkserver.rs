@@ -440,8 +440,8 @@ fn restore_and_check(work: &Path, head: &Snapshot, changed: &[&String]) -> Resul
 }
 
 /// Folders tests write as caches, removed between runs when HEAD has none: pytest's,
-/// Python's, and hypothesis' example database (written while collecting, by attrs' and
-/// python-dateutil's suites).
+/// Python's, and hypothesis' example database (written while collecting, by attrs'
+/// suite).
 const CACHE_DIRS: [&str; 3] = [".pytest_cache", "__pycache__", ".hypothesis"];
 
 /// coverage.py's data file (`.coverage`, or `.coverage.<host>.<pid>…` in parallel

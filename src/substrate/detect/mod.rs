@@ -111,7 +111,8 @@ pub(crate) fn detect(files: &Snapshot, folder: &str, origin: &str) -> Result<Det
         None => (None, origin.to_string()),
     };
     let choice = interpreter::choose(spec, &spec_origin, &meta.classifier_versions)?;
-    let (deps, why) = dependencies(&meta, pytest.as_ref(), choice.version);
+    let reader = metadata_reader(files, &config);
+    let (deps, why) = dependencies(&meta, pytest.as_ref(), choice.version, reader.as_deref());
     notes.push(("python_deps", why));
     let services: Vec<&String> =
         deps.iter().filter(|d| requirement::SERVICE_CLIENTS.contains(&requirement::name(d).as_str())).collect();
@@ -139,23 +140,11 @@ pub(crate) fn detect(files: &Snapshot, folder: &str, origin: &str) -> Result<Det
         ));
     }
     config.source = meta.source.clone();
-    if let Some(reader) = metadata_reader(files, &config) {
-        match own_release(&meta, &config.python_deps) {
-            Some(release) => {
-                let why = format!(
-                    "; {release}: {reader} reads the installed package's metadata, which its release provides \
-                     (the tree's own code is imported first)"
-                );
-                if let Some((_, note)) = notes.iter_mut().find(|(key, _)| *key == "python_deps") {
-                    note.push_str(&why);
-                }
-                config.python_deps.push(release);
-            }
-            None => warnings.push(format!(
-                "{reader} reads installed package metadata (importlib.metadata, pkg_resources or entry points) \
-                 and no released version is known: tests that fail without it at HEAD are deselected"
-            )),
-        }
+    if let Some(reader) = reader.filter(|_| own_release(&meta).is_none()) {
+        warnings.push(format!(
+            "{reader} reads installed package metadata (importlib.metadata, pkg_resources or entry points) \
+             and no released version is known: tests that fail without it at HEAD are deselected"
+        ));
     }
     Ok(Detection { config, notes, warnings })
 }
@@ -216,6 +205,7 @@ fn dependencies(
     meta: &metadata::Metadata,
     pytest: Option<&pytest_config::PytestConfig>,
     version: (u32, u32, u32),
+    metadata_reader: Option<&str>,
 ) -> (Vec<String>, String) {
     let mut deps: Vec<String> = Vec::new();
     let mut from: Vec<String> = Vec::new();
@@ -245,6 +235,13 @@ fn dependencies(
             settings.file
         ));
     }
+    if let Some((reader, release)) = metadata_reader.zip(own_release(meta)) {
+        from.push(format!(
+            "{release}: {reader} reads the installed package's metadata, which its release provides \
+             (the tree's own code is imported first)"
+        ));
+        deps.push(release);
+    }
     let why =
         if from.is_empty() { "no dependencies declared".to_string() } else { format!("from {}", from.join("; ")) };
     (deps, why)
@@ -265,13 +262,11 @@ fn metadata_reader(files: &Snapshot, config: &SubstrateConfig) -> Option<String>
         .map(|(path, _)| path.to_string())
 }
 
-/// `NAME==VERSION` of the project's own release, when the metadata names both and the
-/// dependencies do not already: installed beside the tree so that its metadata and entry
-/// points exist (an sdist's `PKG-INFO` names the release it was cut from).
-fn own_release(meta: &metadata::Metadata, deps: &[String]) -> Option<String> {
-    let (name, version) = (meta.name.as_ref()?, meta.version.as_ref()?);
-    let own = requirement::name(name);
-    (!deps.iter().any(|d| requirement::name(d) == own)).then(|| format!("{name}=={version}"))
+/// `NAME==VERSION` of the project's own release, when the metadata names both: installed
+/// beside the tree so that its metadata and entry points exist (an sdist's `PKG-INFO`
+/// names the release it was cut from; [`dependencies`] never lists the project itself).
+fn own_release(meta: &metadata::Metadata) -> Option<String> {
+    Some(format!("{}=={}", meta.name.as_ref()?, meta.version.as_ref()?))
 }
 
 impl Detection {
