@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -108,7 +108,7 @@ pub struct RunHooks<'a> {
 
 impl RunHooks<'_> {
     /// A run of the command as it is, its modules imported afresh.
-    pub(crate) fn fresh() -> RunHooks<'static> {
+    pub fn fresh() -> RunHooks<'static> {
         RunHooks { mode: ChildMode::Fresh, prepare: &|_| Ok(BTreeMap::new()), accept: &|_| true, args: &[] }
     }
 
@@ -125,6 +125,9 @@ pub struct ForkServerPool {
     idle: Mutex<Vec<ForkServer>>,
     /// Set when a server failed to start: the pool then serves nothing.
     broken: AtomicBool,
+    /// Whether a child importing the tree afresh runs HEAD as a new process does, found
+    /// on the first such run ([`ForkServerPool::fresh_is_sound`]).
+    fresh_sound: OnceLock<bool>,
     /// Servers started, and the wall time their start-ups took (warm-up included).
     started: AtomicUsize,
     start_nanos: AtomicU64,
@@ -136,6 +139,7 @@ impl ForkServerPool {
             spec,
             idle: Mutex::new(Vec::new()),
             broken: AtomicBool::new(false),
+            fresh_sound: OnceLock::new(),
             started: AtomicUsize::new(0),
             start_nanos: AtomicU64::new(0),
         }
@@ -155,6 +159,34 @@ impl ForkServerPool {
     /// it exactly (refused, or the server failed), for the caller to run it in a fresh
     /// process.
     pub fn run(&self, tree: &Snapshot, hooks: &RunHooks, timeout: Duration) -> Option<RunOutput> {
+        if hooks.mode == ChildMode::Fresh && !self.fresh_is_sound(timeout) {
+            return None;
+        }
+        self.run_on_server(tree, hooks, timeout)
+    }
+
+    /// Whether children that forget the work tree's modules and import them again pass
+    /// HEAD, as a new process does (HEAD passes: the substrate was taken for it). Not
+    /// where a module registers its objects in interpreter-wide state at import: idna's
+    /// codec stays registered with the forgotten module's classes (`codecs.register`), so
+    /// its codec tests fail in every such child, and every tree the swap refused (a
+    /// function taken out) failed with them. Checked once a pool, on the first such run;
+    /// when unsound, those runs go to new processes.
+    fn fresh_is_sound(&self, timeout: Duration) -> bool {
+        *self.fresh_sound.get_or_init(|| {
+            let output = self.run_on_server(&self.spec.head, &RunHooks::fresh(), timeout);
+            let sound = output.as_ref().is_some_and(|o| o.exit_code == Some(0) && !o.timed_out);
+            if let (false, Some(output)) = (sound, &output) {
+                log::warn!(
+                    "the fork server's children that import the code afresh fail at HEAD ({}); whole-suite runs go to new processes",
+                    last_line(&output.output)
+                );
+            }
+            sound
+        })
+    }
+
+    fn run_on_server(&self, tree: &Snapshot, hooks: &RunHooks, timeout: Duration) -> Option<RunOutput> {
         if self.broken.load(Ordering::Relaxed) {
             return None;
         }

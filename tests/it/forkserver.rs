@@ -13,9 +13,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use mergeforge::pytest::confirm::Confirmation;
+use mergeforge::pytest::forkserver::{ForkServerPool, RunHooks, ServerSpec};
 use mergeforge::pytest::testrun::TestRunner;
 use mergeforge::pytest::venv::ensure_venv;
 use mergeforge::pytest::venv::user_cache_dir;
+use mergeforge::sandbox::{run_in_fresh_tree, Limits, RunRequest};
 use mergeforge::snapshot::Snapshot;
 
 use crate::common::{edited, snapshot_of};
@@ -122,6 +124,41 @@ fn cases_agree(timing_out: bool) {
     let served_before = runner.stats().served_runs;
     assert!(!runner.run(&tree).unwrap().passed);
     assert_eq!(runner.stats().served_runs, served_before + 1);
+}
+
+/// Where a module registers its objects with the interpreter at import (a codec, as
+/// idna's does), a child that forgets the modules and imports them again keeps the old
+/// objects registered and fails what a new process passes: the pool finds that on HEAD
+/// once and sends such runs to new processes. `tests/data/forkserver/registry/` is that
+/// substrate, `edit/` a module-level change (which a swap cannot serve).
+#[test]
+fn fresh_children_are_not_used_where_a_module_registers_itself_with_the_interpreter() {
+    let data = crate::common::root().join("tests/data/forkserver/registry");
+    let head = snapshot_of(&data);
+    let head: Snapshot = head.into_iter().filter(|(path, _)| !path.starts_with("edit/")).collect();
+    let tree = edited(&head, &data.join("edit"));
+    let python = ensure_venv(&user_cache_dir(), &[]).expect("venv");
+    let interpreter = python.interpreter.to_string_lossy().into_owned();
+    let pytest_args: Vec<String> = ["-q", "-p", "no:cacheprovider", "tests/"].iter().map(|s| s.to_string()).collect();
+    let argv: Vec<String> =
+        [interpreter.clone(), "-m".into(), "pytest".into()].into_iter().chain(pytest_args.clone()).collect();
+    let limits = Limits::for_tests(Duration::from_secs(TIMEOUT_S));
+    let env = BTreeMap::new();
+    let fresh = run_in_fresh_tree(&RunRequest { tree: &tree, argv: &argv, env: &env, limits: &limits }).unwrap();
+    assert_eq!(fresh.exit_code, Some(0), "a new process passes the tree: {}", fresh.output);
+    let pool = ForkServerPool::new(ServerSpec {
+        head: head.clone(),
+        python: interpreter,
+        pytest_args,
+        env,
+        limits,
+        modules: Vec::new(),
+    });
+    let swapped = pool.run(&head, &RunHooks::swapped(), Duration::from_secs(TIMEOUT_S)).expect("HEAD swapped in");
+    assert_eq!(swapped.exit_code, Some(0), "HEAD on a swapping child: {}", swapped.output);
+    assert!(pool.run(&tree, &RunHooks::swapped(), Duration::from_secs(TIMEOUT_S)).is_none(), "a swap refuses the tree");
+    let served = pool.run(&tree, &RunHooks::fresh(), Duration::from_secs(TIMEOUT_S));
+    assert!(served.is_none(), "a child importing afresh ran the tree: {:?}", served.map(|o| o.output));
 }
 
 mod second_tier {
