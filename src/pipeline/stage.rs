@@ -265,7 +265,15 @@ fn with_selection(runner: TestRunner, substrate: &Substrate, options: &GenOption
         return runner;
     }
     match runner.coverage_map(&substrate.files, &options.cache_dir.join("coverage")) {
-        Ok(map) => runner.with_selection(substrate.files.clone(), map),
+        Ok(map) => {
+            if !map.tests.is_empty() && map.tests.values().all(Vec::is_empty) {
+                log::warn!(
+                    "substrate {}: the coverage trace saw no test run a function of the code, so intents that need it find no site (does the test command measure coverage? add `--no-cov` for pytest-cov's `--cov`)",
+                    substrate.name
+                );
+            }
+            runner.with_selection(substrate.files.clone(), map)
+        }
         Err(err) => {
             log::warn!("substrate {}: {err:#}", substrate.name);
             runner

@@ -73,7 +73,14 @@ pub(crate) fn detect(files: &Snapshot, folder: &str, origin: &str) -> Result<Det
         Some(p) => format!("; pytest reads its other options from {} at every run", p.file),
         None => "; the project has no pytest configuration".to_string(),
     };
-    notes.push(("test_command", format!("{why}{settings}")));
+    let no_cov = match pytest.as_ref().is_some_and(|p| p.measures_coverage) {
+        true => {
+            config.test_command.push("--no-cov".into());
+            "; `--no-cov`: its settings measure coverage (`--cov`), whose tracer would hide which tests run which functions"
+        }
+        false => "",
+    };
+    notes.push(("test_command", format!("{why}{settings}{no_cov}")));
     config.test_command.extend(test_paths.iter().filter(|p| p.as_str() != ".").cloned());
 
     let mut exclude: Vec<String> = config.exclude.clone();

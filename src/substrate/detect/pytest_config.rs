@@ -21,6 +21,9 @@ pub(crate) struct PytestConfig {
     /// name (`ignore::pytest.PytestRemovedIn8Warning` → 8): pytest refuses to start with a
     /// filter for a class it lacks, so the project's tests run on an older pytest.
     pub(crate) removed_in: Option<u32>,
+    /// `addopts` turn on pytest-cov's coverage measurement (`--cov=…`): its tracer would
+    /// replace the one mergeforge maps tests to functions with, and it slows every run.
+    pub(crate) measures_coverage: bool,
 }
 
 /// The last pytest of each major version before the one that removed its
@@ -79,6 +82,7 @@ fn from_ini(ini: &Ini, section: &str, file: &str) -> PytestConfig {
         pythonpath: words("pythonpath"),
         plugins: vec![],
         removed_in: removed_in(get("filterwarnings")),
+        measures_coverage: false,
     };
     let keys: Vec<&str> = ini.section(section).map(|s| s.keys().map(String::as_str).collect()).unwrap_or_default();
     plugins(&mut config, get("addopts"), &keys, &ini::list(get("required_plugins")));
@@ -99,6 +103,7 @@ fn from_toml(options: &toml::Table) -> PytestConfig {
         pythonpath: list("pythonpath"),
         plugins: vec![],
         removed_in: removed_in(&list("filterwarnings").join(" ")),
+        measures_coverage: false,
     };
     let keys: Vec<&str> = options.keys().map(String::as_str).collect();
     plugins(&mut config, &list("addopts").join(" "), &keys, &list("required_plugins"));
@@ -126,6 +131,7 @@ const PLUGIN_SETTINGS: &[(&str, &str)] = &[
 fn plugins(config: &mut PytestConfig, addopts: &str, keys: &[&str], required: &[String]) {
     for word in addopts.split_whitespace() {
         let option = word.split('=').next().unwrap_or(word);
+        config.measures_coverage |= option.starts_with("--cov") && !option.starts_with("--cov-");
         for (known, plugin) in PLUGIN_OPTIONS {
             if option == *known || (known.len() > 2 && option.starts_with(known)) {
                 push(config, plugin, format!("`{word}` in addopts"));
