@@ -24,6 +24,7 @@ macro_rules! kinds {
             KeywordOnly => keyword_only::KeywordOnly,
             RaiseOnMiss => raise_on_miss::RaiseOnMiss,
             ScaleReturn => scale_return::ScaleReturn,
+            AddModule => add_module::AddModule,
         }
     };
 }

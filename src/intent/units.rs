@@ -170,11 +170,16 @@ pub(super) fn defined_elsewhere(module: &PyModule, stmt: &ast::Stmt, name: &str)
 /// when there is none, it trails off (`...`, a comma) or it is longer than
 /// [`SUMMARY_CHARS`].
 pub(super) fn summary(stmt: &ast::Stmt) -> Option<String> {
-    let body = match stmt {
-        ast::Stmt::FunctionDef(d) => &d.body,
-        ast::Stmt::AsyncFunctionDef(d) => &d.body,
-        _ => return None,
-    };
+    match stmt {
+        ast::Stmt::FunctionDef(d) => summary_of_body(&d.body),
+        ast::Stmt::AsyncFunctionDef(d) => summary_of_body(&d.body),
+        _ => None,
+    }
+}
+
+/// The one-line summary of the docstring opening `body` (a function's, a module's), as
+/// [`summary`] says.
+pub(super) fn summary_of_body(body: &[ast::Stmt]) -> Option<String> {
     let ast::Stmt::Expr(expr) = body.first()? else { return None };
     let ast::Expr::Constant(constant) = expr.value.as_ref() else { return None };
     let ast::Constant::Str(doc) = &constant.value else { return None };

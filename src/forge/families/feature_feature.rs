@@ -1,6 +1,7 @@
 //! feature-feature: two developers add features at the same place — neighbouring
 //! functions of one module or methods of one class, neighbouring branches of one
-//! function (two clauses of one if-chain, two handlers of one `try`), each with its
+//! function (two clauses of one if-chain, two handlers of one `try`), two modules of
+//! one package (exported side by side by its `__init__.py`), each with its
 //! tests (which often sit side by side in one test file and share an import line). Every
 //! feature kind of the intent catalogue takes part. Base has neither, each side
 //! adds one (HEAD's real code and tests), gold has both. A double task pairs two such

@@ -6,7 +6,7 @@
 //! with its tests, a refactor) and passes its own suite; gold makes both changes.
 
 use crate::forge::proposal::{seeded_coin, Intent, Interaction, Proposal};
-use crate::intent::{Rewrites, Site, Workspace};
+use crate::intent::{folder, Kind, Rewrites, Site, Workspace};
 use crate::snapshot::{self, Snapshot};
 
 /// `tree` with every site applied in order (features taken out, refactors made);
@@ -30,6 +30,10 @@ pub(super) fn both_edit_a_file(base: &Snapshot, ours: &Snapshot, theirs: &Snapsh
 /// them but blank lines and comments (neighbouring units: two developers adding them
 /// insert at the same place).
 pub(super) fn neighbours(tree: &Snapshot, first: &Site, second: &Site) -> bool {
+    // Two modules of one package meet where its `__init__.py` exports them.
+    if first.kind == Kind::AddModule || second.kind == Kind::AddModule {
+        return first.kind == second.kind && first.path < second.path && folder(&first.path) == folder(&second.path);
+    }
     if first.path != second.path || first.lines.end > second.lines.start {
         return false;
     }

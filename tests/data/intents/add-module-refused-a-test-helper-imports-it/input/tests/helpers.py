@@ -1,0 +1,5 @@
+from app.slug import slugify
+
+
+def slug_of(title):
+    return slugify(title)

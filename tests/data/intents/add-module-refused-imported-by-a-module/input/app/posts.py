@@ -1,0 +1,5 @@
+from app.slug import slugify
+
+
+def permalink(title):
+    return "/posts/" + slugify(title)

@@ -1,0 +1,5 @@
+from app.slug import slugify
+
+
+def test_slugify():
+    assert slugify("Hello World") == "hello-world"

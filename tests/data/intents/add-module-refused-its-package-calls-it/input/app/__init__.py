@@ -1,0 +1,3 @@
+from .slug import slugify
+
+HOME = slugify("Home Page")

@@ -1,0 +1,2 @@
+def permalink(slug):
+    return "/posts/" + slug

@@ -1,0 +1,3 @@
+from units.convert import *
+
+__all__ = ["celsius_to_kelvin"]

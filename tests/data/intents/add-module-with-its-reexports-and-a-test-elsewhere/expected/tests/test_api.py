@@ -1,0 +1,5 @@
+import shapes
+
+
+def test_shapes_are_shapes():
+    assert issubclass(shapes.Square, shapes.Shape)
