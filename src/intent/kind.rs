@@ -25,6 +25,7 @@ macro_rules! kinds {
             RaiseOnMiss => raise_on_miss::RaiseOnMiss,
             ScaleReturn => scale_return::ScaleReturn,
             AddModule => add_module::AddModule,
+            DictEntry => dict_entry::DictEntry,
         }
     };
 }

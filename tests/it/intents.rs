@@ -74,7 +74,7 @@ fn check(dir: &Path) -> Result<(), String> {
         .map(|bytes| serde_json::from_slice(&bytes).map_err(|e| format!("coverage.json: {e}")))
         .transpose()?;
     // Kinds that find their tests by a run get a real runner over the input tree.
-    let runner = matches!(kind, Kind::Branch | Kind::AddModule).then(runner);
+    let runner = matches!(kind, Kind::Branch | Kind::AddModule | Kind::DictEntry).then(runner);
     let probe = runner.as_ref().map(|r| r as &dyn Probe);
     let workspace = Workspace { tree: &input, modules: &modules, coverage: coverage.as_ref(), probe };
     let sites = kind.sites(&workspace);

@@ -1,0 +1,314 @@
+//! dict-entry (feature): an entry of a module-level table — a dict display keyed by
+//! strings, a registry of colours, codecs, handlers or units — with the test cases
+//! that need it, added as a developer adds a colour to a palette: one line in the
+//! table, one case in the parametrized test.
+//!
+//! A table is a module-level `NAME = {...}` (annotated or not) of a source module with
+//! [`MIN_ENTRIES`] to [`MAX_ENTRIES`] entries, every key a distinct string literal.
+//! An entry is a site when the tests fail without it (a run, the workspace's
+//! [`Probe`](super::Probe), tells which) and taking its tests out leaves a passing tree
+//! (a second run): a failing parametrized case loses the elements of its function's
+//! `parametrize` list that hold the key as a string (none: no site); a failing plain
+//! test function goes whole (at most [`MAX_TESTS`], each a test function of a test
+//! file). At most [`MAX_PROBED`] entries a substrate are tried, in source order.
+//!
+//! The site's `symbol` is `NAME[key]` (the key as the source spells it), `target` the
+//! key's value, `uses` the table's name and the project's names the entry's value uses,
+//! `tests` the failing ids (parametrized ones with their suffix).
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use rustpython_ast as ast;
+
+use super::add_function::Sources;
+use super::kind::Kind;
+use super::prune;
+use super::refs;
+use super::site::{Change, Site, Transform, Workspace};
+use super::strip;
+use super::suite;
+use super::units::{decorators, Files};
+use crate::python::PyModule;
+use crate::snapshot::{self, Snapshot};
+
+/// The catalogue entry.
+pub(crate) struct DictEntry;
+
+/// The fewest entries a table has (fewer: a record, not a registry).
+const MIN_ENTRIES: usize = 3;
+/// The most (more: generated data, where one entry is no feature).
+const MAX_ENTRIES: usize = 80;
+/// The most plain test functions an entry may need.
+const MAX_TESTS: usize = 12;
+/// The most entries tried on one substrate (each costs a test run or two).
+const MAX_PROBED: usize = 300;
+
+impl Transform for DictEntry {
+    fn change(&self) -> Change {
+        Change::Feature
+    }
+
+    fn description(&self) -> &'static str {
+        "adds an entry to a module-level table (a dict keyed by strings) with the test cases that need it"
+    }
+
+    fn sites(&self, workspace: &Workspace) -> Vec<Site> {
+        let Some(probe) = workspace.probe else { return Vec::new() };
+        let sources = Sources::new(workspace.modules);
+        let mut candidates: Vec<(Site, Snapshot)> = Vec::new();
+        for (home, module) in workspace.modules.iter().enumerate() {
+            for table in tables(module) {
+                for index in 0..table.entries.len() {
+                    if let Some(candidate) = candidate(workspace.tree, &sources, home, module, &table, index) {
+                        candidates.push(candidate);
+                    }
+                }
+            }
+        }
+        candidates.truncate(MAX_PROBED);
+        let failing: Vec<Option<Vec<String>>> =
+            candidates.par_iter().map(|(_, stripped)| probe.failing_tests(stripped)).collect();
+        let ids = test_ids(workspace.tree);
+        let tested: Vec<(Site, Snapshot)> = candidates
+            .into_iter()
+            .zip(failing)
+            .filter_map(|((site, _), failing)| {
+                let failing = failing?;
+                let plain: Vec<&String> = failing.iter().filter(|id| !id.contains('[')).collect();
+                let known = failing.iter().all(|id| ids.contains(suite::without_params(id)));
+                if failing.is_empty() || plain.len() > MAX_TESTS || !known {
+                    return None;
+                }
+                let site = Site { tests: failing, ..site };
+                let applied = apply(workspace.tree, &site)?;
+                Some((site, applied))
+            })
+            .collect();
+        let passing: Vec<bool> =
+            tested.par_iter().map(|(_, applied)| probe.failing_tests(applied).is_some_and(|f| f.is_empty())).collect();
+        tested.into_iter().zip(passing).filter(|(_, passes)| *passes).map(|((site, _), _)| site).collect()
+    }
+
+    fn apply(&self, _workspace: &Workspace, tree: &Snapshot, site: &Site) -> Option<Snapshot> {
+        apply(tree, site)
+    }
+
+    fn message(&self, site: &Site) -> String {
+        let (table, _) = site.symbol.split_once('[').unwrap_or((&site.symbol, ""));
+        match &site.target {
+            Some(key) => format!("Add `{key}` to `{table}`"),
+            None => format!("Add an entry to `{table}`"),
+        }
+    }
+}
+
+/// A module-level table: its name and entries.
+struct Table {
+    name: String,
+    /// The byte span of the whole assignment.
+    stmt: Range<usize>,
+    entries: Vec<Entry>,
+}
+
+/// One `key: value` of a table.
+struct Entry {
+    key: String,
+    /// The key as the source spells it (quotes included).
+    spelled: String,
+    /// From the key's first byte to the value's last.
+    span: Range<usize>,
+    value: Range<usize>,
+}
+
+/// The module's tables (see the module header).
+fn tables(module: &PyModule) -> Vec<Table> {
+    let mut out = Vec::new();
+    for stmt in &module.suite {
+        let (target, value) = match stmt {
+            ast::Stmt::Assign(a) if a.targets.len() == 1 => (&a.targets[0], a.value.as_ref()),
+            ast::Stmt::AnnAssign(a) => match &a.value {
+                Some(value) => (a.target.as_ref(), value.as_ref()),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let (ast::Expr::Name(name), ast::Expr::Dict(dict)) = (target, value) else { continue };
+        if !(MIN_ENTRIES..=MAX_ENTRIES).contains(&dict.values.len()) {
+            continue;
+        }
+        let mut entries = Vec::new();
+        for (key, value) in dict.keys.iter().zip(&dict.values) {
+            let Some(ast::Expr::Constant(constant)) = key else { break };
+            let ast::Constant::Str(text) = &constant.value else { break };
+            let key_span = PyModule::span(key.as_ref().expect("a key"));
+            let value_span = PyModule::span(value);
+            entries.push(Entry {
+                key: text.clone(),
+                spelled: module.text[key_span.clone()].to_string(),
+                span: key_span.start..value_span.end,
+                value: value_span,
+            });
+        }
+        let keys: BTreeSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
+        if entries.len() == dict.values.len() && keys.len() == entries.len() {
+            out.push(Table { name: name.id.to_string(), stmt: PyModule::span(stmt), entries });
+        }
+    }
+    out
+}
+
+/// The site of entry `index` (its tests not known yet), with the tree whose source lacks
+/// it.
+fn candidate(
+    tree: &Snapshot,
+    sources: &Sources,
+    home: usize,
+    module: &PyModule,
+    table: &Table,
+    index: usize,
+) -> Option<(Site, Snapshot)> {
+    let entry = &table.entries[index];
+    let spans: Vec<Range<usize>> = table.entries.iter().map(|e| e.span.clone()).collect();
+    let stripped = strip::without_element(&module.text, &spans, index)?;
+    if !crate::python::parses(&stripped, &module.path) {
+        return None;
+    }
+    let stmt = module.suite.iter().find(|s| PyModule::span(*s) == table.stmt)?;
+    let mut uses = sources.uses_of(home, stmt, None, Some(&entry.value));
+    uses.insert(table.name.clone());
+    let site = Site {
+        kind: Kind::DictEntry,
+        path: module.path.clone(),
+        symbol: format!("{}[{}]", table.name, entry.spelled),
+        lines: module.line_of(entry.span.start)..module.line_of(entry.span.end) + 1,
+        uses,
+        target: Some(entry.key.clone()),
+        tests: Vec::new(),
+    };
+    Some((site, snapshot::with_file(tree, &module.path, &stripped)))
+}
+
+/// Every test id of the tree's test files (no parametrize suffix).
+fn test_ids(tree: &Snapshot) -> BTreeSet<String> {
+    tree.keys()
+        .filter(|p| p.ends_with(".py") && snapshot::is_test_file(p))
+        .filter_map(|p| PyModule::parse(p, snapshot::text_of(tree, p)?).ok())
+        .flat_map(|m| suite::tests(&m).into_iter().map(|t| t.id).collect::<Vec<_>>())
+        .collect()
+}
+
+/// `tree` without the site's entry and its tests (see the module header).
+fn apply(tree: &Snapshot, site: &Site) -> Option<Snapshot> {
+    let key = site.target.as_deref()?;
+    let (name, _) = site.symbol.split_once('[')?;
+    let module = PyModule::parse(&site.path, snapshot::text_of(tree, &site.path)?).ok()?;
+    let table = tables(&module).into_iter().find(|t| t.name == name)?;
+    let index = table.entries.iter().position(|e| e.key == key)?;
+    let spans: Vec<Range<usize>> = table.entries.iter().map(|e| e.span.clone()).collect();
+    let mut out = snapshot::with_file(tree, &site.path, &strip::without_element(&module.text, &spans, index)?);
+    let parametrized: BTreeSet<&str> =
+        site.tests.iter().filter(|id| id.contains('[')).map(|id| suite::without_params(id)).collect();
+    let plain: BTreeSet<String> = site.tests.iter().filter(|id| !id.contains('[')).cloned().collect();
+    let paths: BTreeSet<&str> = site.tests.iter().filter_map(|id| id.split_once("::").map(|(p, _)| p)).collect();
+    let files = Files::new(tree);
+    for path in paths {
+        let before = snapshot::text_of(tree, path)?;
+        let mut text = before.to_string();
+        for function in parametrized.iter().filter(|id| id.starts_with(&format!("{path}::"))) {
+            text = without_cases(path, &text, function, key)?;
+        }
+        let text = suite::without_tests(path, &text, &plain)?;
+        let text = prune::prune(path, before, text, true, &|n| files.used_from(path, n))?;
+        if !crate::python::parses(&text, path) {
+            return None;
+        }
+        out.insert(path.to_string(), Arc::from(text.as_bytes()));
+    }
+    Some(out)
+}
+
+/// A test file's text without the elements of test `function`'s `parametrize` lists
+/// that hold `key` as a string; `None` when none does or a list would be left empty.
+fn without_cases(path: &str, text: &str, function: &str, key: &str) -> Option<String> {
+    let mut current = text.to_string();
+    let mut removed = 0;
+    loop {
+        let module = PyModule::parse(path, &current).ok()?;
+        let tests = suite::tests(&module);
+        let test = tests.iter().find(|t| t.id == function)?;
+        let Some((elements, index)) = decorators(test.stmt).iter().find_map(|d| holding(d, key)) else { break };
+        current = strip::without_element(&current, &elements, index)?;
+        removed += 1;
+    }
+    (removed > 0).then_some(current)
+}
+
+/// In a `parametrize(names, values)` decorator, the spans of the values and the index of
+/// the first one holding `key` as a string (itself, in a tuple, or in `pytest.param`).
+fn holding(decorator: &ast::Expr, key: &str) -> Option<(Vec<Range<usize>>, usize)> {
+    let ast::Expr::Call(call) = decorator else { return None };
+    let callee = refs::dotted(&call.func)?;
+    if callee.rsplit('.').next() != Some("parametrize") {
+        return None;
+    }
+    let values = call
+        .args
+        .get(1)
+        .or_else(|| call.keywords.iter().find(|k| k.arg.as_deref() == Some("argvalues")).map(|k| &k.value))?;
+    let elements = match values {
+        ast::Expr::List(l) => &l.elts,
+        ast::Expr::Tuple(t) => &t.elts,
+        _ => return None,
+    };
+    let index = elements.iter().position(|e| holds(e, key))?;
+    Some((elements.iter().map(PyModule::span).collect(), index))
+}
+
+/// Whether a parametrize value is `key`, or a tuple or `pytest.param(...)` holding it.
+fn holds(value: &ast::Expr, key: &str) -> bool {
+    let is_key = |e: &ast::Expr| matches!(e, ast::Expr::Constant(c) if matches!(&c.value, ast::Constant::Str(s) if s == key));
+    match value {
+        ast::Expr::Tuple(t) => t.elts.iter().any(is_key),
+        ast::Expr::Call(c) => c.args.iter().any(|a| is_key(a) || matches!(a, ast::Expr::Tuple(t) if t.elts.iter().any(is_key))),
+        other => is_key(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cases_without(text: &str, key: &str) -> Option<String> {
+        without_cases("tests/test_c.py", text, "tests/test_c.py::test_color", key)
+    }
+
+    #[test]
+    fn parametrize_values_holding_the_key_go() {
+        let text = "import pytest\n\n\n@pytest.mark.parametrize(\n    \"color, code\",\n    [\n        (\"red\", 31),\n        (\"green\", 32),\n        pytest.param(\"red\", 91, id=\"bright\"),\n    ],\n)\ndef test_color(color, code):\n    assert code\n";
+        let out = cases_without(text, "red").unwrap();
+        assert!(out.contains("(\"green\", 32)"));
+        assert!(!out.contains("\"red\""), "{out}");
+        assert_eq!(cases_without(text, "blue"), None);
+    }
+
+    #[test]
+    fn a_list_left_empty_is_no_site() {
+        let text = "import pytest\n\n\n@pytest.mark.parametrize(\"color\", [\"red\"])\ndef test_color(color):\n    assert color\n";
+        assert_eq!(cases_without(text, "red"), None);
+    }
+
+    #[test]
+    fn tables_are_string_keyed_dicts_of_a_few_entries() {
+        let text = "COLORS = {\n    \"red\": 31,\n    \"green\": 32,\n    \"blue\": 34,\n}\nPAIR = {\"a\": 1, \"b\": 2}\nMIXED = {\"a\": 1, 2: 2, \"c\": 3}\n";
+        let module = PyModule::parse("m.py", text).unwrap();
+        let found = tables(&module);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].name, "COLORS");
+        let keys: Vec<&str> = found[0].entries.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, ["red", "green", "blue"]);
+        assert_eq!(found[0].entries[0].spelled, "\"red\"");
+    }
+}

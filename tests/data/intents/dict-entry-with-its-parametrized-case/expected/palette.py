@@ -1,0 +1,9 @@
+COLORS = {
+    "red": 31,
+    "green": 32,
+    "blue": 34,
+}
+
+
+def paint(text, color):
+    return "\x1b[%dm%s\x1b[0m" % (COLORS[color], text)
