@@ -83,7 +83,10 @@ fn tasks_verify_with_plain_git_and_are_deterministic() {
 fn large_tasks_deal_pairs_across_branches_of_one_commit_per_intent() {
     let work = tempfile::tempdir().unwrap();
     let (out, cache) = (work.path().join("out"), work.path().join("cache"));
-    let args = ["--scale", "large", "--families", "feature-refactor"];
+    // Seed 1: under seed 0 the first dealt candidate (since add-module joined the
+    // features) fails a side, a rejection the validation exists for, and the next one
+    // is medium; the test is about the shape of a large task.
+    let args = ["--scale", "large", "--families", "feature-refactor", "--seed", "1"];
     let one = report(&generate("substrates/processor", &out, &cache, &args));
     assert_eq!(one["by_scale"]["large"], 1, "{one}");
     let version = out.join("mergeforge/1.0.0");
