@@ -10,7 +10,8 @@
 //! (a second run): a failing parametrized case loses the elements of its function's
 //! `parametrize` list that hold the key as a string (none: no site); a failing plain
 //! test function goes whole (at most [`MAX_TESTS`], each a test function of a test
-//! file). At most [`MAX_PROBED`] entries a substrate are tried, in source order.
+//! file). Entries are tried in source order, at most [`MAX_PROBED`] a substrate and
+//! fewer on a large suite: [`PROBE_CASES`] test cases over all their first runs.
 //!
 //! The site's `symbol` is `NAME[key]` (the key as the source spells it), `target` the
 //! key's value, `uses` the table's name and the project's names the entry's value uses,
@@ -45,6 +46,11 @@ const MAX_ENTRIES: usize = 80;
 const MAX_TESTS: usize = 12;
 /// The most entries tried on one substrate (each costs a test run or two).
 const MAX_PROBED: usize = 300;
+/// The fewest, however large the suite.
+const MIN_PROBED: usize = 8;
+/// The test cases the first runs of a substrate's entries may add up to: packaging's
+/// 26,852 cases take a minute a run, so it gets [`MIN_PROBED`] entries, termcolor's 65 all.
+const PROBE_CASES: usize = 150_000;
 
 impl Transform for DictEntry {
     fn change(&self) -> Change {
@@ -68,10 +74,10 @@ impl Transform for DictEntry {
                 }
             }
         }
-        candidates.truncate(MAX_PROBED);
+        let ids = test_ids(workspace.tree);
+        candidates.truncate(most_probed(workspace, &ids));
         let failing: Vec<Option<Vec<String>>> =
             candidates.par_iter().map(|(_, stripped)| probe.failing_tests(stripped)).collect();
-        let ids = test_ids(workspace.tree);
         let tested: Vec<(Site, Snapshot)> = candidates
             .into_iter()
             .zip(failing)
@@ -103,6 +109,14 @@ impl Transform for DictEntry {
             None => format!("Add an entry to `{table}`"),
         }
     }
+}
+
+/// How many entries to try: [`PROBE_CASES`] over the suite's test cases (the coverage
+/// map's, else the test functions), within [`MIN_PROBED`]..=[`MAX_PROBED`]. A count, not
+/// a duration, so that every run tries the same entries.
+fn most_probed(workspace: &Workspace, ids: &BTreeSet<String>) -> usize {
+    let cases = workspace.coverage.map_or(ids.len(), |map| map.tests.len()).max(1);
+    (PROBE_CASES / cases).clamp(MIN_PROBED, MAX_PROBED)
 }
 
 /// A module-level table: its name and entries.
