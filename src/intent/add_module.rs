@@ -84,7 +84,7 @@ impl Transform for AddModule {
             .collect();
         let failing: Vec<Option<Vec<String>>> =
             candidates.par_iter().map(|(_, stripped)| probe.failing_tests(stripped)).collect();
-        let ids = test_ids(workspace.tree);
+        let ids = suite::test_ids(workspace.tree);
         candidates
             .into_iter()
             .zip(failing)
@@ -147,15 +147,6 @@ fn uses(sources: &Sources, home: usize, module: &PyModule) -> BTreeSet<String> {
         out.extend(sources.uses_of(home, stmt, None, None).into_iter().filter(|name| !own.contains(name.as_str())));
     }
     out
-}
-
-/// Every test id of the tree's test files (no parametrize suffix).
-fn test_ids(tree: &Snapshot) -> BTreeSet<String> {
-    tree.keys()
-        .filter(|p| p.ends_with(".py") && snapshot::is_test_file(p))
-        .filter_map(|p| PyModule::parse(p, snapshot::text_of(tree, p)?).ok())
-        .flat_map(|m| suite::tests(&m).into_iter().map(|t| t.id).collect::<Vec<_>>())
-        .collect()
 }
 
 /// The test functions outside the module's test files that fail without it: `None` when

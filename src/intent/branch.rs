@@ -76,7 +76,7 @@ impl Transform for Branch {
         }
         let failing: Vec<Option<Vec<String>>> =
             candidates.par_iter().map(|(_, stripped)| probe.failing_tests(stripped)).collect();
-        let ids = test_ids(workspace.tree);
+        let ids = suite::test_ids(workspace.tree);
         let mut out: Vec<Site> = candidates
             .into_iter()
             .zip(failing)
@@ -200,15 +200,6 @@ fn reads<'a>(uses: &[Use<'a>], clause: &Clause) -> Option<BTreeSet<&'a str>> {
         !RECEIVERS.contains(name) && !uses.iter().any(|u| u.how == How::Name && !inside(u) && u.name == *name)
     });
     (!dead).then_some(read)
-}
-
-/// Every test id of the tree's test files (no parametrize suffix).
-fn test_ids(tree: &Snapshot) -> BTreeSet<String> {
-    tree.keys()
-        .filter(|p| p.ends_with(".py") && snapshot::is_test_file(p))
-        .filter_map(|p| PyModule::parse(p, snapshot::text_of(tree, p)?).ok())
-        .flat_map(|m| suite::tests(&m).into_iter().map(|t| t.id).collect::<Vec<_>>())
-        .collect()
 }
 
 /// The test functions a branch is needed by, from the tests failing without it: `None`

@@ -74,7 +74,7 @@ impl Transform for DictEntry {
                 }
             }
         }
-        let ids = test_ids(workspace.tree);
+        let ids = suite::test_ids(workspace.tree);
         candidates.truncate(most_probed(workspace, &ids));
         let failing: Vec<Option<Vec<String>>> =
             candidates.par_iter().map(|(_, stripped)| probe.failing_tests(stripped)).collect();
@@ -203,15 +203,6 @@ fn candidate(
         tests: Vec::new(),
     };
     Some((site, snapshot::with_file(tree, &module.path, &stripped)))
-}
-
-/// Every test id of the tree's test files (no parametrize suffix).
-fn test_ids(tree: &Snapshot) -> BTreeSet<String> {
-    tree.keys()
-        .filter(|p| p.ends_with(".py") && snapshot::is_test_file(p))
-        .filter_map(|p| PyModule::parse(p, snapshot::text_of(tree, p)?).ok())
-        .flat_map(|m| suite::tests(&m).into_iter().map(|t| t.id).collect::<Vec<_>>())
-        .collect()
 }
 
 /// `tree` without the site's entry and its tests (see the module header).

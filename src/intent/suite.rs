@@ -1,5 +1,5 @@
-//! The test functions of a test file as pytest names them, and taking some of them out
-//! by AST splice.
+//! The test functions of a test file (and every test id of a tree) as pytest names them,
+//! and taking some of them out by AST splice.
 //!
 //! A test is a module-level `test*` function (`path::test_x`) or a `test*` method of a
 //! module-level class named `Test*` or deriving from a base (`path::TestX::test_y`; a
@@ -15,6 +15,7 @@ use rustpython_ast as ast;
 
 use super::strip;
 use crate::python::PyModule;
+use crate::snapshot::{self, Snapshot};
 
 /// A test function of a file.
 pub(crate) struct TestFn<'a> {
@@ -179,6 +180,15 @@ pub(crate) fn without_member(module: &PyModule, class: Option<&str>, name: &str)
         return None;
     }
     strip::without_statement(module, body, index)
+}
+
+/// Every test id of a tree's test files (no parametrize suffix).
+pub(crate) fn test_ids(tree: &Snapshot) -> BTreeSet<String> {
+    tree.keys()
+        .filter(|p| p.ends_with(".py") && snapshot::is_test_file(p))
+        .filter_map(|p| PyModule::parse(p, snapshot::text_of(tree, p)?).ok())
+        .flat_map(|m| tests(&m).into_iter().map(|t| t.id).collect::<Vec<_>>())
+        .collect()
 }
 
 #[cfg(test)]
