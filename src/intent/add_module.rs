@@ -22,7 +22,7 @@
 //! `lines` the whole file, its `uses` the project's names the module's code uses that
 //! it does not define itself, its `target` the module docstring's one-line summary.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -341,20 +341,16 @@ fn apply(tree: &Snapshot, site: &Site) -> Option<Snapshot> {
     let Stripped { tree: mut out, .. } = without_module(tree, &site.path)?;
     let ids: BTreeSet<String> = site.tests.iter().cloned().collect();
     let paths: BTreeSet<&str> = ids.iter().filter_map(|id| id.split_once("::").map(|(p, _)| p)).collect();
-    let files = Files::new(tree);
+    let mut edits = BTreeMap::new();
     for path in paths {
         // A test module taken out with the module holds some of them.
         let Some(text) = snapshot::text_of(&out, path) else { continue };
         let edited = suite::without_tests(path, text, &ids)?;
-        if edited == text {
-            continue;
+        if edited != text {
+            edits.insert(path.to_string(), edited);
         }
-        let edited = prune::prune(path, text, edited, true, &|n| files.used_from(path, n))?;
-        if !crate::python::parses(&edited, path) {
-            return None;
-        }
-        out.insert(path.to_string(), Arc::from(edited.as_bytes()));
     }
+    prune::write_pruned(tree, &mut out, edits)?;
     Some(out)
 }
 

@@ -25,7 +25,6 @@
 mod clauses;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use rayon::prelude::*;
 use rustpython_ast as ast;
@@ -36,7 +35,7 @@ use super::prune;
 use super::refs::{self, How, Use};
 use super::site::{Change, Site, Transform, Workspace};
 use super::suite;
-use super::units::{decorators, def_name, find, units, Files};
+use super::units::{decorators, def_name, find, units};
 use crate::pytest::select::CoverageMap;
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
@@ -237,16 +236,8 @@ fn apply(tree: &Snapshot, site: &Site) -> Option<Snapshot> {
             texts.insert(path.to_string(), edited);
         }
     }
-    let files = Files::new(tree);
     let mut out = tree.clone();
-    for (path, text) in texts {
-        let before = files.text(&path)?;
-        let text = prune::prune(&path, before, text, snapshot::is_test_file(&path), &|n| files.used_from(&path, n))?;
-        if !crate::python::parses(&text, &path) {
-            return None;
-        }
-        out.insert(path, Arc::from(text.as_bytes()));
-    }
+    prune::write_pruned(tree, &mut out, texts)?;
     Some(out)
 }
 

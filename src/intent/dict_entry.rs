@@ -17,9 +17,8 @@
 //! key's value, `uses` the table's name and the project's names the entry's value uses,
 //! `tests` the failing ids (parametrized ones with their suffix).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
-use std::sync::Arc;
 
 use rayon::prelude::*;
 use rustpython_ast as ast;
@@ -31,7 +30,7 @@ use super::refs;
 use super::site::{Change, Site, Transform, Workspace};
 use super::strip;
 use super::suite;
-use super::units::{decorators, Files};
+use super::units::decorators;
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
 
@@ -218,20 +217,15 @@ fn apply(tree: &Snapshot, site: &Site) -> Option<Snapshot> {
         site.tests.iter().filter(|id| id.contains('[')).map(|id| suite::without_params(id)).collect();
     let plain: BTreeSet<String> = site.tests.iter().filter(|id| !id.contains('[')).cloned().collect();
     let paths: BTreeSet<&str> = site.tests.iter().filter_map(|id| id.split_once("::").map(|(p, _)| p)).collect();
-    let files = Files::new(tree);
+    let mut edits = BTreeMap::new();
     for path in paths {
-        let before = snapshot::text_of(tree, path)?;
-        let mut text = before.to_string();
+        let mut text = snapshot::text_of(tree, path)?.to_string();
         for function in parametrized.iter().filter(|id| id.starts_with(&format!("{path}::"))) {
             text = without_cases(path, &text, function, key)?;
         }
-        let text = suite::without_tests(path, &text, &plain)?;
-        let text = prune::prune(path, before, text, true, &|n| files.used_from(path, n))?;
-        if !crate::python::parses(&text, path) {
-            return None;
-        }
-        out.insert(path.to_string(), Arc::from(text.as_bytes()));
+        edits.insert(path.to_string(), suite::without_tests(path, &text, &plain)?);
     }
+    prune::write_pruned(tree, &mut out, edits)?;
     Some(out)
 }
 

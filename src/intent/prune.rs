@@ -11,12 +11,15 @@
 //! annotations), so a doubt keeps a definition.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rustpython_ast as ast;
 
 use super::refs::{self, How};
 use super::strip;
+use super::units::Files;
 use crate::python::PyModule;
+use crate::snapshot::{self, Snapshot};
 
 /// A definition that may go, and how to take it out.
 struct Candidate {
@@ -180,6 +183,22 @@ fn remove(module: &PyModule, place: &Place) -> Option<String> {
             strip::without_statement(module, &c.body, *index)
         }
     }
+}
+
+/// Writes each edited file (path → new text) into `out`, pruned of what its edit left
+/// unused (`before` holds the files as they were, and says what other files use), and
+/// parse-checked; `None` when one cannot be.
+pub(super) fn write_pruned(before: &Snapshot, out: &mut Snapshot, edits: BTreeMap<String, String>) -> Option<()> {
+    let files = Files::new(before);
+    for (path, text) in edits {
+        let old = files.text(&path)?;
+        let text = prune(&path, old, text, snapshot::is_test_file(&path), &|n| files.used_from(&path, n))?;
+        if !crate::python::parses(&text, &path) {
+            return None;
+        }
+        out.insert(path, Arc::from(text.as_bytes()));
+    }
+    Some(())
 }
 
 #[cfg(test)]
