@@ -117,6 +117,12 @@ impl Kind {
         Kind::ALL.into_iter().filter(|k| k.rewrites().is_some_and(|r| r != Rewrites::Location)).collect()
     }
 
+    /// Whether two sites of the kind may need the same test (see
+    /// [`Transform::shares_tests`]).
+    pub(crate) fn shares_tests(self) -> bool {
+        self.transform().shares_tests()
+    }
+
     /// Whether the kind renames a name bound in one function (a local or a parameter):
     /// its site's symbol is `function.name`, and a feature uses it when it reads that name.
     pub(crate) fn renames_in_function(self) -> bool {

@@ -144,4 +144,10 @@ pub trait Transform: Sync + Send {
     /// The commit message of the side that makes this change (for a feature, the side
     /// that adds it): what its developer would write, never how two changes combine.
     fn message(&self, site: &Site) -> String;
+    /// Whether two sites of this kind may need the same test: taking one out removes
+    /// only the lines of a shared test that name it, so each side keeps the test with
+    /// its own lines (two entries of one table asserted in one test function).
+    fn shares_tests(&self) -> bool {
+        false
+    }
 }

@@ -5,8 +5,10 @@
 //! An integration proposal has a working base; each side is a valid change (a feature
 //! with its tests, a refactor) and passes its own suite; gold makes both changes.
 
+use std::collections::BTreeSet;
+
 use crate::forge::proposal::{seeded_coin, Intent, Interaction, Proposal};
-use crate::intent::{folder, Kind, Rewrites, Site, Workspace};
+use crate::intent::{folder, suite, Kind, Rewrites, Site, Workspace};
 use crate::snapshot::{self, Snapshot};
 
 /// `tree` with every site applied in order (features taken out, refactors made);
@@ -45,13 +47,37 @@ pub(super) fn neighbours(tree: &Snapshot, first: &Site, second: &Site) -> bool {
 }
 
 /// Whether two features can be added by different developers: different units, no test
-/// needed by both, neither using the other.
+/// needed by both (unless their kind shares tests line by line), neither using the other.
 pub(super) fn independent(a: &Site, b: &Site) -> bool {
     let last = |site: &Site| site.symbol.rsplit('.').next().unwrap_or_default().to_string();
     a.symbol != b.symbol
-        && !a.tests.iter().any(|t| b.tests.contains(t))
+        && (!shared_tests(a, b) || (a.kind == b.kind && a.kind.shares_tests()))
         && !a.uses.contains(&last(b))
         && !b.uses.contains(&last(a))
+}
+
+/// Whether a test is needed by both sites.
+fn shared_tests(a: &Site, b: &Site) -> bool {
+    a.tests.iter().any(|t| b.tests.contains(t))
+}
+
+/// Whether every test that a feature of one side shares with a feature of the other is
+/// in both sides' trees (each side adds its own lines to it; a test taken out whole by
+/// either would be in gold alone, which no side derives).
+fn shared_tests_kept(first: &[Site], second: &[Site], trees: (&Snapshot, &Snapshot)) -> bool {
+    let shared: BTreeSet<&String> = first
+        .iter()
+        .flat_map(|a| second.iter().filter(move |b| a.kind.is_feature() && b.kind.is_feature()).map(move |b| (a, b)))
+        .flat_map(|(a, b)| a.tests.iter().filter(|t| b.tests.contains(t)))
+        .collect();
+    if shared.is_empty() {
+        return true;
+    }
+    let (ids_first, ids_second) = (suite::test_ids(trees.0), suite::test_ids(trees.1));
+    shared.iter().all(|id| {
+        let id = suite::without_params(id);
+        ids_first.contains(id) && ids_second.contains(id)
+    })
 }
 
 /// The first two sites of `users` (in order) that different developers could add: the
@@ -106,7 +132,11 @@ impl Sides {
         let mut first_trees = commits(workspace, &base, &first, &second)?;
         let mut second_trees = commits(workspace, &base, &second, &first)?;
         let (first_tree, second_tree) = (first_trees.pop()?, second_trees.pop()?);
-        if !both_edit_a_file(&base, &first_tree, &second_tree) || first_tree == gold || second_tree == gold {
+        if !both_edit_a_file(&base, &first_tree, &second_tree)
+            || first_tree == gold
+            || second_tree == gold
+            || !shared_tests_kept(&first, &second, (&first_tree, &second_tree))
+        {
             return None;
         }
         let first_is_ours = seeded_coin(seed, &key);
@@ -315,5 +345,16 @@ mod tests {
         assert!(uses(&branch, &site(Kind::RenameMethod, "Parser._advance", &["_advance"])));
         assert!(!uses(&branch, &site(Kind::Rename, "_advance", &["_advance"])));
         assert!(!uses(&branch, &site(Kind::RenameMethod, "Lexer.tokenize", &["tokenize"])));
+    }
+
+    #[test]
+    fn features_share_a_test_only_where_their_kind_takes_it_out_line_by_line() {
+        let with_test = |kind, symbol: &str| Site {
+            tests: vec!["tests/test_c.py::test_codes".to_string()],
+            ..site(kind, symbol, &["Fore"])
+        };
+        assert!(independent(&with_test(Kind::DictEntry, "Fore.RED"), &with_test(Kind::DictEntry, "Fore.GREEN")));
+        assert!(!independent(&with_test(Kind::Branch, "f#if1"), &with_test(Kind::Branch, "g#if1")));
+        assert!(!independent(&with_test(Kind::DictEntry, "Fore.RED"), &with_test(Kind::Branch, "g#if1")));
     }
 }
