@@ -11,7 +11,7 @@ use crate::bundle::record::TaskFiles;
 use crate::bundle::task::ConflictKind;
 use crate::difficulty::quota::{QuotaState, Shortfall};
 use crate::difficulty::Level;
-use crate::forge::Family;
+use crate::forge::{Family, Group};
 use crate::substrate::history::{HistoryCounts, Skip};
 use crate::validate::Rejection;
 
@@ -55,6 +55,15 @@ pub(crate) struct Selection<T> {
 /// those are not counted against the cap either.
 const SEMANTIC_SHARE: usize = 4;
 
+/// In a run of the default family mix, tasks of the repair group (a base broken by
+/// mutations, each side a partial or competing repair: realism a reviewer scores low)
+/// are kept while they stay at most one in this many of a substrate's kept tasks (so a
+/// run's share holds too, and a run of one substrate keeps what a larger run keeps of
+/// it). The global order puts repair cells last, so the cap is decided once the other
+/// tasks are known; a repair candidate over it is passed over unjudged. Any other
+/// `--families` list (the repair families are the only source of easy tasks) lifts it.
+const REPAIR_SHARE: usize = 5;
+
 /// The acceptance state, updated strictly in global order. The one place that decides
 /// which verdicts become tasks: an unsharded run feeds it verdicts as workers deliver
 /// them, `merge-shards` feeds it the verdicts the shards recorded.
@@ -62,20 +71,27 @@ pub(crate) struct Acceptance<'a, T> {
     pub(super) goal: Goal<'a>,
     /// Each cell's family.
     families: Vec<Family>,
+    /// Each cell's substrate (an index).
+    substrates: Vec<usize>,
+    /// Kept tasks and kept repair tasks, by substrate.
+    by_substrate: BTreeMap<usize, (usize, usize)>,
     pub(super) per_cell: Vec<usize>,
     pub(super) quota: QuotaState,
     ids: BTreeSet<String>,
     fingerprints: BTreeSet<String>,
     /// Kept tasks whose break lies outside markers (semantic or mixed).
     breaks_outside: usize,
-    /// Whether [`SEMANTIC_SHARE`] applies (the run uses the default family mix).
+    /// Whether [`SEMANTIC_SHARE`] and [`REPAIR_SHARE`] apply (the run uses the default
+    /// family mix).
     capped: bool,
     pub(super) selection: Selection<T>,
 }
 
 impl<'a, T: Keepable> Acceptance<'a, T> {
-    /// Nothing decided yet; cell `c` holds candidates of `families[c]`.
-    pub(crate) fn new(goal: Goal<'a>, families: Vec<Family>, exclude: &Exclusions) -> Self {
+    /// Nothing decided yet; cell `c` holds candidates of family `cells[c].1` for
+    /// substrate `cells[c].0`.
+    pub(crate) fn new(goal: Goal<'a>, cells: &[(usize, Family)], exclude: &Exclusions) -> Self {
+        let (substrates, families): (Vec<usize>, Vec<Family>) = cells.iter().copied().unzip();
         let mut mix = families.clone();
         mix.sort();
         mix.dedup();
@@ -84,6 +100,8 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
             goal,
             per_cell: vec![0; families.len()],
             families,
+            substrates,
+            by_substrate: BTreeMap::new(),
             quota: QuotaState::default(),
             ids: exclude.ids.clone(),
             fingerprints: exclude.fingerprints.clone(),
@@ -95,10 +113,20 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
 
     /// Whether the cell could still contribute a task.
     pub(super) fn wants_cell(&self, cell: usize) -> bool {
+        if self.over_repair_cap(cell) {
+            return false;
+        }
         match self.goal {
             Goal::PerCell(n) => self.per_cell[cell] < n,
             Goal::Quotas(q) => q.wants_family(&self.quota, self.families[cell]),
         }
+    }
+
+    /// Whether keeping one more task of cell `cell` would put its substrate's repair
+    /// tasks over [`REPAIR_SHARE`] (in a capped run).
+    fn over_repair_cap(&self, cell: usize) -> bool {
+        let (kept, repairs) = self.by_substrate.get(&self.substrates[cell]).copied().unwrap_or_default();
+        self.capped && self.families[cell].group() == Group::Repair && (repairs + 1) * REPAIR_SHARE > kept + 1
     }
 
     fn done(&self) -> bool {
@@ -156,6 +184,9 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
             return;
         }
         self.breaks_outside += usize::from(outside);
+        let counts = self.by_substrate.entry(self.substrates[cell]).or_default();
+        counts.0 += 1;
+        counts.1 += usize::from(family.group() == Group::Repair);
         if let Goal::Quotas(q) = self.goal {
             q.keep(&mut self.quota, family, level);
         }
@@ -220,5 +251,79 @@ impl Exclusions {
     pub(crate) fn add(&mut self, task: &TaskFiles) {
         self.ids.insert(task.task.id.clone());
         self.fingerprints.insert(task.fingerprint());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::order::global_order;
+
+    /// A kept candidate: its id is its fingerprint.
+    struct Kept(String);
+
+    impl Keepable for Kept {
+        fn id(&self) -> &str {
+            &self.0
+        }
+        fn fingerprint(&self) -> &str {
+            &self.0
+        }
+        fn level(&self) -> Level {
+            Level::Medium
+        }
+        fn conflict_kind(&self) -> ConflictKind {
+            ConflictKind::Textual
+        }
+    }
+
+    /// The families of the tasks a run keeps from `families`' cells of ten candidates
+    /// each, every candidate kept by the judge.
+    fn kept_families(families: Vec<Family>) -> Vec<Family> {
+        let sizes = vec![10; families.len()];
+        let repair: Vec<bool> = families.iter().map(|f| f.group() == Group::Repair).collect();
+        let order = global_order(&sizes, &repair, Goal::PerCell(10));
+        let cells: Vec<(usize, Family)> = families.iter().map(|f| (0, *f)).collect();
+        let mut state = Acceptance::new(Goal::PerCell(10), &cells, &Exclusions::default());
+        let mut cursor = 0;
+        assert!(state.advance(&order, &mut cursor, |c, k| Some(Verdict::Kept(Kept(format!("{c}-{k}"))))));
+        state
+            .finish()
+            .accepted
+            .iter()
+            .map(|kept| families[kept.0.split('-').next().unwrap().parse::<usize>().unwrap()])
+            .collect()
+    }
+
+    #[test]
+    fn the_default_mix_keeps_repairs_to_a_fifth_spread_over_their_cells() {
+        let kept = kept_families(Family::default_mix());
+        let repairs: Vec<Family> = kept.iter().copied().filter(|f| f.group() == Group::Repair).collect();
+        assert_eq!(kept.len() - repairs.len(), 40, "four integration cells of ten");
+        assert_eq!(repairs.len(), 10, "{kept:?}");
+        for family in [Family::StripRestore, Family::DivergentEdit, Family::ComposeEdits] {
+            assert!(repairs.iter().filter(|f| **f == family).count() >= 3, "{repairs:?}");
+        }
+    }
+
+    #[test]
+    fn the_cap_holds_per_substrate() {
+        // Substrate 0 has only repair cells; substrate 1 four integration cells too.
+        let mut cells: Vec<(usize, Family)> = Family::default_mix().into_iter().map(|f| (1, f)).collect();
+        cells.insert(0, (0, Family::StripRestore));
+        let repair: Vec<bool> = cells.iter().map(|(_, f)| f.group() == Group::Repair).collect();
+        let order = global_order(&vec![10; cells.len()], &repair, Goal::PerCell(10));
+        let mut state = Acceptance::new(Goal::PerCell(10), &cells, &Exclusions::default());
+        let mut cursor = 0;
+        assert!(state.advance(&order, &mut cursor, |c, k| Some(Verdict::Kept(Kept(format!("{c}-{k}"))))));
+        let kept = state.finish().accepted;
+        assert!(kept.iter().all(|k| !k.0.starts_with("0-")), "substrate 0 has no integration task");
+        assert_eq!(kept.len(), 50);
+    }
+
+    #[test]
+    fn another_mix_keeps_every_repair() {
+        let kept = kept_families(vec![Family::StripRestore, Family::FeatureFeature]);
+        assert_eq!(kept.len(), 20);
     }
 }

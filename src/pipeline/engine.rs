@@ -20,7 +20,7 @@ use super::draft::Draft;
 use super::judge::judge;
 use super::order::{global_order, Goal};
 use super::stage::{Cell, Prepared, Staged};
-use crate::forge::Family;
+use crate::forge::{Family, Group};
 
 /// A judged candidate, (cell, index in cell), as the pool hands it back.
 type Judged = ((usize, usize), Result<Verdict<Box<Draft>>>);
@@ -51,11 +51,13 @@ impl<'a> Engine<'a> {
     /// The global order: (cell, index in cell).
     pub(super) fn order(&self, goal: Goal) -> Vec<(usize, usize)> {
         let sizes: Vec<usize> = self.cells.iter().map(|c| c.candidates.len()).collect();
-        global_order(&sizes, goal)
+        let repair: Vec<bool> = self.cells.iter().map(|c| c.family.group() == Group::Repair).collect();
+        global_order(&sizes, &repair, goal)
     }
 
-    fn families(&self) -> Vec<Family> {
-        self.cells.iter().map(|c| c.family).collect()
+    /// Each cell's (substrate, family).
+    fn cell_keys(&self) -> Vec<(usize, Family)> {
+        self.cells.iter().map(|c| (c.substrate, c.family)).collect()
     }
 
     /// Judges candidate `k` of cell `c`.
@@ -84,7 +86,7 @@ impl<'a> Engine<'a> {
     /// order (the calling thread decides; the pool's threads only judge).
     pub(super) fn select(&self, goal: Goal, exclude: &Exclusions, bar: &ProgressBar) -> Result<Selection<Box<Draft>>> {
         let order = self.order(goal);
-        let mut state = Acceptance::new(goal, self.families(), exclude);
+        let mut state = Acceptance::new(goal, &self.cell_keys(), exclude);
         let mut work = Work {
             verdicts: self.cells.iter().map(|c| (0..c.candidates.len()).map(|_| None).collect()).collect(),
             dispatched: vec![0; self.cells.len()],

@@ -170,7 +170,7 @@ mod tests {
     #[test]
     fn a_sound_task_gets_its_scores_and_one_whose_gold_cannot_solve_is_rejected() {
         let python = ensure_venv(&user_cache_dir(), &[]).unwrap();
-        let (files, recorded) = unchecked_sample_task("calculator-4a260201d9");
+        let (files, recorded) = unchecked_sample_task("calculator-c80129ecf3");
 
         let cache = tempfile::tempdir().unwrap();
         let kept = check(&Checker::new(python.clone(), cache.path(), None), files.clone()).unwrap();
@@ -194,7 +194,7 @@ mod tests {
         solved.agents.iter_mut().filter(|a| a.agent == "theirs").for_each(|a| a.solved = true);
         assert_eq!(side_agent_solving(&files, &solved), Some("theirs"));
         // A repair task's sides may solve it (divergent-edit: exactly one side passes).
-        let (repair, check) = unchecked_sample_task("calculator-42ef8baf39");
+        let (repair, check) = unchecked_sample_task("calculator-c80129ecf3");
         assert_ne!(repair.task.family.side_rule(), SideRule::BothPass);
         assert!(check.agents.iter().any(|a| a.solved && (a.agent == "ours" || a.agent == "theirs")));
         assert_eq!(side_agent_solving(&repair, &check), None);

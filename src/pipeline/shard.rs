@@ -46,7 +46,7 @@ use crate::bundle::version::VersionMeta;
 use crate::bundle::{task, version};
 use crate::difficulty::quota::Quotas;
 use crate::difficulty::Level;
-use crate::forge::Family;
+use crate::forge::{Family, Group};
 use crate::pytest::testrun::RunStats;
 use crate::snapshot::sha256_hex;
 use crate::validate::Rejection;
@@ -371,7 +371,8 @@ pub(crate) fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         None => Goal::PerCell(run.per_cell),
     };
     let sizes: Vec<usize> = run.cells.iter().map(|c| c.candidates).collect();
-    let order = global_order(&sizes, goal);
+    let repair: Vec<bool> = run.cells.iter().map(|c| c.family.group() == Group::Repair).collect();
+    let order = global_order(&sizes, &repair, goal);
     if order.len() != first.positions {
         bail!(
             "{}: records {} positions but its cells hold {}; the shard folder is damaged, generate it again",
@@ -382,8 +383,8 @@ pub(crate) fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
     }
     let mut verdicts = collect_verdicts(&shards, &order, &sizes)?;
 
-    let families: Vec<Family> = run.cells.iter().map(|c| c.family).collect();
-    let mut state = Acceptance::new(goal, families, &Exclusions::default());
+    let cells: Vec<(usize, Family)> = run.cells.iter().map(|c| (c.substrate, c.family)).collect();
+    let mut state = Acceptance::new(goal, &cells, &Exclusions::default());
     let mut cursor = 0;
     if !state.advance(&order, &mut cursor, |c, k| verdicts[c][k].take()) {
         bail!("internal error: position {cursor} has no verdict although every shard is present");
