@@ -124,14 +124,10 @@ pub(crate) struct GenTasksArgs {
     #[arg(long, value_name = "N")]
     pub(crate) max_tasks: Option<usize>,
 
-    /// Families to use, comma-separated (the values are the family catalogue's).
-    /// Default: the default mix, every family but signature-callsite (whose gold can
-    /// need values no version of the code holds) and the history families; with
-    /// --history, the history families (merge-replay, commit-replay). The default mix
-    /// keeps the repair families (strip-restore, divergent-edit, compose-edits: a base
-    /// broken by mutations) to at most a fifth of each substrate's tasks and semantic or mixed tasks
-    /// to a quarter; any other --families list lifts both caps (easy tasks come from
-    /// divergent-edit).
+    /// Families to use, comma-separated (catalogue names). Default: every family but
+    /// signature-callsite (its gold can need values no code holds) and history's (with
+    /// --history: merge-replay, commit-replay), repair families (easy tasks) at most a fifth
+    /// of each substrate's tasks, semantic or mixed a quarter; another list lifts the caps.
     #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = super::values::CatalogueValue::<Family>::new("family"))]
     pub(crate) families: Vec<Family>,
 

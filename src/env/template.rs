@@ -271,7 +271,7 @@ mod tests {
 
     #[test]
     fn odd_task_ids_get_hashed_directory_names() {
-        assert_eq!(dir_name("calculator-42ef8baf39"), "calculator-42ef8baf39");
+        assert_eq!(dir_name("calculator-c80129ecf3"), "calculator-c80129ecf3");
         for odd in ["../x", ".hidden", "a/b", ""] {
             assert_eq!(dir_name(odd).len(), 64, "{odd}");
         }

@@ -20,17 +20,14 @@ fn agents_dir() -> PathBuf {
     root().join("tests/data/agents")
 }
 
-/// The first `per_level` tasks of each level of the sample, by manifest order.
+/// The first `per_level` tasks of each level of the sample (easy, medium, hard), by
+/// manifest order.
 fn tasks_per_level(per_level: usize) -> Vec<String> {
     let manifest = read_json(&root().join(SAMPLE).join("manifest.json"));
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut ids = Vec::new();
-    for task in manifest["tasks"].as_array().unwrap() {
-        let count = counts.entry(task["level"].as_str().unwrap().to_string()).or_default();
-        if *count < per_level {
-            *count += 1;
-            ids.push(task["id"].as_str().unwrap().to_string());
-        }
+    for level in ["easy", "medium", "hard"] {
+        let of_level = manifest["tasks"].as_array().unwrap().iter().filter(|t| t["level"] == level);
+        ids.extend(of_level.take(per_level).map(|t| t["id"].as_str().unwrap().to_string()));
     }
     ids
 }

@@ -6,7 +6,7 @@
 use crate::env_server::{assert_error, connect, exchange, run_openenv_client, step, Server};
 use serde_json::json;
 
-const TASK: &str = "calculator-42ef8baf39";
+const TASK: &str = "calculator-c80129ecf3";
 
 #[test]
 fn run_reads_neither_the_dataset_nor_another_episode() {

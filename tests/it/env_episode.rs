@@ -12,8 +12,8 @@ use mergeforge::env::observation::StepReply;
 use mergeforge::env::{EnvConfig, Environment, ErrorCode, ResetRequest};
 
 const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
-/// A divergent-edit task: `return abs(a * b)` (ours, right) against `abs(a / b)`.
-const DIVERGE: &str = "calculator-42ef8baf39";
+/// A divergent-edit task: `percent_change` multiplies by `100` (ours, right) against `101`.
+const DIVERGE: &str = "calculator-c80129ecf3";
 
 fn environment(work: &Path, max_steps: usize) -> Environment {
     let config = EnvConfig { max_steps, work_dir: work.to_path_buf(), ..EnvConfig::default() };
@@ -92,7 +92,7 @@ fn tools_read_edit_and_run_in_the_repository() {
         .unwrap();
     assert_eq!(
         read.observation.last_output,
-        format!("{first_marker:>5}\t<<<<<<< HEAD\n{:>5}\t    return abs(a * b) // gcd(a, b)\n", first_marker + 1)
+        format!("{first_marker:>5}\t<<<<<<< HEAD\n{:>5}\t    return round_value((new - old) * 100 / abs(old), digits=precision)\n", first_marker + 1)
     );
     assert_eq!(read.reward, Some(0.0));
 
@@ -103,7 +103,7 @@ fn tools_read_edit_and_run_in_the_repository() {
         .step(Action::EditFile {
             path: path.clone(),
             old_string: hunk,
-            new_string: "    return abs(a * b) // gcd(a, b)\n".into(),
+            new_string: "    return round_value((new - old) * 100 / abs(old), digits=precision)\n".into(),
         })
         .unwrap();
     let c = edit.observation.reward_components;

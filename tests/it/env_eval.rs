@@ -68,14 +68,14 @@ mod second_tier {
 fn reward_weights_come_from_toml() {
     let config = root().join("tests/data/env/reward-tests-heavy.toml");
     let report =
-        eval_json(&["--agent", "gold", "--task", "calculator-42ef8baf39", "--reward-config", config.to_str().unwrap()]);
+        eval_json(&["--agent", "gold", "--task", "calculator-c80129ecf3", "--reward-config", config.to_str().unwrap()]);
     let episode = &report["episodes"][0];
     assert_eq!(episode["max_reward"], 2.15, "0.10 for the blocks + 0.05 + 2.0");
     assert_eq!(episode["reward"], 2.15);
 
-    let binary = eval_json(&["--agent", "gold", "--task", "calculator-42ef8baf39", "--reward", "binary"]);
+    let binary = eval_json(&["--agent", "gold", "--task", "calculator-c80129ecf3", "--reward", "binary"]);
     assert_eq!((&binary["episodes"][0]["max_reward"], &binary["episodes"][0]["reward"]), (&json!(1.0), &json!(1.0)));
-    let noop = eval_json(&["--agent", "noop", "--task", "calculator-42ef8baf39", "--reward", "binary"]);
+    let noop = eval_json(&["--agent", "noop", "--task", "calculator-c80129ecf3", "--reward", "binary"]);
     assert_eq!((&noop["episodes"][0]["reward"], &noop["episodes"][0]["solved"]), (&json!(0.0), &json!(false)));
 
     let typo = root().join("tests/data/env/reward-typo.toml");

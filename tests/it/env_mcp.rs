@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 /// A task with two conflicted source files.
 const TWO_FILES: &str = "ledger-eb8d4e35ef";
-const DIVERGE: &str = "calculator-42ef8baf39";
+const DIVERGE: &str = "calculator-c80129ecf3";
 
 /// A reply of `POST /mcp`: status, the session header, the body (JSON, or `Null` when empty).
 struct Reply {

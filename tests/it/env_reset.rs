@@ -15,7 +15,7 @@ use mergeforge::env::{EnvConfig, Environment, ResetRequest};
 use serde_json::json;
 
 const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
-const TASK: &str = "calculator-42ef8baf39";
+const TASK: &str = "calculator-c80129ecf3";
 
 /// Every entry under `dir` (`.git` included): kind, permission bits, and content or
 /// link target.

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
 pub(crate) const SAMPLE: &str = "generated/mergeforge-embedded/1.0.0";
-const DIVERGE: &str = "calculator-42ef8baf39";
+const DIVERGE: &str = "calculator-c80129ecf3";
 
 /// A running server, stopped with SIGTERM when dropped.
 pub(crate) struct Server {

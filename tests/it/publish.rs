@@ -244,7 +244,7 @@ fn serve_and_eval_run_from_a_published_folder_and_refuse_one_without_solutions()
     // A textual task and the sample's first semantic one, graded from the records alone.
     let manifest = read_json(&root().join(SAMPLE).join("manifest.json"));
     let semantic = manifest["tasks"].as_array().unwrap().iter().find(|t| t["conflict_kind"] == "semantic").unwrap();
-    for task in ["calculator-42ef8baf39", semantic["id"].as_str().unwrap()] {
+    for task in ["calculator-c80129ecf3", semantic["id"].as_str().unwrap()] {
         let output = mergeforge()
             .args(["eval", "--dataset", dataset, "--agent", "gold", "--task", task, "--json"])
             .output()
@@ -258,10 +258,10 @@ fn serve_and_eval_run_from_a_published_folder_and_refuse_one_without_solutions()
     }
     {
         let server = crate::env_server::Server::start_on(dataset, &[]);
-        let body = serde_json::json!({"task_id": "calculator-42ef8baf39"}).to_string();
+        let body = serde_json::json!({"task_id": "calculator-c80129ecf3"}).to_string();
         let (status, reset) = crate::env_server::http(&server.addr, "POST", "/reset", Some(&body));
         assert_eq!(status, 200, "{reset}");
-        assert_eq!(reset["observation"]["task"]["id"], "calculator-42ef8baf39");
+        assert_eq!(reset["observation"]["task"]["id"], "calculator-c80129ecf3");
         assert_eq!(reset["done"], false);
     }
 
@@ -271,7 +271,7 @@ fn serve_and_eval_run_from_a_published_folder_and_refuse_one_without_solutions()
     std::fs::remove_dir_all(agent_only.join("data/solutions")).unwrap();
     std::fs::remove_dir_all(agent_only.join("solutions")).unwrap();
     let output = mergeforge()
-        .args(["eval", "--dataset", agent_only.to_str().unwrap(), "--agent", "gold", "--task", "calculator-42ef8baf39"])
+        .args(["eval", "--dataset", agent_only.to_str().unwrap(), "--agent", "gold", "--task", "calculator-c80129ecf3"])
         .output()
         .unwrap();
     assert!(!output.status.success());
@@ -285,7 +285,7 @@ fn serve_and_eval_run_from_a_published_folder_and_refuse_one_without_solutions()
     let text = std::fs::read_to_string(&shard).unwrap().replacen("\"timeout_s\":", "\"timeout_s\":1", 1);
     std::fs::write(&shard, text).unwrap();
     let output = mergeforge()
-        .args(["eval", "--dataset", tampered.to_str().unwrap(), "--agent", "gold", "--task", "calculator-42ef8baf39"])
+        .args(["eval", "--dataset", tampered.to_str().unwrap(), "--agent", "gold", "--task", "calculator-c80129ecf3"])
         .output()
         .unwrap();
     assert!(stderr(&output).contains("does not match its sha256 in manifest.json"), "{}", stderr(&output));

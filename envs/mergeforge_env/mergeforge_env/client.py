@@ -3,7 +3,7 @@
     from mergeforge_env import MergeforgeAction, MergeforgeEnv
 
     with MergeforgeEnv(base_url="http://127.0.0.1:8000").sync() as env:
-        result = env.reset(task_id="calculator-42ef8baf39")
+        result = env.reset(task_id="calculator-c80129ecf3")
         path = next(iter(result.observation.files))
         result = env.step(MergeforgeAction.read_file(path))
         print(result.observation.last_output)

@@ -58,7 +58,7 @@ print(f"prompts: {len(rows)} rows, {len(solutions)} solutions")
 assert len(rows) == len(solutions)
 
 # A gold rollout: read, run, test, edit, then write gold's files.
-row = next(r for r in rows if r["task_id"] == "calculator-42ef8baf39")
+row = next(r for r in rows if r["task_id"] == "calculator-c80129ecf3")
 prompt_tail = env.reset(**row)
 assert "<<<<<<<" in prompt_tail and "conflict block(s)" in prompt_tail, prompt_tail[:300]
 files = solutions[row["task_id"]]["files"]
