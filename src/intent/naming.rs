@@ -414,10 +414,33 @@ pub(crate) enum Mentions {
     MarkedAndDoctests,
 }
 
+/// Short forms that name code wherever they stand: no one writes them as prose, so
+/// `# if obj is nonrecursive` speaks of the local `obj`.
+const ABBREVIATIONS: &[&str] = &[
+    "arg", "args", "attr", "attrs", "buf", "calc", "cb", "cfg", "cnt", "ctx", "dct", "desc", "dst", "elem", "err",
+    "exc", "fn", "func", "idx", "kwargs", "lst", "msg", "num", "obj", "opts", "param", "params", "pkg", "prev", "res",
+    "ret", "seq", "src", "tmp", "tmpl", "val",
+];
+
+/// Whether a bare occurrence of `word` in prose names code: it has an underscore or a
+/// digit inside (`class_name`, `utf8`), changes case inside (`maxSize`), or is one of
+/// [`ABBREVIATIONS`].
+pub(crate) fn is_code_word(word: &str) -> bool {
+    let inner = word.trim_matches('_');
+    inner.contains('_')
+        || inner.chars().any(|c| c.is_ascii_digit())
+        || inner.chars().zip(inner.chars().skip(1)).any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+        || ABBREVIATIONS.contains(&word)
+}
+
 /// The occurrences of `word` in `range` of `text` (a comment or a docstring) that name
-/// code, as `which` says. Prose that happens to use the word is left alone.
+/// code, as `which` says, and every occurrence of a code word ([`is_code_word`]). Prose
+/// that happens to use the word is left alone.
 pub(crate) fn mentions(text: &str, range: Range<usize>, word: &str, which: Mentions) -> Vec<usize> {
     let part = &text[range.clone()];
+    if is_code_word(word) {
+        return occurrences(part, word).into_iter().map(|at| range.start + at).collect();
+    }
     let spans = backtick_spans(part);
     let doctest = |at: usize| {
         let line = part[..at].rsplit('\n').next().unwrap_or_default().trim_start();
@@ -537,11 +560,21 @@ mod tests {
 
     #[test]
     fn mentions_are_in_backticks_or_calls() {
-        let text = "# Uses `get_x` and ``mod.get_x()``; get_x(1) too, but get_x is prose.\n  >>> y = get_x";
-        let found = mentions(text, 0..text.len(), "get_x", Mentions::MarkedAndDoctests);
+        let text = "# Uses `fetch` and ``mod.fetch()``; fetch(1) too, but fetch is prose.\n  >>> y = fetch";
+        let found = mentions(text, 0..text.len(), "fetch", Mentions::MarkedAndDoctests);
         assert_eq!(found.len(), 4);
-        assert_eq!(mentions(text, 0..text.len(), "get_x", Mentions::Marked).len(), 3);
-        assert!(found.iter().all(|&at| is_word_at(text, at, "get_x")));
+        assert_eq!(mentions(text, 0..text.len(), "fetch", Mentions::Marked).len(), 3);
+        assert!(found.iter().all(|&at| is_word_at(text, at, "fetch")));
+    }
+
+    #[test]
+    fn code_words_are_mentions_wherever_they_stand() {
+        let text = "# if obj is nonrecursive, class_name and maxSize stay; so does value";
+        for word in ["obj", "class_name", "maxSize"] {
+            assert_eq!(mentions(text, 0..text.len(), word, Mentions::Marked).len(), 1, "{word}");
+        }
+        assert!(mentions(text, 0..text.len(), "value", Mentions::Marked).is_empty());
+        assert!(!is_code_word("_private") && !is_code_word("Parser") && is_code_word("_max_size"));
     }
 
     #[test]
