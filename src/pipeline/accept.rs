@@ -277,22 +277,21 @@ mod tests {
         }
     }
 
-    /// The families of the tasks a run keeps from `families`' cells of ten candidates
-    /// each, every candidate kept by the judge.
-    fn kept_families(families: Vec<Family>) -> Vec<Family> {
-        let sizes = vec![10; families.len()];
-        let repair: Vec<bool> = families.iter().map(|f| f.group() == Group::Repair).collect();
-        let order = global_order(&sizes, &repair, Goal::PerCell(10));
-        let cells: Vec<(usize, Family)> = families.iter().map(|f| (0, *f)).collect();
-        let mut state = Acceptance::new(Goal::PerCell(10), &cells, &Exclusions::default());
+    /// What a run keeps from `cells` (substrate, family) of ten candidates each, every
+    /// candidate kept by the judge; each kept one named `cell-index`.
+    fn kept(cells: &[(usize, Family)]) -> Vec<Kept> {
+        let families: Vec<Family> = cells.iter().map(|(_, f)| *f).collect();
+        let order = global_order(&vec![10; cells.len()], &families, Goal::PerCell(10));
+        let mut state = Acceptance::new(Goal::PerCell(10), cells, &Exclusions::default());
         let mut cursor = 0;
         assert!(state.advance(&order, &mut cursor, |c, k| Some(Verdict::Kept(Kept(format!("{c}-{k}"))))));
-        state
-            .finish()
-            .accepted
-            .iter()
-            .map(|kept| families[kept.0.split('-').next().unwrap().parse::<usize>().unwrap()])
-            .collect()
+        state.finish().accepted
+    }
+
+    /// The families of the tasks a run of one substrate keeps from `families`' cells.
+    fn kept_families(families: Vec<Family>) -> Vec<Family> {
+        let cells: Vec<(usize, Family)> = families.iter().map(|f| (0, *f)).collect();
+        kept(&cells).iter().map(|kept| families[kept.0.split('-').next().unwrap().parse::<usize>().unwrap()]).collect()
     }
 
     #[test]
@@ -311,12 +310,7 @@ mod tests {
         // Substrate 0 has only repair cells; substrate 1 four integration cells too.
         let mut cells: Vec<(usize, Family)> = Family::default_mix().into_iter().map(|f| (1, f)).collect();
         cells.insert(0, (0, Family::StripRestore));
-        let repair: Vec<bool> = cells.iter().map(|(_, f)| f.group() == Group::Repair).collect();
-        let order = global_order(&vec![10; cells.len()], &repair, Goal::PerCell(10));
-        let mut state = Acceptance::new(Goal::PerCell(10), &cells, &Exclusions::default());
-        let mut cursor = 0;
-        assert!(state.advance(&order, &mut cursor, |c, k| Some(Verdict::Kept(Kept(format!("{c}-{k}"))))));
-        let kept = state.finish().accepted;
+        let kept = kept(&cells);
         assert!(kept.iter().all(|k| !k.0.starts_with("0-")), "substrate 0 has no integration task");
         assert_eq!(kept.len(), 50);
     }

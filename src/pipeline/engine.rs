@@ -20,7 +20,7 @@ use super::draft::Draft;
 use super::judge::judge;
 use super::order::{global_order, Goal};
 use super::stage::{Cell, Prepared, Staged};
-use crate::forge::{Family, Group};
+use crate::forge::Family;
 
 /// A judged candidate, (cell, index in cell), as the pool hands it back.
 type Judged = ((usize, usize), Result<Verdict<Box<Draft>>>);
@@ -51,8 +51,8 @@ impl<'a> Engine<'a> {
     /// The global order: (cell, index in cell).
     pub(super) fn order(&self, goal: Goal) -> Vec<(usize, usize)> {
         let sizes: Vec<usize> = self.cells.iter().map(|c| c.candidates.len()).collect();
-        let repair: Vec<bool> = self.cells.iter().map(|c| c.family.group() == Group::Repair).collect();
-        global_order(&sizes, &repair, goal)
+        let families: Vec<Family> = self.cells.iter().map(|c| c.family).collect();
+        global_order(&sizes, &families, goal)
     }
 
     /// Each cell's (substrate, family).

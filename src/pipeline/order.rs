@@ -3,6 +3,7 @@
 //! depends on `--jobs`, on timing or on how the work was split.
 
 use crate::difficulty::quota::Quotas;
+use crate::forge::{Family, Group};
 
 /// What decides which kept candidates become tasks.
 #[derive(Clone, Copy)]
@@ -14,18 +15,17 @@ pub(crate) enum Goal<'a> {
 }
 
 /// The global order of candidates for `goal`, as (cell, index in cell), given each
-/// cell's number of candidates and whether it is a repair cell (its family in the repair
-/// group). For [`Goal::PerCell`] the other cells come cell after cell, then the repair
+/// cell's number of candidates and family. For [`Goal::PerCell`] the other cells come cell after cell, then the repair
 /// cells one candidate of each in turn, so that a run's repair cap (see
 /// `accept::REPAIR_SHARE`) is decided once the other tasks are known and spreads over
 /// substrates and families; for [`Goal::Quotas`] one candidate of every cell in turn.
 /// Shards split this order; merging replays it.
-pub(crate) fn global_order(cell_sizes: &[usize], repair: &[bool], goal: Goal) -> Vec<(usize, usize)> {
+pub(crate) fn global_order(cell_sizes: &[usize], families: &[Family], goal: Goal) -> Vec<(usize, usize)> {
     let cells: Vec<(usize, usize)> = cell_sizes.iter().copied().enumerate().collect();
     match goal {
         Goal::PerCell(_) => {
             let (repairs, others): (Vec<_>, Vec<_>) =
-                cells.into_iter().partition(|(c, _)| repair.get(*c).copied().unwrap_or(false));
+                cells.into_iter().partition(|(c, _)| families[*c].group() == Group::Repair);
             let mut out: Vec<(usize, usize)> = others.iter().flat_map(|&(c, n)| (0..n).map(move |k| (c, k))).collect();
             out.extend(in_turn(&repairs));
             out
@@ -46,7 +46,8 @@ mod tests {
 
     #[test]
     fn repair_cells_come_last_one_candidate_of_each_in_turn() {
-        let order = global_order(&[2, 2, 1, 3], &[true, false, true, false], Goal::PerCell(4));
+        let families = [Family::StripRestore, Family::FeatureFeature, Family::ComposeEdits, Family::MoveEdit];
+        let order = global_order(&[2, 2, 1, 3], &families, Goal::PerCell(4));
         assert_eq!(order, [(1, 0), (1, 1), (3, 0), (3, 1), (3, 2), (0, 0), (2, 0), (0, 1)]);
     }
 }

@@ -46,7 +46,7 @@ use crate::bundle::version::VersionMeta;
 use crate::bundle::{task, version};
 use crate::difficulty::quota::Quotas;
 use crate::difficulty::Level;
-use crate::forge::{Family, Group};
+use crate::forge::Family;
 use crate::pytest::testrun::RunStats;
 use crate::snapshot::sha256_hex;
 use crate::validate::Rejection;
@@ -371,8 +371,8 @@ pub(crate) fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         None => Goal::PerCell(run.per_cell),
     };
     let sizes: Vec<usize> = run.cells.iter().map(|c| c.candidates).collect();
-    let repair: Vec<bool> = run.cells.iter().map(|c| c.family.group() == Group::Repair).collect();
-    let order = global_order(&sizes, &repair, goal);
+    let families: Vec<Family> = run.cells.iter().map(|c| c.family).collect();
+    let order = global_order(&sizes, &families, goal);
     if order.len() != first.positions {
         bail!(
             "{}: records {} positions but its cells hold {}; the shard folder is damaged, generate it again",

@@ -51,25 +51,27 @@ pub(super) fn neighbours(tree: &Snapshot, first: &Site, second: &Site) -> bool {
 pub(super) fn independent(a: &Site, b: &Site) -> bool {
     let last = |site: &Site| site.symbol.rsplit('.').next().unwrap_or_default().to_string();
     a.symbol != b.symbol
-        && (!shared_tests(a, b) || (a.kind == b.kind && a.kind.shares_tests()))
+        && (shared_tests(a, b).next().is_none() || (a.kind == b.kind && a.kind.shares_tests()))
         && !a.uses.contains(&last(b))
         && !b.uses.contains(&last(a))
 }
 
-/// Whether a test is needed by both sites.
-fn shared_tests(a: &Site, b: &Site) -> bool {
-    a.tests.iter().any(|t| b.tests.contains(t))
+/// The tests both sites need.
+fn shared_tests<'a>(a: &'a Site, b: &'a Site) -> impl Iterator<Item = &'a String> {
+    a.tests.iter().filter(|t| b.tests.contains(t))
+}
+
+/// The features among `sites`.
+fn features(sites: &[Site]) -> impl Iterator<Item = &Site> {
+    sites.iter().filter(|s| s.kind.is_feature())
 }
 
 /// Whether every test that a feature of one side shares with a feature of the other is
 /// in both sides' trees (each side adds its own lines to it; a test taken out whole by
 /// either would be in gold alone, which no side derives).
 fn shared_tests_kept(first: &[Site], second: &[Site], trees: (&Snapshot, &Snapshot)) -> bool {
-    let shared: BTreeSet<&String> = first
-        .iter()
-        .flat_map(|a| second.iter().filter(move |b| a.kind.is_feature() && b.kind.is_feature()).map(move |b| (a, b)))
-        .flat_map(|(a, b)| a.tests.iter().filter(|t| b.tests.contains(t)))
-        .collect();
+    let shared: BTreeSet<&String> =
+        features(first).flat_map(|a| features(second).flat_map(move |b| shared_tests(a, b))).collect();
     if shared.is_empty() {
         return true;
     }
