@@ -26,6 +26,7 @@ macro_rules! kinds {
             ScaleReturn => scale_return::ScaleReturn,
             AddModule => add_module::AddModule,
             DictEntry => dict_entry::DictEntry,
+            ParamWithUses => param_with_uses::ParamWithUses,
         }
     };
 }

@@ -23,9 +23,8 @@
 use std::ops::Range;
 
 use super::callers::{self, Edit};
-use super::signature::{calls, parameter_span, text_at, Call, Def, Splices};
+use super::signature::{block_end, calls, entry_name, indent, parameter_span, text_at, Call, Def, Splices};
 use super::kind::Kind;
-use super::naming;
 use super::site::{Change, Contract, Site, Transform, Workspace};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
@@ -234,41 +233,6 @@ fn docstring_swap(text: &str, doc: Range<usize>, a: &str, b: &str) -> Option<Edi
     }
     let (from, to, split) = (lines[first].0, lines[end].0, lines[middle].0);
     Some(Edit::new(from..to, format!("{}{}", &text[split..to], &text[from..split])))
-}
-
-/// The index of the first line after the entry opened at `lines[at]` for `name`: its
-/// lines indented deeper, and further entries of the same name at its indent.
-fn block_end(lines: &[(usize, &str)], at: usize, name: &str) -> usize {
-    let own = indent(lines[at].1);
-    let mut next = at + 1;
-    while let Some((_, line)) = lines.get(next) {
-        let deeper = indent(line) > own;
-        let same_entry = indent(line) == own && entry_name(line) == Some(name);
-        if line.trim().is_empty() || !(deeper || same_entry) {
-            break;
-        }
-        next += 1;
-    }
-    next
-}
-
-fn indent(line: &str) -> usize {
-    line.len() - line.trim_start().len()
-}
-
-/// The parameter a docstring line opens an entry for: `name:`, `name (type):`,
-/// `name : type`, `:param name:`, `:param type name:`, `:type name:`.
-fn entry_name(line: &str) -> Option<&str> {
-    let trimmed = line.trim_start();
-    for field in [":param ", ":parameter ", ":arg ", ":type "] {
-        if let Some(rest) = trimmed.strip_prefix(field) {
-            return rest[..rest.find(':')?].rsplit(' ').next();
-        }
-    }
-    let end = trimmed.find(|c: char| !naming::is_ident_char(c)).unwrap_or(trimmed.len());
-    let (word, rest) = trimmed.split_at(end);
-    let rest = rest.trim_start();
-    (!word.is_empty() && (rest.starts_with(':') || rest.starts_with('('))).then_some(word)
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use std::ops::Range;
 use rustpython_ast as ast;
 
 use super::callers::{self, Doctests, Edit};
+use super::naming;
 use crate::python::walk::{expr_children, is_docstring, owned_exprs, walk_stmts};
 use crate::python::PyModule;
 use crate::snapshot::{self, Snapshot};
@@ -229,7 +230,7 @@ pub(super) fn calls(tree: &Snapshot, def: &Def) -> Option<Vec<Call>> {
 }
 
 /// Whether evaluating `expr` may have an effect: it calls, awaits, yields or assigns.
-fn has_effects(expr: &ast::Expr) -> bool {
+pub(super) fn has_effects(expr: &ast::Expr) -> bool {
     let mut stack = vec![expr];
     while let Some(e) = stack.pop() {
         if matches!(
@@ -253,4 +254,39 @@ pub(super) type Splices = BTreeMap<String, Vec<Edit>>;
 /// The text of `range` in `path`'s file of `tree`.
 pub(super) fn text_at<'t>(tree: &'t Snapshot, path: &str, range: &Range<usize>) -> Option<&'t str> {
     snapshot::text_of(tree, path)?.get(range.clone())
+}
+
+/// The index of the first line after the entry opened at `lines[at]` for `name`: its
+/// lines indented deeper, and further entries of the same name at its indent.
+pub(super) fn block_end(lines: &[(usize, &str)], at: usize, name: &str) -> usize {
+    let own = indent(lines[at].1);
+    let mut next = at + 1;
+    while let Some((_, line)) = lines.get(next) {
+        let deeper = indent(line) > own;
+        let same_entry = indent(line) == own && entry_name(line) == Some(name);
+        if line.trim().is_empty() || !(deeper || same_entry) {
+            break;
+        }
+        next += 1;
+    }
+    next
+}
+
+pub(super) fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+/// The parameter a docstring line opens an entry for: `name:`, `name (type):`,
+/// `name : type`, `:param name:`, `:param type name:`, `:type name:`.
+pub(super) fn entry_name(line: &str) -> Option<&str> {
+    let trimmed = line.trim_start();
+    for field in [":param ", ":parameter ", ":arg ", ":type "] {
+        if let Some(rest) = trimmed.strip_prefix(field) {
+            return rest[..rest.find(':')?].rsplit(' ').next();
+        }
+    }
+    let end = trimmed.find(|c: char| !naming::is_ident_char(c)).unwrap_or(trimmed.len());
+    let (word, rest) = trimmed.split_at(end);
+    let rest = rest.trim_start();
+    (!word.is_empty() && (rest.starts_with(':') || rest.starts_with('('))).then_some(word)
 }

@@ -1,0 +1,664 @@
+//! `param-with-uses` (feature): an optional parameter of a function or method (one with
+//! a constant default: `strict=False`, `encoding=None`) with the code that reads it and
+//! the tests that pass it. A developer adds an option: the signature grows a parameter,
+//! a few tests pin what it does, and the function does what it did when a call leaves
+//! it out.
+//!
+//! A site is a parameter of a function or method that signature kinds may change
+//! ([`Def`]) with a constant default, read only in the conditions of `if`/`elif`
+//! clauses and conditional expressions of the function's own body (no nested scope),
+//! in one of these forms, alone or as an operand of `and`/`or`: `p`, `not p`,
+//! `p is None`, `p is not None`, `p == constant`, `p != constant`. Taking the feature
+//! out specialises the function to the default: each condition is decided, or loses the
+//! operand; a clause decided false goes with its lines; a clause decided true becomes
+//! the chain's last (`else`), or, first, the chain itself (its body dedented in place).
+//! The parameter leaves the signature and the docstring's entry for it goes.
+//! Its tests are the test functions holding a call that passes it (by keyword or by
+//! position): they go too, and what the edits left unused is pruned.
+//!
+//! No site when a source file's call passes it (another unit relies on the option), a
+//! call spreads `*args` over its position or passes `**kwargs`, a docstring's example
+//! passes it or its prose quotes it (`` `strict` ``, `*strict*`), a decided operand
+//! that goes has an effect (a call), a block would be left empty, a dedented body holds
+//! a multi-line string or a line indented less than it, the edits would leave a local
+//! or parameter of the function read nowhere (a dead assignment), more than
+//! [`MAX_TESTS`] tests pass it, or none does.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+
+use rustpython_ast as ast;
+
+use super::add_function::Sources;
+use super::callers::{spliced, Edit};
+use super::kind::Kind;
+use super::prune;
+use super::refs::{self, How};
+use super::signature::{self, block_end, entry_name, has_effects, parameter_span, Call, Def};
+use super::site::{Change, Site, Transform, Workspace};
+use super::suite;
+use crate::python::text::{block_lines, is_elif};
+use crate::python::walk::{owned_exprs, walk_stmts};
+use crate::python::PyModule;
+use crate::snapshot::{self, Snapshot};
+
+/// The catalogue entry.
+pub(crate) struct ParamWithUses;
+
+/// The most tests an option may have (more: it is the function's core, not an option).
+const MAX_TESTS: usize = 12;
+
+/// Parameters a method keeps whatever it reads.
+const RECEIVERS: [&str; 2] = ["self", "cls"];
+
+impl Transform for ParamWithUses {
+    fn change(&self) -> Change {
+        Change::Feature
+    }
+
+    fn description(&self) -> &'static str {
+        "adds an optional parameter of a function with the code that reads it and the tests that pass it"
+    }
+
+    fn sites(&self, workspace: &Workspace) -> Vec<Site> {
+        let sources = Sources::new(workspace.modules);
+        let mut out = Vec::new();
+        for (home, module) in workspace.modules.iter().enumerate() {
+            for def in Def::all(module) {
+                for name in options(&def) {
+                    out.extend(site_of(workspace.tree, &sources, home, &def, name));
+                }
+            }
+        }
+        out
+    }
+
+    fn apply(&self, _workspace: &Workspace, tree: &Snapshot, site: &Site) -> Option<Snapshot> {
+        apply(tree, site)
+    }
+
+    fn message(&self, site: &Site) -> String {
+        let (unit, param) = site.symbol.split_once('#').unwrap_or((site.symbol.as_str(), ""));
+        format!("Add a `{param}` option to `{unit}`")
+    }
+}
+
+/// The parameters of `def` with a constant default (the bound `self`/`cls` left out).
+fn options<'m>(def: &Def<'m>) -> Vec<&'m str> {
+    let args = def.args;
+    let all = args.posonlyargs.iter().chain(&args.args).chain(&args.kwonlyargs);
+    all.filter(|a| matches!(a.default.as_deref(), Some(ast::Expr::Constant(_))))
+        .map(|a| a.def.arg.as_str())
+        .filter(|name| !RECEIVERS.contains(name))
+        .collect()
+}
+
+/// The site of the option `name` of `def`, if it is one (see the module header).
+fn site_of(tree: &Snapshot, sources: &Sources, home: usize, def: &Def, name: &str) -> Option<Site> {
+    let module = def.module;
+    let plan = plan(tree, def, name)?;
+    if plan.tests.is_empty() || plan.tests.len() > MAX_TESTS {
+        return None;
+    }
+    let function = def.class.is_none().then_some(def.name());
+    let mut uses = def.uses();
+    let locals: BTreeSet<&str> = refs::uses_of(def.stmt)
+        .into_iter()
+        .filter(|u| matches!(u.how, How::Store | How::Parameter))
+        .map(|u| u.name)
+        .collect();
+    for region in &plan.regions {
+        uses.extend(sources.uses_of(home, def.stmt, function, Some(region)));
+        let read = refs::uses_of(def.stmt).into_iter().filter(|u| u.how == How::Name && region.contains(&u.offset));
+        let read_locals = read.map(|u| u.name).filter(|n| *n != name && locals.contains(n) && !RECEIVERS.contains(n));
+        uses.extend(read_locals.map(|local| format!("{}.{local}", def.qual)));
+    }
+    let span = PyModule::span(def.stmt);
+    let site = Site {
+        kind: Kind::ParamWithUses,
+        path: module.path.clone(),
+        symbol: format!("{}#{name}", def.qual),
+        lines: module.line_of(span.start)..module.line_of(span.end.saturating_sub(1)) + 1,
+        uses,
+        target: Some(name.to_string()),
+        tests: plan.tests,
+    };
+    apply(tree, &site).map(|_| site)
+}
+
+/// What taking an option out does to its function's file, and its tests.
+struct Plan {
+    /// The edits of the function's file.
+    edits: Vec<Edit>,
+    /// The code the option decides (whole clause chains, conditional expressions).
+    regions: Vec<Range<usize>>,
+    /// The test functions passing the option (sorted).
+    tests: Vec<String>,
+}
+
+/// How taking the option `name` out changes `def`'s file, and which tests pass it;
+/// `None` when it is no site.
+fn plan(tree: &Snapshot, def: &Def, name: &str) -> Option<Plan> {
+    let module = def.module;
+    let param = def
+        .args
+        .posonlyargs
+        .iter()
+        .chain(&def.args.args)
+        .chain(&def.args.kwonlyargs)
+        .find(|a| a.def.arg.as_str() == name)?;
+    let Some(ast::Expr::Constant(default)) = param.default.as_deref() else { return None };
+    let default = &default.value;
+    let tests = tests_passing(tree, def, name)?;
+    let mut edits = vec![signature_edit(module, def, param)?];
+    edits.extend(docstring_edit(module, def, name)?);
+    let mut regions = Vec::new();
+    let mut decided: Vec<Range<usize>> = Vec::new();
+    let mut stmts = Vec::new();
+    walk_stmts(def.body, &mut stmts);
+    for stmt in &stmts {
+        match stmt {
+            ast::Stmt::FunctionDef(_) | ast::Stmt::AsyncFunctionDef(_) | ast::Stmt::ClassDef(_)
+                if refs::mentions(module.source(*stmt), name) =>
+            {
+                return None;
+            }
+            ast::Stmt::If(head) if !is_elif(module, stmt) && chain_mentions(module, head, name) => {
+                let (edit, tests_at) = chain_edit(module, def.body, stmt, head, name, default)?;
+                regions.push(edit.at.clone());
+                decided.extend(tests_at);
+                edits.push(edit);
+            }
+            _ => {}
+        }
+        for expr in owned_exprs(stmt) {
+            match expr {
+                ast::Expr::IfExp(e) if refs::mentions(module.source(e.test.as_ref()), name) => {
+                    let edit = conditional_edit(module, e, name, default)?;
+                    regions.push(edit.at.clone());
+                    decided.push(PyModule::span(e.test.as_ref()));
+                    edits.push(edit);
+                }
+                ast::Expr::Lambda(_) | ast::Expr::ListComp(_) | ast::Expr::SetComp(_) | ast::Expr::DictComp(_)
+                | ast::Expr::GeneratorExp(_)
+                    if refs::mentions(module.source(expr), name) && !decided_within(&decided, expr) =>
+                {
+                    return None;
+                }
+                ast::Expr::Name(n) if n.id.as_str() == name => {
+                    let at = PyModule::span(expr).start;
+                    if n.ctx != ast::ExprContext::Load || !decided.iter().any(|r| r.contains(&at)) {
+                        return None;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let after = spliced(&module.text, &edits)?;
+    keeps_every_read(module, def, &after, name)?;
+    Some(Plan { edits, regions, tests })
+}
+
+/// Whether `expr` lies inside a condition already decided.
+fn decided_within(decided: &[Range<usize>], expr: &ast::Expr) -> bool {
+    let span = PyModule::span(expr);
+    decided.iter().any(|r| r.start <= span.start && span.end <= r.end)
+}
+
+/// The test functions holding a call of `def` that passes `name`; `None` when a call
+/// outside them passes it or may (see the module header).
+fn tests_passing(tree: &Snapshot, def: &Def, name: &str) -> Option<Vec<String>> {
+    let position = def.positional().iter().position(|(a, _)| a.def.arg.as_str() == name);
+    let mut tests = BTreeSet::new();
+    let mut parsed: BTreeMap<String, PyModule> = BTreeMap::new();
+    for call in signature::calls(tree, def)? {
+        if call.keywords.iter().any(Option::is_none) || position.is_some_and(|at| call.spreads_into(at)) {
+            return None;
+        }
+        if !passes(&call, name, position) {
+            continue;
+        }
+        if call.doctest || !snapshot::is_test_file(&call.path) {
+            return None;
+        }
+        if !parsed.contains_key(&call.path) {
+            let module = PyModule::parse(&call.path, snapshot::text_of(tree, &call.path)?).ok()?;
+            parsed.insert(call.path.clone(), module);
+        }
+        let module = &parsed[&call.path];
+        let test = suite::tests(module).into_iter().find(|t| PyModule::span(t.stmt).contains(&call.span.start))?;
+        tests.insert(test.id);
+    }
+    Some(tests.into_iter().collect())
+}
+
+/// Whether a call passes the parameter `name` (at `position` when it may go by position).
+fn passes(call: &Call, name: &str, position: Option<usize>) -> bool {
+    call.keywords.iter().any(|k| k.as_deref() == Some(name)) || position.is_some_and(|at| call.args.len() > at)
+}
+
+/// The edit taking the parameter out of the signature, with its comma (its whole line
+/// when it has one to itself); `None` for the only keyword-only parameter after a bare `*`.
+fn signature_edit(module: &PyModule, def: &Def, param: &ast::ArgWithDefault) -> Option<Edit> {
+    let args = def.args;
+    let keyword_only = args.kwonlyargs.iter().any(|a| std::ptr::eq(a, param));
+    if keyword_only && args.kwonlyargs.len() == 1 && args.vararg.is_none() {
+        return None;
+    }
+    let text = &module.text;
+    let span = parameter_span(param);
+    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i + 1);
+    let after = text[span.end..line_end].trim();
+    if text[line_start..span.start].trim().is_empty() && (after == "," || after.is_empty() && !is_last(text, span.end)) {
+        return Some(Edit::new(line_start..line_end, ""));
+    }
+    let rest = &text[span.end..];
+    let gap = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    if rest[gap..].starts_with(',') {
+        let comma = span.end + gap + 1;
+        let tail = &text[comma..];
+        let spaces = tail.len() - tail.trim_start_matches([' ', '\t']).len();
+        if !tail[spaces..].starts_with(['\n', '\r', ')']) {
+            return Some(Edit::new(span.start..comma + spaces, ""));
+        }
+    }
+    // The last parameter: the comma before it goes.
+    let before = text[..span.start].trim_end();
+    before.ends_with(',').then(|| Edit::new(before.len() - 1..span.end, ""))
+}
+
+/// Whether the parameter ending at `end` is the last of its list (a `)` follows).
+fn is_last(text: &str, end: usize) -> bool {
+    text[end..].trim_start().starts_with(')')
+}
+
+/// The edit taking the docstring's entries for `name` out (`None` when its prose quotes
+/// the name: the text would describe a parameter that is not there).
+fn docstring_edit(module: &PyModule, def: &Def, name: &str) -> Option<Vec<Edit>> {
+    let Some(doc) = def.docstring() else { return Some(Vec::new()) };
+    let text = &module.text;
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut start = doc.start;
+    for line in text[doc.clone()].split_inclusive('\n') {
+        lines.push((start, line));
+        start += line.len();
+    }
+    let mut edits = Vec::new();
+    let mut kept = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if i > 0 && entry_name(lines[i].1) == Some(name) {
+            let end = block_end(&lines, i, name);
+            if end >= lines.len() {
+                return None;
+            }
+            edits.push(Edit::new(lines[i].0..lines[end].0, ""));
+            i = end;
+        } else {
+            kept.push_str(lines[i].1);
+            i += 1;
+        }
+    }
+    let quoted = [format!("`{name}`"), format!("*{name}*")];
+    (!quoted.iter().any(|q| kept.contains(q.as_str()))).then_some(edits)
+}
+
+/// Whether a clause condition of the chain starting at `head` mentions `name`.
+fn chain_mentions(module: &PyModule, head: &ast::StmtIf, name: &str) -> bool {
+    clauses(module, head).iter().any(|c| c.test.is_some_and(|t| refs::mentions(module.source(t), name)))
+}
+
+/// One clause of an if-chain: its condition (none for `else`) and its body.
+struct Clause<'a> {
+    test: Option<&'a ast::Expr>,
+    body: &'a [ast::Stmt],
+}
+
+/// The clauses of the chain starting at `head`, in order.
+fn clauses<'a>(module: &PyModule, head: &'a ast::StmtIf) -> Vec<Clause<'a>> {
+    let mut out = vec![Clause { test: Some(head.test.as_ref()), body: &head.body }];
+    let mut current = head;
+    loop {
+        match current.orelse.as_slice() {
+            [] => return out,
+            [next @ ast::Stmt::If(elif)] if is_elif(module, next) => {
+                out.push(Clause { test: Some(elif.test.as_ref()), body: &elif.body });
+                current = elif;
+            }
+            orelse => {
+                let from = current.body.last().map_or(0, |s| PyModule::span(s).end);
+                let to = PyModule::span(&orelse[0]).start;
+                if !module.text[from..to].contains("else") {
+                    return out;
+                }
+                out.push(Clause { test: None, body: orelse });
+                return out;
+            }
+        }
+    }
+}
+
+/// A clause's condition once the option is taken out.
+enum Decided {
+    /// Always this value.
+    Known(bool),
+    /// This condition (the source of what is left of it).
+    Rest(String),
+}
+
+/// The edit rewriting the chain `stmt` (whose first clause is `head`) with each
+/// condition decided, and the spans of the conditions it decides.
+fn chain_edit(
+    module: &PyModule,
+    body: &[ast::Stmt],
+    stmt: &ast::Stmt,
+    head: &ast::StmtIf,
+    name: &str,
+    default: &ast::Constant,
+) -> Option<(Edit, Vec<Range<usize>>)> {
+    let text = &module.text;
+    let all = clauses(module, head);
+    let whole = module.whole_lines(stmt)?;
+    let indent = module.indent_at(whole.start).to_string();
+    let mut kept: Vec<(Option<String>, &Clause)> = Vec::new();
+    let mut tests_at = Vec::new();
+    for clause in &all {
+        let decision = match clause.test {
+            Some(test) if refs::mentions(module.source(test), name) => {
+                tests_at.push(PyModule::span(test));
+                decide(module, test, name, default)?
+            }
+            Some(test) => Decided::Rest(module.source(test).to_string()),
+            None => Decided::Known(true),
+        };
+        match decision {
+            Decided::Known(false) => {}
+            Decided::Known(true) => {
+                kept.push((None, clause));
+                break;
+            }
+            Decided::Rest(condition) => kept.push((Some(condition), clause)),
+        }
+    }
+    let replacement = match kept.as_slice() {
+        [] if is_only(body, stmt) => return None,
+        [] => String::new(),
+        [(None, clause)] => dedented(module, clause.body, indent.len())?,
+        _ => {
+            let mut out = String::new();
+            for (i, (condition, clause)) in kept.iter().enumerate() {
+                let lines = block_lines(module, clause.body)?;
+                let header_end = text[..lines.start].trim_end().len();
+                let colon = header_end.checked_sub(1).filter(|&c| text[c..].starts_with(':'))?;
+                let header = match (i, condition) {
+                    (0, Some(c)) => format!("if {c}"),
+                    (_, Some(c)) => format!("elif {c}"),
+                    (_, None) => "else".to_string(),
+                };
+                out.push_str(&format!("{indent}{header}{}", &text[colon..lines.start]));
+                out.push_str(&text[lines]);
+            }
+            out
+        }
+    };
+    let end = all.last().and_then(|c| block_lines(module, c.body)).map(|l| l.end)?;
+    Some((Edit::new(whole.start..end.max(whole.end), replacement), tests_at))
+}
+
+/// Whether `stmt` is its block's only statement (a docstring aside).
+fn is_only(body: &[ast::Stmt], stmt: &ast::Stmt) -> bool {
+    let mut blocks = Vec::new();
+    collect_blocks(body, &mut blocks);
+    blocks.iter().any(|b| b.len() == 1 && std::ptr::eq(&b[0], stmt))
+}
+
+/// Every block of a body (nested ones included; not nested functions' or classes').
+fn collect_blocks<'a>(block: &'a [ast::Stmt], out: &mut Vec<&'a [ast::Stmt]>) {
+    out.push(block);
+    for stmt in block {
+        if !matches!(stmt, ast::Stmt::FunctionDef(_) | ast::Stmt::AsyncFunctionDef(_) | ast::Stmt::ClassDef(_)) {
+            for inner in crate::python::walk::child_blocks(stmt) {
+                collect_blocks(inner, out);
+            }
+        }
+    }
+}
+
+/// The lines of `block`, each moved left to `indent` columns; `None` when a line is
+/// indented less than the block or a string runs over lines.
+fn dedented(module: &PyModule, block: &[ast::Stmt], indent: usize) -> Option<String> {
+    let lines = block_lines(module, block)?;
+    let text = &module.text[lines];
+    if text.contains("\"\"\"") || text.contains("'''") {
+        return None;
+    }
+    let own = module.indent_at(PyModule::span(block.first()?).start).len();
+    let cut = own.checked_sub(indent)?;
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if line.trim().is_empty() {
+            out.push_str(line.trim_start_matches([' ', '\t']));
+            continue;
+        }
+        let width = line.len() - line.trim_start_matches(' ').len();
+        if width < own {
+            return None;
+        }
+        out.push_str(&line[cut..]);
+    }
+    Some(out)
+}
+
+/// The edit of a conditional expression whose condition reads the option: the branch it
+/// decides, or the condition left.
+fn conditional_edit(module: &PyModule, e: &ast::ExprIfExp, name: &str, default: &ast::Constant) -> Option<Edit> {
+    match decide(module, e.test.as_ref(), name, default)? {
+        Decided::Known(value) => {
+            let chosen = if value { e.body.as_ref() } else { e.orelse.as_ref() };
+            Some(Edit::new(PyModule::span(e), grouped(module, chosen)))
+        }
+        Decided::Rest(condition) => Some(Edit::new(PyModule::span(e.test.as_ref()), condition)),
+    }
+}
+
+/// The source of `expr`, in parentheses when it binds looser than a comparison.
+fn grouped(module: &PyModule, expr: &ast::Expr) -> String {
+    let source = module.source(expr);
+    match expr {
+        ast::Expr::BoolOp(_)
+        | ast::Expr::IfExp(_)
+        | ast::Expr::Lambda(_)
+        | ast::Expr::NamedExpr(_)
+        | ast::Expr::Tuple(_)
+        | ast::Expr::UnaryOp(ast::ExprUnaryOp { op: ast::UnaryOp::Not, .. })
+            if !source.starts_with('(') =>
+        {
+            format!("({source})")
+        }
+        _ => source.to_string(),
+    }
+}
+
+/// A condition with the option at its default (see the module header); `None` when it
+/// reads the option another way.
+fn decide(module: &PyModule, expr: &ast::Expr, name: &str, default: &ast::Constant) -> Option<Decided> {
+    if !refs::mentions(module.source(expr), name) {
+        return Some(Decided::Rest(grouped(module, expr)));
+    }
+    match expr {
+        ast::Expr::Name(n) if n.id.as_str() == name => Some(Decided::Known(truthy(default)?)),
+        ast::Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => match decide(module, &u.operand, name, default)? {
+            Decided::Known(value) => Some(Decided::Known(!value)),
+            Decided::Rest(_) => None,
+        },
+        ast::Expr::Compare(c) if c.ops.len() == 1 && matches!(c.left.as_ref(), ast::Expr::Name(n) if n.id.as_str() == name) => {
+            let ast::Expr::Constant(other) = &c.comparators[0] else { return None };
+            let equal = same(default, &other.value)?;
+            match c.ops[0] {
+                ast::CmpOp::Is | ast::CmpOp::Eq => Some(Decided::Known(equal)),
+                ast::CmpOp::IsNot | ast::CmpOp::NotEq => Some(Decided::Known(!equal)),
+                _ => None,
+            }
+        }
+        ast::Expr::BoolOp(b) => {
+            let and = b.op == ast::BoolOp::And;
+            let mut rest = Vec::new();
+            let mut settled = false;
+            for value in &b.values {
+                match decide(module, value, name, default)? {
+                    // `x and False` is False whatever `x` is (and `x or True` True), if
+                    // evaluating `x` has no effect.
+                    Decided::Known(v) if v != and => settled = true,
+                    Decided::Known(_) => {}
+                    Decided::Rest(condition) => rest.push((condition, value)),
+                }
+            }
+            if settled {
+                return rest.iter().all(|(_, v)| !has_effects(v)).then_some(Decided::Known(!and));
+            }
+            match rest.len() {
+                0 => Some(Decided::Known(and)),
+                _ => Some(Decided::Rest(rest.into_iter().map(|(c, _)| c).collect::<Vec<_>>().join(if and { " and " } else { " or " }))),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A constant's truth value (`None` for one whose truth this does not decide).
+fn truthy(constant: &ast::Constant) -> Option<bool> {
+    match constant {
+        ast::Constant::None => Some(false),
+        ast::Constant::Bool(b) => Some(*b),
+        ast::Constant::Str(s) => Some(!s.is_empty()),
+        ast::Constant::Bytes(b) => Some(!b.is_empty()),
+        ast::Constant::Int(i) => Some(i.to_string() != "0"),
+        ast::Constant::Float(f) => Some(*f != 0.0),
+        _ => None,
+    }
+}
+
+/// Whether two constants are equal (`None` when this does not decide it).
+fn same(a: &ast::Constant, b: &ast::Constant) -> Option<bool> {
+    match (a, b) {
+        (ast::Constant::None, ast::Constant::None) => Some(true),
+        (ast::Constant::None, _) | (_, ast::Constant::None) => Some(false),
+        (ast::Constant::Bool(x), ast::Constant::Bool(y)) => Some(x == y),
+        (ast::Constant::Str(x), ast::Constant::Str(y)) => Some(x == y),
+        (ast::Constant::Int(x), ast::Constant::Int(y)) => Some(x == y),
+        _ => None,
+    }
+}
+
+/// `Some` when the function in `after` (its file's text once edited) still reads every
+/// local and parameter it binds that it read before (the option aside).
+fn keeps_every_read(module: &PyModule, def: &Def, after: &str, name: &str) -> Option<()> {
+    let edited = PyModule::parse(&module.path, after).ok()?;
+    let new = Def::find(&edited, &def.qual)?;
+    let reads = |stmt| -> BTreeSet<String> {
+        refs::uses_of(stmt).into_iter().filter(|u| u.how == How::Name).map(|u| u.name.to_string()).collect()
+    };
+    let (before, now) = (reads(def.stmt), reads(new.stmt));
+    let bound: BTreeSet<String> = refs::uses_of(new.stmt)
+        .into_iter()
+        .filter(|u| matches!(u.how, How::Store | How::Parameter))
+        .map(|u| u.name.to_string())
+        .collect();
+    let dead = before.iter().any(|n| n != name && !now.contains(n) && bound.contains(n) && !RECEIVERS.contains(&n.as_str()));
+    (!dead).then_some(())
+}
+
+/// `tree` without the site's option and its tests (see the module header).
+fn apply(tree: &Snapshot, site: &Site) -> Option<Snapshot> {
+    let (qual, name) = site.symbol.split_once('#')?;
+    let module = PyModule::parse(&site.path, snapshot::text_of(tree, &site.path)?).ok()?;
+    let def = Def::find(&module, qual)?;
+    let plan = plan(tree, &def, name)?;
+    let ids: BTreeSet<String> = site.tests.iter().cloned().collect();
+    // Every test passing it must be one the site takes out.
+    if plan.tests.iter().any(|t| !ids.contains(t)) {
+        return None;
+    }
+    let mut texts: BTreeMap<String, String> = BTreeMap::new();
+    texts.insert(site.path.clone(), spliced(&module.text, &plan.edits)?);
+    let test_paths: BTreeSet<&str> = ids.iter().filter_map(|id| id.split_once("::").map(|(p, _)| p)).collect();
+    for path in test_paths {
+        // A listed test another change already took out with its file is gone.
+        let Some(text) = snapshot::text_of(tree, path) else { continue };
+        let edited = suite::without_tests(path, text, &ids)?;
+        if edited != text {
+            texts.insert(path.to_string(), edited);
+        }
+    }
+    let mut out = tree.clone();
+    prune::write_pruned(tree, &mut out, texts)?;
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> Snapshot {
+        files.iter().map(|(path, text)| (path.to_string(), std::sync::Arc::from(text.as_bytes()))).collect()
+    }
+
+    /// The source file once the option `name` of `qual` is taken out, or `None`.
+    fn stripped(source: &str, test: &str, qual: &str, name: &str) -> Option<String> {
+        let tree = tree(&[("lib.py", source), ("tests/test_lib.py", test)]);
+        let module = PyModule::parse("lib.py", source).unwrap();
+        let def = Def::find(&module, qual).unwrap();
+        let plan = plan(&tree, &def, name)?;
+        spliced(source, &plan.edits)
+    }
+
+    const TEST: &str = "from lib import tidy\n\n\ndef test_plain():\n    assert tidy('a')\n\n\ndef test_strict():\n    assert tidy('a', strict=True)\n";
+
+    #[test]
+    fn a_guard_on_the_option_goes_with_the_parameter() {
+        let source = "def tidy(text, strict=False):\n    if strict and not text:\n        raise ValueError(text)\n    return text\n";
+        assert_eq!(stripped(source, TEST, "tidy", "strict").unwrap(), "def tidy(text):\n    return text\n");
+    }
+
+    #[test]
+    fn a_decided_chain_keeps_the_branch_that_runs_dedented() {
+        let source = "def tidy(text, strict=False):\n    if not strict:\n        text = text.strip()\n    else:\n        text = text\n    return text\n";
+        assert_eq!(stripped(source, TEST, "tidy", "strict").unwrap(), "def tidy(text):\n    text = text.strip()\n    return text\n");
+        let elif = "def tidy(text, strict=False):\n    if text == 'x':\n        return 1\n    elif strict:\n        return 2\n    else:\n        return 3\n";
+        assert_eq!(
+            stripped(elif, TEST, "tidy", "strict").unwrap(),
+            "def tidy(text):\n    if text == 'x':\n        return 1\n    else:\n        return 3\n"
+        );
+    }
+
+    #[test]
+    fn an_operand_the_default_does_not_decide_stays() {
+        let source = "def tidy(text, strict=True):\n    if strict and text:\n        return 1\n    return 2\n";
+        assert_eq!(stripped(source, TEST, "tidy", "strict").unwrap(), "def tidy(text):\n    if text:\n        return 1\n    return 2\n");
+        let ifexp = "def tidy(text, strict=False):\n    return 1 if strict else 2\n";
+        assert_eq!(stripped(ifexp, TEST, "tidy", "strict").unwrap(), "def tidy(text):\n    return 2\n");
+    }
+
+    #[test]
+    fn an_option_read_another_way_or_passed_by_a_source_is_no_site() {
+        let stored = "def tidy(text, strict=False):\n    mode = strict\n    return mode\n";
+        assert!(stripped(stored, TEST, "tidy", "strict").is_none());
+        let source = "def tidy(text, strict=False):\n    if strict:\n        return 1\n    return 2\n\n\ndef load(text):\n    return tidy(text, True)\n";
+        assert!(stripped(source, TEST, "tidy", "strict").is_none());
+        let dead = "def tidy(text, strict=False):\n    limit = 3\n    if strict:\n        return limit\n    return 2\n";
+        assert!(stripped(dead, TEST, "tidy", "strict").is_none(), "a dead assignment would be left");
+    }
+
+    #[test]
+    fn the_docstring_entry_goes_and_the_tests_passing_it_are_found() {
+        let source = "def tidy(text, strict=False):\n    \"\"\"Parse.\n\n    Args:\n        text: The text.\n        strict: Refuse empty text.\n            Really.\n\n    Returns:\n        The text.\n    \"\"\"\n    if strict and not text:\n        raise ValueError(text)\n    return text\n";
+        let got = stripped(source, TEST, "tidy", "strict").unwrap();
+        assert!(!got.contains("strict") && got.contains("text: The text.\n\n    Returns:"), "{got}");
+        let tree = tree(&[("lib.py", source), ("tests/test_lib.py", TEST)]);
+        let module = PyModule::parse("lib.py", source).unwrap();
+        let plan = plan(&tree, &Def::find(&module, "tidy").unwrap(), "strict").unwrap();
+        assert_eq!(plan.tests, ["tests/test_lib.py::test_strict"]);
+    }
+}
