@@ -8,6 +8,7 @@
 use sha2::{Digest, Sha256};
 
 use super::messages;
+use crate::intent::Kind;
 use crate::mutate::Mutation;
 use crate::python::PyModule;
 use crate::snapshot::Snapshot;
@@ -246,6 +247,10 @@ fn workspace<'a>(
 /// that are actually tried get built.
 pub(crate) struct Recipe<'a> {
     pub(crate) key: String,
+    /// The kinds of the intents it combines, one per intent (none for the repair and
+    /// history families): the candidates of a cell are dealt by them
+    /// (`forge::ordered_candidates`), so that rare kinds are tried early.
+    pub(crate) kinds: Vec<Kind>,
     pub(crate) build: Box<dyn Fn() -> Option<Proposal> + Send + Sync + 'a>,
 }
 

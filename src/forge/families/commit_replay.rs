@@ -57,7 +57,7 @@ impl FamilyBuilder for CommitReplay {
         built
             .into_iter()
             .flatten()
-            .map(|proposal| Recipe { key: proposal.key.clone(), build: Box::new(move || Some(proposal.clone())) })
+            .map(|proposal| Recipe { key: proposal.key.clone(), kinds: Vec::new(), build: Box::new(move || Some(proposal.clone())) })
             .collect()
     }
 

@@ -39,6 +39,7 @@ impl FamilyBuilder for DivergentEdit {
                         let wrong: &'a Mutation = wrong;
                         out.push(Recipe {
                             key: key.clone(),
+                            kinds: Vec::new(),
                             build: Box::new(move || {
                                 let (Some(base), Some(wrong_side)) =
                                     (mutated(gold, module, &[bug]), mutated(gold, module, &[wrong]))

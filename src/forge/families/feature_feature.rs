@@ -96,6 +96,7 @@ fn recipe<'a>(input: &ForgeInput<'a>, first: Vec<Site>, second: Vec<Site>) -> Re
     let seed = input.seed;
     Recipe {
         key: key.clone(),
+        kinds: first.iter().chain(&second).map(|s| s.kind).collect(),
         build: Box::new(move || {
             let refactors: Vec<&Site> = first.iter().filter(|s| !s.kind.is_feature()).collect();
             Sides {

@@ -128,6 +128,7 @@ pub(super) fn recipe<'a>(input: &ForgeInput<'a>, family: &str, first: Vec<Site>,
     let seed = input.seed;
     Recipe {
         key: key.clone(),
+        kinds: first.iter().chain(&second).map(|s| s.kind).collect(),
         build: Box::new(move || {
             Sides { summary: summary(&first, &second), key: key.clone(), first: first.clone(), second: second.clone() }
                 .propose(&workspace, seed)

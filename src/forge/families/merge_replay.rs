@@ -28,6 +28,7 @@ impl FamilyBuilder for MergeReplay {
             .iter()
             .map(|merge| Recipe {
                 key: format!("merge-replay|{}", merge.merge),
+                kinds: Vec::new(),
                 build: Box::new(move || match proposal(history, merge) {
                     Ok(proposal) => Some(proposal),
                     Err(err) => {

@@ -48,6 +48,7 @@ fn recipe<'a>(input: &ForgeInput<'a>, moved: Site, edit: Site) -> Recipe<'a> {
     let seed = input.seed;
     Recipe {
         key: key.clone(),
+        kinds: vec![moved.kind, edit.kind],
         build: Box::new(move || {
             // The method is taken out of base and added by its side; gold adds it in
             // the new place.

@@ -53,6 +53,7 @@ impl<'a> PairRecipe<'a> {
     pub(super) fn into_recipe(self) -> Recipe<'a> {
         Recipe {
             key: self.key.clone(),
+            kinds: Vec::new(),
             build: Box::new(move || {
                 let PairRecipe { key, summary, gold, module, first, second, swap_sides } = &self;
                 let base = mutated(gold, module, &[first, second])?;

@@ -73,7 +73,7 @@ impl FamilyBuilder for SignatureCallsite {
                 }
                 let Some(caller) = callers.pop() else { continue };
                 let key = recipe_key(module_a, &parameter, &caller, &modules[caller.module]);
-                out.push(Recipe { key, build: Box::new(move || build(modules, gold, module_a, &parameter, &caller)) });
+                out.push(Recipe { key, kinds: Vec::new(), build: Box::new(move || build(modules, gold, module_a, &parameter, &caller)) });
             }
         }
         out
