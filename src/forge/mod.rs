@@ -127,7 +127,9 @@ pub(crate) fn ordered_candidates(family: Family, input: &ForgeInput, cap: usize)
 /// otherwise fill a cell before a rare one (its one decorator) is ever tried: this is
 /// what makes a run's tasks use many kinds. Recipes without kinds keep their order.
 fn dealt_by_kinds<T>(ranked: Vec<(T, Recipe)>) -> Vec<(T, Recipe)> {
-    let mut groups: Vec<(Vec<Kind>, VecDeque<(T, Recipe)>)> = Vec::new();
+    /// Recipes combining the same kinds, in rank order.
+    type Group<'r, T> = (Vec<Kind>, VecDeque<(T, Recipe<'r>)>);
+    let mut groups: Vec<Group<T>> = Vec::new();
     for item in ranked {
         let mut kinds = item.1.kinds.clone();
         kinds.sort();
@@ -140,7 +142,8 @@ fn dealt_by_kinds<T>(ranked: Vec<(T, Recipe)>) -> Vec<(T, Recipe)> {
     let mut out = Vec::new();
     loop {
         let score = |kinds: &[Kind]| kinds.iter().map(|k| dealt.get(k).copied().unwrap_or(0)).sum::<usize>();
-        let next = groups.iter().enumerate().filter(|(_, (_, g))| !g.is_empty()).min_by_key(|(i, (k, _))| (score(k), *i));
+        let next =
+            groups.iter().enumerate().filter(|(_, (_, g))| !g.is_empty()).min_by_key(|(i, (k, _))| (score(k), *i));
         let Some((i, _)) = next else { break };
         let (kinds, group) = &mut groups[i];
         out.extend(group.pop_front());

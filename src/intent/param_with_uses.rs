@@ -34,7 +34,7 @@ use super::callers::{spliced, Edit};
 use super::kind::Kind;
 use super::prune;
 use super::refs::{self, How};
-use super::signature::{self, block_end, entry_name, has_effects, parameter_span, Call, Def};
+use super::signature::{self, block_end, entry_name, has_effects, indent, parameter_span, Call, Def};
 use super::site::{Change, Site, Transform, Workspace};
 use super::suite;
 use crate::python::text::{block_lines, is_elif};
@@ -149,9 +149,9 @@ fn plan(tree: &Snapshot, def: &Def, name: &str) -> Option<Plan> {
         .find(|a| a.def.arg.as_str() == name)?;
     let Some(ast::Expr::Constant(default)) = param.default.as_deref() else { return None };
     let default = &default.value;
-    let tests = tests_passing(tree, def, name)?;
+    let (tests, examples) = tests_passing(tree, def, name)?;
     let mut edits = vec![signature_edit(module, def, param)?];
-    edits.extend(docstring_edit(module, def, name)?);
+    edits.extend(docstring_edit(module, def, name, &examples)?);
     let mut regions = Vec::new();
     let mut decided: Vec<Range<usize>> = Vec::new();
     let mut stmts = Vec::new();
@@ -206,11 +206,14 @@ fn decided_within(decided: &[Range<usize>], expr: &ast::Expr) -> bool {
     decided.iter().any(|r| r.start <= span.start && span.end <= r.end)
 }
 
-/// The test functions holding a call of `def` that passes `name`; `None` when a call
-/// outside them passes it or may (see the module header).
-fn tests_passing(tree: &Snapshot, def: &Def, name: &str) -> Option<Vec<String>> {
+/// The test functions holding a call of `def` that passes `name`, and where the
+/// docstring's examples passing it start; `None` when another call passes it or may (see
+/// the module header).
+fn tests_passing(tree: &Snapshot, def: &Def, name: &str) -> Option<(Vec<String>, Vec<usize>)> {
     let position = def.positional().iter().position(|(a, _)| a.def.arg.as_str() == name);
+    let own_doc = def.docstring();
     let mut tests = BTreeSet::new();
+    let mut examples = Vec::new();
     let mut parsed: BTreeMap<String, PyModule> = BTreeMap::new();
     for call in signature::calls(tree, def)? {
         if call.keywords.iter().any(Option::is_none) || position.is_some_and(|at| call.spreads_into(at)) {
@@ -219,7 +222,16 @@ fn tests_passing(tree: &Snapshot, def: &Def, name: &str) -> Option<Vec<String>> 
         if !passes(&call, name, position) {
             continue;
         }
-        if call.doctest || !snapshot::is_test_file(&call.path) {
+        if call.doctest {
+            // An example of the option in the function's own docstring goes with it.
+            let own = call.path == def.module.path && own_doc.as_ref().is_some_and(|d| d.contains(&call.span.start));
+            if !own {
+                return None;
+            }
+            examples.push(call.span.start);
+            continue;
+        }
+        if !snapshot::is_test_file(&call.path) {
             return None;
         }
         if !parsed.contains_key(&call.path) {
@@ -230,7 +242,7 @@ fn tests_passing(tree: &Snapshot, def: &Def, name: &str) -> Option<Vec<String>> 
         let test = suite::tests(module).into_iter().find(|t| PyModule::span(t.stmt).contains(&call.span.start))?;
         tests.insert(test.id);
     }
-    Some(tests.into_iter().collect())
+    Some((tests.into_iter().collect(), examples))
 }
 
 /// Whether a call passes the parameter `name` (at `position` when it may go by position).
@@ -274,10 +286,14 @@ fn is_last(text: &str, end: usize) -> bool {
     text[end..].trim_start().starts_with(')')
 }
 
-/// The edit taking the docstring's entries for `name` out (`None` when its prose quotes
-/// the name: the text would describe a parameter that is not there).
-fn docstring_edit(module: &PyModule, def: &Def, name: &str) -> Option<Vec<Edit>> {
-    let Some(doc) = def.docstring() else { return Some(Vec::new()) };
+/// The edits taking out of the docstring what is about the option: its entries in the
+/// parameter list, the examples starting at `examples` (with their continuation and
+/// output lines), and the lines of a version note quoting it (`.. versionchanged::` with
+/// "Added `strict` option.": the note too when nothing else is left in it). `None` when
+/// other prose quotes the name (`` `strict` ``, `*strict*`: the text would describe a
+/// parameter that is not there) or a section would be left with a header alone.
+fn docstring_edit(module: &PyModule, def: &Def, name: &str, examples: &[usize]) -> Option<Vec<Edit>> {
+    let Some(doc) = def.docstring() else { return examples.is_empty().then(Vec::new) };
     let text = &module.text;
     let mut lines: Vec<(usize, &str)> = Vec::new();
     let mut start = doc.start;
@@ -285,24 +301,110 @@ fn docstring_edit(module: &PyModule, def: &Def, name: &str) -> Option<Vec<Edit>>
         lines.push((start, line));
         start += line.len();
     }
-    let mut edits = Vec::new();
-    let mut kept = String::new();
-    let mut i = 0;
+    let mut gone = vec![false; lines.len()];
+    let mut i = 1;
     while i < lines.len() {
-        if i > 0 && entry_name(lines[i].1) == Some(name) {
+        if entry_name(lines[i].1) == Some(name) {
             let end = block_end(&lines, i, name);
             if end >= lines.len() {
                 return None;
             }
-            edits.push(Edit::new(lines[i].0..lines[end].0, ""));
+            gone[i..end].iter_mut().for_each(|g| *g = true);
             i = end;
         } else {
-            kept.push_str(lines[i].1);
             i += 1;
         }
     }
-    let quoted = [format!("`{name}`"), format!("*{name}*")];
-    (!quoted.iter().any(|q| kept.contains(q.as_str()))).then_some(edits)
+    for &at in examples {
+        let first = lines.iter().rposition(|(offset, _)| *offset <= at)?;
+        let end = example_end(&lines, first);
+        gone[first..end].iter_mut().for_each(|g| *g = true);
+    }
+    let quotes = [format!("`{name}`"), format!("*{name}*")];
+    let quoting = |line: &str| quotes.iter().any(|q| line.contains(q.as_str()));
+    for i in 1..lines.len() {
+        if gone[i] || !quoting(lines[i].1) {
+            continue;
+        }
+        let note = version_note(&lines, i)?;
+        gone[i] = true;
+        let body = note + 1..block_end_by_indent(&lines, note);
+        if body.clone().all(|j| gone[j]) {
+            gone[note] = true;
+            // The blank line that set the note apart goes with it.
+            if note > 0 && lines[note - 1].1.trim().is_empty() {
+                gone[note - 1] = true;
+            }
+        }
+    }
+    if leaves_a_bare_header(&lines, &gone) {
+        return None;
+    }
+    let mut edits = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if gone[i] {
+            let run = (i..lines.len()).take_while(|&j| gone[j]).count();
+            let end = lines.get(i + run).map_or(doc.end, |l| l.0);
+            edits.push(Edit::new(lines[i].0..end, ""));
+            i += run;
+        } else {
+            i += 1;
+        }
+    }
+    Some(edits)
+}
+
+/// The index of the first line after the doctest example opening at `lines[first]`:
+/// its `...` lines and its output, up to a blank line, the next `>>>` or the docstring's
+/// last line.
+fn example_end(lines: &[(usize, &str)], first: usize) -> usize {
+    let mut end = first + 1;
+    while end + 1 < lines.len() {
+        let line = lines[end].1.trim();
+        if line.is_empty() || line.starts_with(">>>") {
+            break;
+        }
+        end += 1;
+    }
+    end
+}
+
+/// The index of the `.. versionadded::`/`.. versionchanged::` line whose note holds
+/// `lines[at]` (a line indented under it); `None` when the line is no such note's.
+fn version_note(lines: &[(usize, &str)], at: usize) -> Option<usize> {
+    let own = indent(lines[at].1);
+    let opener = (0..at).rev().find(|&j| !lines[j].1.trim().is_empty() && indent(lines[j].1) < own)?;
+    let trimmed = lines[opener].1.trim_start();
+    (trimmed.starts_with(".. versionadded::") || trimmed.starts_with(".. versionchanged::")).then_some(opener)
+}
+
+/// The index of the first line after the block opened at `lines[at]`: its lines
+/// indented deeper.
+fn block_end_by_indent(lines: &[(usize, &str)], at: usize) -> usize {
+    let own = indent(lines[at].1);
+    let mut end = at + 1;
+    while end < lines.len() && !lines[end].1.trim().is_empty() && indent(lines[end].1) > own {
+        end += 1;
+    }
+    end
+}
+
+/// Whether taking out the lines `gone` leaves a section header (`Args:`, `Example:`)
+/// with nothing under it.
+fn leaves_a_bare_header(lines: &[(usize, &str)], gone: &[bool]) -> bool {
+    (0..lines.len()).any(|i| {
+        let header = lines[i].1.trim();
+        if gone[i] || !(header.len() > 1 && header.ends_with(':') && !header.contains(' ')) {
+            return false;
+        }
+        let own = indent(lines[i].1);
+        let body: Vec<usize> = (i + 1..lines.len())
+            .take_while(|&j| lines[j].1.trim().is_empty() || indent(lines[j].1) > own)
+            .filter(|&j| !lines[j].1.trim().is_empty())
+            .collect();
+        !body.is_empty() && body.iter().all(|&j| gone[j])
+    })
 }
 
 /// Whether a clause condition of the chain starting at `head` mentions `name`.
@@ -660,5 +762,14 @@ mod tests {
         let module = PyModule::parse("lib.py", source).unwrap();
         let plan = plan(&tree, &Def::find(&module, "tidy").unwrap(), "strict").unwrap();
         assert_eq!(plan.tests, ["tests/test_lib.py::test_strict"]);
+    }
+
+    #[test]
+    fn its_examples_and_its_version_note_go_with_it() {
+        let source = "def capitalize(text, strict=True):\n    \"\"\"\n    Capitalize `text`.\n\n    Args:\n        text (str): The text.\n        strict (bool, optional): Lower the rest. Defaults to ``True``.\n\n    Example:\n\n        >>> capitalize('a B')\n        'A b'\n        >>> capitalize('a B', False)\n        'A B'\n\n    .. versionadded:: 1.1.0\n\n    .. versionchanged:: 3.0.0\n        Added `strict` option.\n    \"\"\"\n    return text.capitalize() if strict else text[:1].upper() + text[1:]\n";
+        let test = "from lib import capitalize\n\n\ndef test_capitalize():\n    assert capitalize('a B') == 'A b'\n\n\ndef test_not_strict():\n    assert capitalize('a B', strict=False) == 'A B'\n";
+        let got = stripped(source, test, "capitalize", "strict").unwrap();
+        let expected = "def capitalize(text):\n    \"\"\"\n    Capitalize `text`.\n\n    Args:\n        text (str): The text.\n\n    Example:\n\n        >>> capitalize('a B')\n        'A b'\n\n    .. versionadded:: 1.1.0\n    \"\"\"\n    return text.capitalize()\n";
+        assert_eq!(got, expected);
     }
 }
