@@ -13,7 +13,7 @@ use crate::env_server::{Server, SAMPLE};
 use serde_json::{json, Value};
 
 /// A task with two conflicted source files.
-const TWO_FILES: &str = "ledger-eb8d4e35ef";
+const TWO_FILES: &str = "processor-0f7646931a";
 const DIVERGE: &str = "calculator-c80129ecf3";
 
 /// A reply of `POST /mcp`: status, the session header, the body (JSON, or `Null` when empty).
