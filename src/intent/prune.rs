@@ -37,12 +37,13 @@ enum Place {
     Method { class: usize, index: usize },
 }
 
-/// How often each identifier is used in a module (definitions' own names excluded).
-fn counts(module: &PyModule) -> BTreeMap<&str, usize> {
+/// How often each identifier is used in a module (definitions' own names excluded),
+/// counting attribute reads (`x.name`) when `attributes` says so.
+fn counts(module: &PyModule, attributes: bool) -> BTreeMap<String, usize> {
     let mut out = BTreeMap::new();
     for u in refs::uses(&module.suite) {
-        if u.how != How::Store {
-            *out.entry(u.name).or_default() += 1;
+        if u.how != How::Store && (attributes || u.how != How::Attribute) {
+            *out.entry(u.name.to_string()).or_default() += 1;
         }
     }
     out
@@ -59,19 +60,23 @@ pub(crate) fn prune(
     elsewhere: &dyn Fn(&str) -> bool,
 ) -> Option<String> {
     let old = PyModule::parse(path, before).ok()?;
-    let used_before: BTreeMap<String, usize> = counts(&old).into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    // An import binds a name in this file only: `attr.astuple` does not read the
+    // `astuple` imported beside it. Other definitions may be read as attributes (a
+    // class's, the module's), so for them an attribute of the name counts.
+    let used_before = [counts(&old, false), counts(&old, true)];
     let mut text = text;
     loop {
         let module = PyModule::parse(path, &text).ok()?;
-        let now = counts(&module);
+        let now = [counts(&module, false), counts(&module, true)];
         let candidates = candidates(&module, test_file);
         let mut bound: BTreeMap<&str, usize> = BTreeMap::new();
         for c in &candidates {
             *bound.entry(c.name.as_str()).or_default() += 1;
         }
         let Some(unused) = candidates.iter().find(|c| {
-            used_before.get(&c.name).is_some_and(|n| *n > 0)
-                && !now.contains_key(c.name.as_str())
+            let counted = usize::from(!matches!(c.place, Place::Import { .. }));
+            used_before[counted].get(&c.name).is_some_and(|n| *n > 0)
+                && !now[counted].contains_key(c.name.as_str())
                 && bound[c.name.as_str()] == 1
                 && !defined_twice(&module, &c.name)
                 && !elsewhere(&c.name)
@@ -213,5 +218,13 @@ mod tests {
                      def f():\n    return re\n";
         let got = prune("m.py", before, after.to_string(), false, &|_| false).unwrap();
         assert_eq!(got, "import os\nimport re\n\n\ndef f():\n    return re\n");
+    }
+
+    #[test]
+    fn an_import_read_only_as_another_module_attribute_goes() {
+        let before = "import attr\nfrom attr import astuple\n\n\ndef test_a():\n    assert astuple(1)\n\n\ndef test_b():\n    assert attr.astuple(2)\n";
+        let after = "import attr\nfrom attr import astuple\n\n\ndef test_b():\n    assert attr.astuple(2)\n";
+        let got = prune("tests/test_m.py", before, after.to_string(), true, &|_| false).unwrap();
+        assert_eq!(got, "import attr\n\n\ndef test_b():\n    assert attr.astuple(2)\n");
     }
 }
