@@ -11,7 +11,9 @@
 //! `p is None`, `p is not None`, `p == constant`, `p != constant`. Taking the feature
 //! out specialises the function to the default: each condition is decided, or loses the
 //! operand; a clause decided false goes with its lines; a clause decided true becomes
-//! the chain's last (`else`), or, first, the chain itself (its body dedented in place).
+//! the chain's last (`else`), or, first, the chain itself (its body dedented in place);
+//! when every clause left then leaves the block (`raise`, `continue`) and one always
+//! runs, the statements after the chain go too (they are dead without the option).
 //! The parameter leaves the signature and the docstring's entry for it goes.
 //! Its tests are the test functions holding a call that passes it (by keyword or by
 //! position): they go too, and what the edits left unused is pruned.
@@ -409,5 +411,12 @@ mod tests {
         let got = stripped(source, test, "capitalize", "strict").unwrap();
         let expected = "def capitalize(text):\n    \"\"\"\n    Capitalize `text`.\n\n    Args:\n        text (str): The text.\n\n    Example:\n\n        >>> capitalize('a B')\n        'A b'\n\n    .. versionadded:: 1.1.0\n    \"\"\"\n    return text.capitalize()\n";
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn code_after_a_branch_that_always_leaves_goes() {
+        let source = "def tidy(text, strict=True):\n    out = []\n    for item in text.split(';'):\n        if '=' not in item:\n            if strict:\n                raise ValueError(item)\n            continue\n        out.append(item)\n    return out\n";
+        let expected = "def tidy(text):\n    out = []\n    for item in text.split(';'):\n        if '=' not in item:\n            raise ValueError(item)\n        out.append(item)\n    return out\n";
+        assert_eq!(stripped(source, TEST, "tidy", "strict").unwrap(), expected);
     }
 }

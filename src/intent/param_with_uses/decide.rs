@@ -110,8 +110,36 @@ pub(super) fn chain_edit(
             out
         }
     };
-    let end = all.last().and_then(|c| block_lines(module, c.body)).map(|l| l.end)?;
-    Some((Edit::new(whole.start..end.max(whole.end), replacement), tests_at))
+    let mut end = all.last().and_then(|c| block_lines(module, c.body)).map(|l| l.end)?.max(whole.end);
+    // Every clause left leaves the block (`raise`, `return`, ...) and one always runs:
+    // what followed the chain is dead, as a developer without the option would not
+    // have written it.
+    let always = matches!(kept.last(), Some((None, _)));
+    if always && kept.iter().all(|(_, clause)| leaves(clause.body)) {
+        if let Some(last) = following(body, stmt).last() {
+            end = module.whole_lines(last)?.end;
+        }
+    }
+    Some((Edit::new(whole.start..end, replacement), tests_at))
+}
+
+/// Whether a block always leaves its enclosing one: it ends in `return`, `raise`,
+/// `continue` or `break`.
+fn leaves(block: &[ast::Stmt]) -> bool {
+    matches!(
+        block.last(),
+        Some(ast::Stmt::Return(_) | ast::Stmt::Raise(_) | ast::Stmt::Continue(_) | ast::Stmt::Break(_))
+    )
+}
+
+/// The statements after `stmt` in its block of `body`.
+fn following<'a>(body: &'a [ast::Stmt], stmt: &ast::Stmt) -> &'a [ast::Stmt] {
+    let mut blocks = Vec::new();
+    collect_blocks(body, &mut blocks);
+    blocks
+        .into_iter()
+        .find_map(|b| b.iter().position(|s| std::ptr::eq(s, stmt)).map(|i| &b[i + 1..]))
+        .unwrap_or(&[])
 }
 
 /// Whether `stmt` is its block's only statement (a docstring aside).
