@@ -46,31 +46,15 @@ pub(crate) const SYNONYMS: &[(&str, &str)] = &[
     ("add", "append"),
     ("append", "add"),
     ("insert", "add"),
-    ("count", "tally"),
     ("num", "count"),
     ("number", "count"),
-    ("value", "amount"),
-    ("values", "amounts"),
-    ("amount", "value"),
     ("val", "value"),
     ("item", "entry"),
     ("items", "entries"),
-    ("entry", "item"),
-    ("entries", "items"),
     ("size", "length"),
     ("length", "size"),
-    ("name", "label"),
-    ("names", "labels"),
-    ("label", "name"),
-    ("data", "payload"),
-    ("payload", "data"),
-    ("result", "outcome"),
-    ("results", "outcomes"),
     ("res", "result"),
     ("msg", "message"),
-    ("message", "text"),
-    ("text", "content"),
-    ("content", "text"),
     ("config", "settings"),
     ("settings", "config"),
     ("cfg", "config"),
@@ -78,8 +62,6 @@ pub(crate) const SYNONYMS: &[(&str, &str)] = &[
     ("index", "position"),
     ("idx", "index"),
     ("pos", "position"),
-    ("position", "offset"),
-    ("offset", "position"),
     ("start", "begin"),
     ("begin", "start"),
     ("end", "stop"),
@@ -87,16 +69,6 @@ pub(crate) const SYNONYMS: &[(&str, &str)] = &[
     ("buf", "buffer"),
     ("tmp", "temp"),
     ("temp", "tmp"),
-    ("line", "row"),
-    ("lines", "rows"),
-    ("row", "line"),
-    ("rows", "lines"),
-    ("word", "token"),
-    ("words", "tokens"),
-    ("token", "word"),
-    ("tokens", "words"),
-    ("handle", "process"),
-    ("process", "handle"),
     ("run", "execute"),
     ("execute", "run"),
     ("save", "store"),
@@ -107,10 +79,7 @@ pub(crate) const SYNONYMS: &[(&str, &str)] = &[
     ("combine", "merge"),
     ("select", "pick"),
     ("pick", "select"),
-    ("sort", "order"),
-    ("order", "sort"),
     ("info", "details"),
-    ("details", "info"),
     ("status", "state"),
     ("state", "status"),
     ("limit", "cap"),
@@ -154,6 +123,41 @@ pub(crate) const SYNONYMS: &[(&str, &str)] = &[
     ("call", "invoke"),
     ("invoke", "call"),
 ];
+
+/// Words that say little about what they name (`data`, `value`, `item`): a rename never
+/// goes to one from a word that says more.
+const VAGUE: &[&str] = &[
+    "data", "value", "val", "info", "item", "obj", "object", "content", "payload", "result", "res", "ret", "thing",
+    "stuff", "tmp", "temp", "lst", "elem",
+];
+
+/// Words often swapped that name different ideas: an amount is one kind of value, a
+/// label is not a name, an offset is not a position. A rename from one to the other
+/// (either way, plurals too) changes what the name says.
+const MEANING_SHIFTS: &[(&str, &str)] = &[
+    ("value", "amount"),
+    ("name", "label"),
+    ("sort", "order"),
+    ("position", "offset"),
+    ("line", "row"),
+    ("word", "token"),
+    ("handle", "process"),
+    ("count", "tally"),
+    ("message", "text"),
+    ("text", "content"),
+    ("data", "payload"),
+    ("result", "outcome"),
+];
+
+/// Whether renaming the word `old` to `new` (lower case) keeps what a name says: `new`
+/// is not vaguer ([`VAGUE`] when `old` is not) and the two are no [`MEANING_SHIFTS`] pair.
+pub(crate) fn keeps_meaning(old: &str, new: &str) -> bool {
+    let stem = |w: &str| w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w).to_string();
+    let (old, new) = (stem(old), stem(new));
+    let vaguer = VAGUE.contains(&new.as_str()) && !VAGUE.contains(&old.as_str());
+    let shift = MEANING_SHIFTS.iter().any(|(a, b)| (*a == old && *b == new) || (*a == new && *b == old));
+    !vaguer && !shift
+}
 
 /// Python's keywords (soft ones included) and builtins: a rename never picks one, and a
 /// local that has one's name shadows it.
@@ -343,7 +347,7 @@ pub(crate) fn synonym(name: &str) -> Option<String> {
     words(name).into_iter().find_map(|range| {
         let word = &name[range.clone()];
         let lower = word.to_lowercase();
-        let (_, replacement) = SYNONYMS.iter().find(|(from, _)| *from == lower)?;
+        let (_, replacement) = SYNONYMS.iter().find(|(from, to)| *from == lower && keeps_meaning(from, to))?;
         let new = format!("{}{}{}", &name[..range.start], cased_like(replacement, word), &name[range.end..]);
         (!is_reserved(&new)).then_some(new)
     })
@@ -538,8 +542,22 @@ mod tests {
         assert_eq!(synonym("MAX_SIZE").as_deref(), Some("MAX_LENGTH"));
         assert_eq!(synonym("ItemError").as_deref(), Some("EntryError"));
         assert_eq!(synonym("normalize_sku"), None);
-        assert_eq!(synonym("total_value").as_deref(), Some("total_amount"));
+        assert_eq!(synonym("total_value"), None, "an amount is one kind of value");
+        assert_eq!(synonym("total_size").as_deref(), Some("total_length"));
         assert_eq!(synonym("parseHeader").as_deref(), Some("readHeader"));
+    }
+
+    #[test]
+    fn every_synonym_keeps_what_the_name_says() {
+        for (old, new) in SYNONYMS {
+            assert!(keeps_meaning(old, new), "{old} -> {new}");
+        }
+        for (old, new) in
+            [("amount", "value"), ("value", "amount"), ("labels", "names"), ("entry", "item"), ("text", "content")]
+        {
+            assert!(!keeps_meaning(old, new), "{old} -> {new} should be refused");
+        }
+        assert!(keeps_meaning("val", "value") && keeps_meaning("idx", "index") && keeps_meaning("lst", "items"));
     }
 
     #[test]

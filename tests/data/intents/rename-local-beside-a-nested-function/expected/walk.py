@@ -5,5 +5,5 @@ def tree_sizes(tree):
             count += size(child)
         return count
 
-    payload = [size(node) for node in tree]
-    return payload
+    entries = [size(node) for node in tree]
+    return entries

@@ -5,5 +5,5 @@ def tree_sizes(tree):
             count += size(child)
         return count
 
-    data = [size(node) for node in tree]
-    return data
+    items = [size(node) for node in tree]
+    return items

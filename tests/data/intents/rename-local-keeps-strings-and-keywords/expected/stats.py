@@ -1,11 +1,11 @@
 def weighted(values, weights):
-    """Weighted mean; `outcome` holds the running sum."""
-    outcome = 0.0
+    """Weighted mean; `result` holds the running sum."""
+    result = 0.0
     for value, weight in zip(values, weights):
-        outcome += value * weight  # `outcome` grows
+        result += value * weight  # `result` grows
     total = sum(weights)
     if not total:
-        raise ValueError("no result without weights")
-    outcome = outcome / total
-    print(f"result={outcome:.2f}", {"result": outcome})
-    return dict(result=outcome)["result"]
+        raise ValueError("no res without weights")
+    result = result / total
+    print(f"res={result:.2f}", {"res": result})
+    return dict(res=result)["res"]

@@ -1,11 +1,11 @@
 def weighted(values, weights):
-    """Weighted mean; `result` holds the running sum."""
-    result = 0.0
+    """Weighted mean; `res` holds the running sum."""
+    res = 0.0
     for value, weight in zip(values, weights):
-        result += value * weight  # `result` grows
+        res += value * weight  # `res` grows
     total = sum(weights)
     if not total:
-        raise ValueError("no result without weights")
-    result = result / total
-    print(f"result={result:.2f}", {"result": result})
-    return dict(result=result)["result"]
+        raise ValueError("no res without weights")
+    res = res / total
+    print(f"res={res:.2f}", {"res": res})
+    return dict(res=res)["res"]

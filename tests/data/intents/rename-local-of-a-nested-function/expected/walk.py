@@ -1,9 +1,9 @@
 def tree_sizes(tree):
     def size(node):
-        tally = 1
+        count = 1
         for child in node.get("children", []):
-            tally += size(child)
-        return tally
+            count += size(child)
+        return count
 
     data = [size(node) for node in tree]
     return data

@@ -1,9 +1,9 @@
 def tree_sizes(tree):
     def size(node):
-        count = 1
+        cnt = 1
         for child in node.get("children", []):
-            count += size(child)
-        return count
+            cnt += size(child)
+        return cnt
 
     data = [size(node) for node in tree]
     return data

@@ -3,20 +3,20 @@ class Cache:
         self.limit = limit
         self.entries = {}
 
-    def put(self, key, amount, *, replace=True):
-        """Store ``amount`` under ``key``.
+    def put(self, key, value, *, replace=True):
+        """Store ``value`` under ``key``.
 
-        A *amount* that is already stored is kept unless *replace*.
+        A *value* that is already stored is kept unless *replace*.
 
         :param key: the key
-        :param amount: what to store
-        :type amount: object
+        :param value: what to store
+        :type value: object
         """
         if key in self.entries and not replace:
             return self.entries[key]
-        self.entries[key] = amount
-        return amount
+        self.entries[key] = value
+        return value
 
     def put_all(self, pairs):
         for key, value in pairs:
-            self.put(key, amount=value)
+            self.put(key, value=value)

@@ -3,20 +3,20 @@ class Cache:
         self.limit = limit
         self.entries = {}
 
-    def put(self, key, value, *, replace=True):
-        """Store ``value`` under ``key``.
+    def put(self, key, val, *, replace=True):
+        """Store ``val`` under ``key``.
 
-        A *value* that is already stored is kept unless *replace*.
+        A *val* that is already stored is kept unless *replace*.
 
         :param key: the key
-        :param value: what to store
-        :type value: object
+        :param val: what to store
+        :type val: object
         """
         if key in self.entries and not replace:
             return self.entries[key]
-        self.entries[key] = value
-        return value
+        self.entries[key] = val
+        return val
 
     def put_all(self, pairs):
         for key, value in pairs:
-            self.put(key, value=value)
+            self.put(key, val=value)

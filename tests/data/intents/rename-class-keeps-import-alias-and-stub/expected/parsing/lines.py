@@ -1,7 +1,7 @@
 import re
 
 
-class RowParser:
+class EntryParser:
     pattern = re.compile(r"(\w+)=(\w+)")
 
     def pairs(self, text):
@@ -9,5 +9,5 @@ class RowParser:
 
 
 def parse_all(texts):
-    parser = RowParser()
+    parser = EntryParser()
     return [parser.pairs(t) for t in texts]

@@ -1,5 +1,5 @@
 import parsing.lines as lines_mod
-from parsing.lines import RowParser as Parser
+from parsing.lines import EntryParser as Parser
 
 
 def test_pairs():
@@ -7,4 +7,4 @@ def test_pairs():
 
 
 def test_module_attribute():
-    assert isinstance(lines_mod.RowParser(), Parser)
+    assert isinstance(lines_mod.EntryParser(), Parser)

@@ -1,7 +1,7 @@
 import re
 
 
-class LineParser:
+class ItemParser:
     pattern = re.compile(r"(\w+)=(\w+)")
 
     def pairs(self, text):
@@ -9,5 +9,5 @@ class LineParser:
 
 
 def parse_all(texts):
-    parser = LineParser()
+    parser = ItemParser()
     return [parser.pairs(t) for t in texts]

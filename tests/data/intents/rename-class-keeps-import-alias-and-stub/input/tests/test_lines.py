@@ -1,5 +1,5 @@
 import parsing.lines as lines_mod
-from parsing.lines import LineParser as Parser
+from parsing.lines import ItemParser as Parser
 
 
 def test_pairs():
@@ -7,4 +7,4 @@ def test_pairs():
 
 
 def test_module_attribute():
-    assert isinstance(lines_mod.LineParser(), Parser)
+    assert isinstance(lines_mod.ItemParser(), Parser)

@@ -3,7 +3,7 @@ from cache import Cache
 
 def test_put():
     cache = Cache(limit=2)
-    assert cache.put("a", amount=1) == 1
-    assert cache.put("a", amount=2, replace=False) == 1
+    assert cache.put("a", value=1) == 1
+    assert cache.put("a", value=2, replace=False) == 1
     cache.put_all([("b", 3)])
     assert cache.entries == {"a": 1, "b": 3}
