@@ -187,7 +187,7 @@ mod tests {
 
     #[test]
     fn a_side_agent_solving_an_integration_task_fails_the_check() {
-        let (files, recorded) = unchecked_sample_task("calculator-41f9b8b669");
+        let (files, recorded) = unchecked_sample_task("calculator-4b6cec0f51");
         assert_eq!(files.task.family.side_rule(), SideRule::BothPass);
         assert_eq!(side_agent_solving(&files, &recorded), None, "the sample task as checked");
         let mut solved = recorded.clone();
