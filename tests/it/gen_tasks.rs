@@ -83,10 +83,11 @@ fn tasks_verify_with_plain_git_and_are_deterministic() {
 fn large_tasks_deal_pairs_across_branches_of_one_commit_per_intent() {
     let work = tempfile::tempdir().unwrap();
     let (out, cache) = (work.path().join("out"), work.path().join("cache"));
-    // Seed 1: under seed 0 the first dealt candidate (since add-module joined the
-    // features) fails a side, a rejection the validation exists for, and the next one
-    // is medium; the test is about the shape of a large task.
-    let args = ["--scale", "large", "--families", "feature-refactor", "--seed", "1"];
+    // feature-contract, seed 1: since renames that change a name's meaning are refused,
+    // processor's renames deal one large feature-refactor candidate, which fails a side
+    // (a rejection the validation exists for); under seed 0 the first contract one is
+    // medium. The test is about the shape of a large task.
+    let args = ["--scale", "large", "--families", "feature-contract", "--seed", "1"];
     let one = report(&generate("substrates/processor", &out, &cache, &args));
     assert_eq!(one["by_scale"]["large"], 1, "{one}");
     let version = out.join("mergeforge/1.0.0");
@@ -95,14 +96,15 @@ fn large_tasks_deal_pairs_across_branches_of_one_commit_per_intent() {
     assert_eq!(entry["scale"], "large");
     let task_dir = version.join("tasks").join(entry["id"].as_str().unwrap());
     let solution = read_json(&task_dir.join("solution.json"));
-    // Six intents a side, one commit each, with as many messages; every edge witnessed.
+    // Six intents a side, one commit each, with as many messages; six edges or more
+    // witnessed (the large bar counts witnessed edges only).
     for side in ["ours", "theirs"] {
         let commits = solution["intents"][side]["commits"].as_array().unwrap();
         assert_eq!(commits.len(), 6, "{side}: {commits:?}");
         assert_eq!(solution["intents"][side]["changes"].as_array().unwrap().len(), 6);
     }
     let edges = solution["interactions"].as_array().unwrap();
-    assert!(edges.len() >= 6 && edges.iter().all(|e| e["witnessed"] == true), "{edges:?}");
+    assert!(edges.iter().filter(|e| e["witnessed"] == true).count() >= 6, "{edges:?}");
     // Every commit passes its own suite, none shares author and date with another.
     verify_task_with_git(&task_dir);
 
