@@ -224,21 +224,7 @@ fn apply(tree: &Snapshot, site: &Site) -> Option<Snapshot> {
     let stmt = find(&module, class, name)?;
     let clause =
         clauses::of(&module, body(stmt)).into_iter().filter(|c| c.form == form && c.header == header).nth(occurrence)?;
-    let mut texts: BTreeMap<String, String> = BTreeMap::new();
-    texts.insert(site.path.clone(), clause.removed_from(&module.text));
-    let ids: BTreeSet<String> = site.tests.iter().cloned().collect();
-    let test_paths: BTreeSet<&str> = ids.iter().filter_map(|id| id.split_once("::").map(|(p, _)| p)).collect();
-    for path in test_paths {
-        // A listed test another change already took out with its file is gone.
-        let Some(text) = snapshot::text_of(tree, path) else { continue };
-        let edited = suite::without_tests(path, text, &ids)?;
-        if edited != text {
-            texts.insert(path.to_string(), edited);
-        }
-    }
-    let mut out = tree.clone();
-    prune::write_pruned(tree, &mut out, texts)?;
-    Some(out)
+    prune::feature_taken_out(tree, &site.path, clause.removed_from(&module.text), &site.tests)
 }
 
 #[cfg(test)]

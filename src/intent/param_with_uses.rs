@@ -323,20 +323,7 @@ fn apply(tree: &Snapshot, site: &Site) -> Option<Snapshot> {
     if plan.tests.iter().any(|t| !ids.contains(t)) {
         return None;
     }
-    let mut texts: BTreeMap<String, String> = BTreeMap::new();
-    texts.insert(site.path.clone(), spliced(&module.text, &plan.edits)?);
-    let test_paths: BTreeSet<&str> = ids.iter().filter_map(|id| id.split_once("::").map(|(p, _)| p)).collect();
-    for path in test_paths {
-        // A listed test another change already took out with its file is gone.
-        let Some(text) = snapshot::text_of(tree, path) else { continue };
-        let edited = suite::without_tests(path, text, &ids)?;
-        if edited != text {
-            texts.insert(path.to_string(), edited);
-        }
-    }
-    let mut out = tree.clone();
-    prune::write_pruned(tree, &mut out, texts)?;
-    Some(out)
+    prune::feature_taken_out(tree, &site.path, spliced(&module.text, &plan.edits)?, &site.tests)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! asks for fixtures by parameter) and identifier-like strings (`__all__`, string
 //! annotations), so a doubt keeps a definition.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use rustpython_ast as ast;
@@ -204,6 +204,27 @@ pub(super) fn write_pruned(before: &Snapshot, out: &mut Snapshot, edits: BTreeMa
         out.insert(path, Arc::from(text.as_bytes()));
     }
     Some(())
+}
+
+/// `tree` with the file at `path` replaced by `text` (a feature's unit taken out) and the
+/// test functions `tests` taken out of their files, each edited file pruned of what the
+/// edits left unused; `None` when a test file would be left without tests or a file
+/// would not parse. A listed test another change already took out with its file is gone.
+pub(super) fn feature_taken_out(tree: &Snapshot, path: &str, text: String, tests: &[String]) -> Option<Snapshot> {
+    let mut texts: BTreeMap<String, String> = BTreeMap::new();
+    texts.insert(path.to_string(), text);
+    let ids: BTreeSet<String> = tests.iter().cloned().collect();
+    let test_paths: BTreeSet<&str> = ids.iter().filter_map(|id| id.split_once("::").map(|(p, _)| p)).collect();
+    for test_path in test_paths {
+        let Some(old) = snapshot::text_of(tree, test_path) else { continue };
+        let edited = super::suite::without_tests(test_path, old, &ids)?;
+        if edited != old {
+            texts.insert(test_path.to_string(), edited);
+        }
+    }
+    let mut out = tree.clone();
+    write_pruned(tree, &mut out, texts)?;
+    Some(out)
 }
 
 #[cfg(test)]
