@@ -38,6 +38,7 @@ use super::prune;
 use super::refs::{self, How};
 use super::signature::{self, parameter_span, Call, Def};
 use super::site::{Change, Site, Transform, Workspace};
+use super::strip;
 use super::suite;
 use crate::python::text::is_elif;
 use crate::python::walk::{owned_exprs, walk_stmts};
@@ -108,21 +109,22 @@ fn site_of(tree: &Snapshot, sources: &Sources, home: usize, def: &Def, name: &st
     if plan.tests.is_empty() || plan.tests.len() > MAX_TESTS {
         return None;
     }
+    // Taking it out of HEAD must work (a test file left without tests, a file that would
+    // not parse: no site).
+    prune::feature_taken_out(tree, &module.path, spliced(&module.text, &plan.edits)?, &plan.tests)?;
     let function = def.class.is_none().then_some(def.name());
     let mut uses = def.uses();
-    let locals: BTreeSet<&str> = refs::uses_of(def.stmt)
-        .into_iter()
-        .filter(|u| matches!(u.how, How::Store | How::Parameter))
-        .map(|u| u.name)
-        .collect();
+    let own = refs::uses_of(def.stmt);
+    let locals: BTreeSet<&str> =
+        own.iter().filter(|u| matches!(u.how, How::Store | How::Parameter)).map(|u| u.name).collect();
     for region in &plan.regions {
         uses.extend(sources.uses_of(home, def.stmt, function, Some(region)));
-        let read = refs::uses_of(def.stmt).into_iter().filter(|u| u.how == How::Name && region.contains(&u.offset));
+        let read = own.iter().filter(|u| u.how == How::Name && region.contains(&u.offset));
         let read_locals = read.map(|u| u.name).filter(|n| *n != name && locals.contains(n) && !RECEIVERS.contains(n));
         uses.extend(read_locals.map(|local| format!("{}.{local}", def.qual)));
     }
     let span = PyModule::span(def.stmt);
-    let site = Site {
+    Some(Site {
         kind: Kind::ParamWithUses,
         path: module.path.clone(),
         symbol: format!("{}#{name}", def.qual),
@@ -130,8 +132,7 @@ fn site_of(tree: &Snapshot, sources: &Sources, home: usize, def: &Def, name: &st
         uses,
         target: Some(name.to_string()),
         tests: plan.tests,
-    };
-    apply(tree, &site).map(|_| site)
+    })
 }
 
 /// What taking an option out does to its function's file, and its tests.
@@ -258,40 +259,31 @@ fn passes(call: &Call, name: &str, position: Option<usize>) -> bool {
     call.keywords.iter().any(|k| k.as_deref() == Some(name)) || position.is_some_and(|at| call.args.len() > at)
 }
 
-/// The edit taking the parameter out of the signature, with its comma (its whole line
-/// when it has one to itself); `None` for the only keyword-only parameter after a bare `*`.
+/// The edit taking the parameter out of the signature, as an element of its
+/// comma-separated list ([`strip::element_range`]: its whole line when it has one to
+/// itself, else with a comma); `None` for the only keyword-only parameter after a bare
+/// `*`. `*args` and `**kwargs` count with their stars; a bare `*` or `/` is no element,
+/// so a parameter beside one keeps it.
 fn signature_edit(module: &PyModule, def: &Def, param: &ast::ArgWithDefault) -> Option<Edit> {
     let args = def.args;
     let keyword_only = args.kwonlyargs.iter().any(|a| std::ptr::eq(a, param));
     if keyword_only && args.kwonlyargs.len() == 1 && args.vararg.is_none() {
         return None;
     }
-    let text = &module.text;
-    let span = parameter_span(param);
-    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i + 1);
-    let after = text[span.end..line_end].trim();
-    if text[line_start..span.start].trim().is_empty() && (after == "," || after.is_empty() && !is_last(text, span.end)) {
-        return Some(Edit::new(line_start..line_end, ""));
-    }
-    let rest = &text[span.end..];
-    let gap = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-    if rest[gap..].starts_with(',') {
-        let comma = span.end + gap + 1;
-        let tail = &text[comma..];
-        let spaces = tail.len() - tail.trim_start_matches([' ', '\t']).len();
-        if !tail[spaces..].starts_with(['\n', '\r', ')']) {
-            return Some(Edit::new(span.start..comma + spaces, ""));
-        }
-    }
-    // The last parameter: the comma before it goes.
-    let before = text[..span.start].trim_end();
-    before.ends_with(',').then(|| Edit::new(before.len() - 1..span.end, ""))
-}
-
-/// Whether the parameter ending at `end` is the last of its list (a `)` follows).
-fn is_last(text: &str, end: usize) -> bool {
-    text[end..].trim_start().starts_with(')')
+    let starred = |arg: &ast::Arg, stars: usize| {
+        let span = PyModule::span(arg);
+        let star = span.start.saturating_sub(stars);
+        let start = if module.text[star..span.start].chars().all(|c| c == '*') { star } else { span.start };
+        start..span.end
+    };
+    let mut elements: Vec<(Range<usize>, bool)> = Vec::new();
+    elements.extend(args.posonlyargs.iter().chain(&args.args).map(|a| (parameter_span(a), std::ptr::eq(a, param))));
+    elements.extend(args.vararg.as_deref().map(|a| (starred(a, 1), false)));
+    elements.extend(args.kwonlyargs.iter().map(|a| (parameter_span(a), std::ptr::eq(a, param))));
+    elements.extend(args.kwarg.as_deref().map(|a| (starred(a, 2), false)));
+    let index = elements.iter().position(|(_, own)| *own)?;
+    let spans: Vec<Range<usize>> = elements.into_iter().map(|(span, _)| span).collect();
+    Some(Edit::new(strip::element_range(&module.text, &spans, index)?, ""))
 }
 
 /// `Some` when the function in `after` (its file's text once edited) still reads every
@@ -405,5 +397,24 @@ mod tests {
         let source = "def tidy(text, strict=True):\n    out = []\n    for item in text.split(';'):\n        if '=' not in item:\n            if strict:\n                raise ValueError(item)\n            continue\n        out.append(item)\n    return out\n";
         let expected = "def tidy(text):\n    out = []\n    for item in text.split(';'):\n        if '=' not in item:\n            raise ValueError(item)\n        out.append(item)\n    return out\n";
         assert_eq!(stripped(source, TEST, "tidy", "strict").unwrap(), expected);
+    }
+
+    #[test]
+    fn the_parameter_leaves_its_list_with_one_comma() {
+        let cases = [
+            ("def f(a, strict=False):\n    pass\n", "def f(a):\n    pass\n"),
+            ("def f(a, strict=False, b=1):\n    pass\n", "def f(a, b=1):\n    pass\n"),
+            ("def f(a, strict=False, *args):\n    pass\n", "def f(a, *args):\n    pass\n"),
+            ("def f(a, *, x=1, strict=False):\n    pass\n", "def f(a, *, x=1):\n    pass\n"),
+            ("def f(\n    a,\n    strict=False,\n):\n    pass\n", "def f(\n    a,\n):\n    pass\n"),
+            ("def f(a, strict=False, **kw):\n    pass\n", "def f(a, **kw):\n    pass\n"),
+        ];
+        for (before, after) in cases {
+            let module = PyModule::parse("m.py", before).unwrap();
+            let def = Def::find(&module, "f").unwrap();
+            let param = def.args.args.iter().chain(&def.args.kwonlyargs).find(|a| a.def.arg.as_str() == "strict").unwrap();
+            let edit = signature_edit(&module, &def, param).unwrap();
+            assert_eq!(spliced(before, &[edit]).unwrap(), after, "{before}");
+        }
     }
 }

@@ -79,6 +79,12 @@ pub(crate) fn without_statement(module: &PyModule, block: &[ast::Stmt], index: u
 /// it stands alone on it, else the element with the comma that joins it to a neighbour
 /// on the same line. `None` when it is the only element.
 pub(crate) fn without_element(text: &str, elements: &[Range<usize>], index: usize) -> Option<String> {
+    let range = element_range(text, elements, index)?;
+    Some(format!("{}{}", &text[..range.start], &text[range.end..]))
+}
+
+/// The range [`without_element`] takes out of `text`.
+pub(crate) fn element_range(text: &str, elements: &[Range<usize>], index: usize) -> Option<Range<usize>> {
     if elements.len() < 2 {
         return None;
     }
@@ -101,7 +107,7 @@ pub(crate) fn without_element(text: &str, elements: &[Range<usize>], index: usiz
         let rest = &text[comma..];
         element.start..comma + (rest.len() - rest.trim_start_matches([' ', '\t']).len())
     };
-    Some(format!("{}{}", &text[..range.start], &text[range.end..]))
+    Some(range)
 }
 
 /// `text` without the name `alias_index` of the import statement `block[index]`, or
