@@ -85,6 +85,7 @@ fn rewrites_words(rewrites: Rewrites) -> &'static str {
         Rewrites::Parameter => "a parameter",
         Rewrites::Method => "a method name",
         Rewrites::Location => "where a unit lives",
+        Rewrites::Block => "a run of statements, into a helper",
     }
 }
 

@@ -27,6 +27,7 @@ macro_rules! kinds {
             AddModule => add_module::AddModule,
             DictEntry => dict_entry::DictEntry,
             ParamWithUses => param_with_uses::ParamWithUses,
+            ExtractHelper => extract_helper::ExtractHelper,
         }
     };
 }

@@ -111,10 +111,11 @@ impl Kind {
         Kind::ALL.into_iter().filter(|k| k.rewrites().is_some()).collect()
     }
 
-    /// The refactor kinds that rename something (every refactor but a move), in
-    /// catalogue order.
+    /// The refactor kinds that rename something (every refactor but a move and an
+    /// extraction), in catalogue order.
     pub(crate) fn renames() -> Vec<Kind> {
-        Kind::ALL.into_iter().filter(|k| k.rewrites().is_some_and(|r| r != Rewrites::Location)).collect()
+        let renames = |r: Rewrites| !matches!(r, Rewrites::Location | Rewrites::Block);
+        Kind::ALL.into_iter().filter(|k| k.rewrites().is_some_and(renames)).collect()
     }
 
     /// Whether two sites of the kind may need the same test (see

@@ -16,7 +16,7 @@ use rustpython_parser::Mode;
 
 mod meaning;
 
-pub(crate) use meaning::keeps_meaning;
+pub(crate) use meaning::{is_vague, keeps_meaning};
 
 /// Word → the synonym a developer would reach for, in lower case. A renamed identifier
 /// replaces its first word (from the left) that has an entry here.

@@ -232,7 +232,7 @@ fn collect_functions<'a>(
 
 /// Identifiers a statement binds without a `Name` node (a nested `def`/`class`,
 /// `import`, `global`/`nonlocal`, `except ... as`, match captures).
-fn identifier_bindings(stmt: &ast::Stmt) -> Vec<&str> {
+pub(super) fn identifier_bindings(stmt: &ast::Stmt) -> Vec<&str> {
     let mut names: Vec<&str> = Vec::new();
     match stmt {
         ast::Stmt::FunctionDef(d) => names.push(&d.name),

@@ -73,6 +73,9 @@ pub enum Rewrites {
     Method,
     /// Where a unit lives: a move to another module, with every import and use.
     Location,
+    /// A run of one function's statements, moved into a new helper the function calls
+    /// (the site's symbol is the function; its lines are the run's).
+    Block,
 }
 
 /// What intents see of a substrate at HEAD.

@@ -16,7 +16,7 @@ use super::compound;
 use super::integrate::{first_independent_pair, independent, listed, uses, Sides};
 use crate::forge::proposal::{seeded_rank, FamilyBuilder, ForgeInput, Recipe, SideRule};
 use crate::snapshot::{self, Snapshot};
-use crate::intent::{naming, Kind, Site};
+use crate::intent::{naming, Kind, Rewrites, Site};
 
 pub(crate) struct FeatureRefactor;
 
@@ -53,7 +53,7 @@ impl FamilyBuilder for FeatureRefactor {
                 // branch reading a renamed local holds such lines itself); elsewhere the
                 // collision is a break outside the markers (mixed or semantic, capped at
                 // a quarter of a run): only some of those are tried.
-                let local = refactor.kind.renames_in_function();
+                let local = refactor.kind.renames_in_function() || refactor.kind.rewrites() == Some(Rewrites::Block);
                 if local || beside_a_use(workspace.tree, feature, refactor) || one_in_four(refactor, feature) {
                     out.push(recipe(input, NAME, vec![(*feature).clone()], vec![refactor.clone()]));
                     singles.push((feature, refactor));

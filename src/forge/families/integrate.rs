@@ -98,11 +98,25 @@ pub(super) fn uses(feature: &Site, refactor: &Site) -> bool {
     if refactor.kind.renames_in_function() {
         return feature.uses.contains(&refactor.symbol);
     }
+    if refactor.kind.rewrites() == Some(Rewrites::Block) {
+        return in_or_beside(feature, refactor);
+    }
     let reads = |name: &String| match refactor.kind.rewrites() {
         Some(Rewrites::Method) => feature.uses.contains(&format!(".{name}")),
         _ => feature.uses.contains(name),
     };
     feature.symbol != refactor.symbol && refactor.uses.iter().any(reads)
+}
+
+/// Whether `feature` is a part of the function `block` extracts from (a branch,
+/// `func#elif1`) whose lines lie inside the extracted run or touch it: added there, its
+/// lines belong in the helper (inside) or collide with the call (beside).
+fn in_or_beside(feature: &Site, block: &Site) -> bool {
+    let function = feature.symbol.split_once('#').map(|(function, _)| function);
+    feature.path == block.path
+        && function == Some(block.symbol.as_str())
+        && feature.lines.start <= block.lines.end
+        && block.lines.start <= feature.lines.end
 }
 
 /// The two sides of an integration task, each the intents it makes in order (features
@@ -308,6 +322,22 @@ pub(super) fn site(kind: crate::intent::Kind, symbol: &str, uses: &[&str]) -> Si
 mod tests {
     use super::*;
     use crate::intent::Kind;
+
+    #[test]
+    fn a_branch_meets_an_extraction_of_its_function_inside_or_next_to_the_run() {
+        let at = |kind: Kind, symbol: &str, lines: std::ops::Range<usize>| Site {
+            lines,
+            ..site_in(kind, "pkg/a.py", symbol, &["parse"])
+        };
+        let run = at(Kind::ExtractHelper, "parse", 10..15);
+        assert!(uses(&at(Kind::Branch, "parse#elif1", 11..13), &run));
+        assert!(uses(&at(Kind::Branch, "parse#guard1", 8..10), &run));
+        assert!(uses(&at(Kind::Branch, "parse#else1", 15..17), &run));
+        assert!(!uses(&at(Kind::Branch, "parse#guard2", 3..5), &run));
+        assert!(!uses(&at(Kind::Branch, "render#elif1", 11..13), &run));
+        // A feature that is a whole unit is never part of the function.
+        assert!(!uses(&at(Kind::AddFunction, "parse", 10..15), &run));
+    }
 
     #[test]
     fn a_feature_written_against_the_old_name_is_transplanted_into_gold() {

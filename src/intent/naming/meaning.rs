@@ -27,6 +27,12 @@ const MEANING_SHIFTS: &[(&str, &str)] = &[
     ("result", "outcome"),
 ];
 
+/// Whether `word` (lower case, a plural too) is one of the [`VAGUE`] words.
+pub(crate) fn is_vague(word: &str) -> bool {
+    let stem = word.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(word);
+    VAGUE.contains(&word) || VAGUE.contains(&stem)
+}
+
 /// Whether renaming the word `old` to `new` (lower case) keeps what a name says: `new`
 /// is not vaguer ([`VAGUE`] when `old` is not) and the two are no [`MEANING_SHIFTS`] pair.
 pub(crate) fn keeps_meaning(old: &str, new: &str) -> bool {
