@@ -3,16 +3,17 @@
 //! calls it: `body = self._body(rows, width)` where the lines were.
 //!
 //! A run is found by [`flow`]: two or more top-level statements of a module-level
-//! function or of a method of a module-level class (taking `self`, and then the run
-//! reads `self`), spanning 3 to 25 lines, none returning, yielding, awaiting, defining,
-//! importing, deleting or declaring, binding exactly one name the rest of the function
-//! reads (the output), taking at most four values the function had before it (its
-//! inputs, in the order the run first reads them; an output it may leave as it was is
-//! one too). For each output the longest such run is the site. The helper is
-//! `_<output>` (a method when the function is one, placed after it; a function placed
-//! after it at module level), defined with the run's lines as they were and `return
-//! <output>`; no site when that name is vague (`_data`, `_result`), occurs anywhere in
-//! the tree's Python files, or a line would exceed 99 characters.
+//! function or of a method of a module-level class taking `self`, spanning 3 to 25
+//! lines, none returning, yielding, awaiting, defining, importing, deleting or
+//! declaring, binding exactly one name the rest of the function reads (the output) and
+//! taking at most four values the function had before it (its inputs: parameters first,
+//! in their order, then locals as the run reads them; an output it may leave as it was
+//! is one too). For each output the longest such run is the site. The helper is
+//! `_<output>`, defined after the function with the run's lines as they were and
+//! `return <output>`: a method when the function is one (static when the run does not
+//! read `self`), else a module-level function. No site when that name is vague
+//! (`_data`, `_result`) or occurs anywhere in the tree's Python files, or when a line
+//! would exceed 99 characters.
 //!
 //! The site's `symbol` is the function's qualified name, its `lines` the run's lines in
 //! HEAD, its `uses` the function, and its `target` the helper's name with what finds the
@@ -155,13 +156,14 @@ fn extracted(module: &PyModule, function: &Function, run: &Run, helper: &str) ->
     }
     let indent = module.indent_at(PyModule::span(&statements[0]).start);
     let def_indent = module.indent_at(function.span.start);
-    let (receiver, mut params) = match function.method {
-        true => ("self.", vec!["self".to_string()]),
-        false => ("", Vec::new()),
+    let (receiver, mut params, decorator) = match (function.method, run.reads_self) {
+        (true, true) => ("self.", vec!["self".to_string()], String::new()),
+        (true, false) => ("self.", Vec::new(), format!("{def_indent}@staticmethod\n")),
+        (false, _) => ("", Vec::new(), String::new()),
     };
     params.extend(run.inputs.iter().cloned());
     let call = format!("{indent}{} = {receiver}{helper}({})\n", run.output, run.inputs.join(", "));
-    let header = format!("{def_indent}def {helper}({}):\n", params.join(", "));
+    let header = format!("{decorator}{def_indent}def {helper}({}):\n", params.join(", "));
     if call.trim_end().len() > MAX_WIDTH || header.trim_end().len() > MAX_WIDTH {
         return None;
     }

@@ -46,6 +46,9 @@ pub(super) struct Run {
     pub(super) end: usize,
     pub(super) inputs: Vec<String>,
     pub(super) output: String,
+    /// Whether the run reads `self` (a method's run that does not becomes a static
+    /// method).
+    pub(super) reads_self: bool,
 }
 
 /// A function whose runs may be extracted, with what each statement does.
@@ -123,11 +126,11 @@ impl<'a> Body<'a> {
             let first = reads.entry(name).or_insert(*at);
             *first = (*first).min(*at);
         }
-        let method = self.function.method;
-        if self.params.contains(output) || (method != reads.contains_key(&"self".to_string())) {
+        let reads_self = reads.contains_key(&"self".to_string());
+        if self.params.contains(output) {
             return None;
         }
-        if !method && ["super", "__class__"].iter().any(|n| reads.contains_key(&n.to_string())) {
+        if !reads_self && ["super", "__class__"].iter().any(|n| reads.contains_key(&n.to_string())) {
             return None;
         }
         // A value the run reads from before it, or may leave as it found it: the
@@ -143,11 +146,10 @@ impl<'a> Body<'a> {
         }
         inputs.sort();
         let inputs: Vec<String> = inputs.into_iter().map(|(_, _, n)| n.clone()).filter(|n| n != "self").collect();
-        let needs_some = !method && inputs.is_empty();
-        if inputs.len() > MAX_INPUTS || needs_some {
+        if inputs.len() > MAX_INPUTS || (!reads_self && inputs.is_empty()) {
             return None;
         }
-        Some(Run { start, end, inputs, output: output.clone() })
+        Some(Run { start, end, inputs, output: output.clone(), reads_self })
     }
 }
 
@@ -313,7 +315,7 @@ def walk(tree):
     }
 
     #[test]
-    fn a_method_run_reads_self_and_a_function_run_needs_a_value() {
+    fn a_function_run_needs_a_value_a_method_run_self_or_a_value() {
         let source = "\
 class Cart:
     def total(self, prices):
@@ -328,7 +330,13 @@ class Cart:
         let body = Body::of(&module, &functions[0]).unwrap();
         assert_eq!(
             body.runs(),
-            vec![Run { start: 0, end: 2, inputs: vec!["prices".to_string()], output: "cost".to_string() }]
+            vec![Run {
+                start: 0,
+                end: 2,
+                inputs: vec!["prices".to_string()],
+                output: "cost".to_string(),
+                reads_self: true
+            }]
         );
     }
 }

@@ -1,0 +1,20 @@
+class Router:
+    def __init__(self, routes):
+        self.routes = routes
+
+    def resolve(self, url):
+        segments = self._segments(url)
+        # Longest prefix first.
+        for size in range(len(segments), -1, -1):
+            key = "/" + "/".join(segments[:size])
+            if key in self.routes:
+                return self.routes[key]
+        raise KeyError(url)
+
+    @staticmethod
+    def _segments(url):
+        path = url.split("?", 1)[0]
+        segments = [s for s in path.split("/") if s]
+        if segments and segments[-1] == "index":
+            segments.pop()
+        return segments
