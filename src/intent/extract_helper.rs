@@ -2,18 +2,20 @@
 //! moves into a private helper of its own, named after that value, and the function
 //! calls it: `body = self._body(rows, width)` where the lines were.
 //!
-//! A run is found by [`flow`]: two or more top-level statements of a module-level
-//! function or of a method of a module-level class taking `self`, spanning 3 to 25
-//! lines, none returning, yielding, awaiting, defining, importing, deleting or
-//! declaring, binding exactly one name the rest of the function reads (the output) and
-//! taking at most four values the function had before it (its inputs: parameters first,
-//! in their order, then locals as the run reads them; an output it may leave as it was
-//! is one too). For each output the longest such run is the site. The helper is
-//! `_<output>`, defined after the function with the run's lines as they were and
-//! `return <output>`: a method when the function is one (static when the run does not
-//! read `self`), else a module-level function. No site when that name is vague
-//! (`_data`, `_result`) or occurs anywhere in the tree's Python files, or when a line
-//! would exceed 99 characters.
+//! A run is found by [`flow`]: top-level statements of a module-level function or of a
+//! method of a module-level class taking `self` (two or more, or one `if` chain, loop,
+//! `with` or `try`), spanning 3 to 25 lines, none returning, yielding, awaiting,
+//! defining, importing, deleting or declaring, binding exactly one name the rest of the
+//! function reads (the output), starting with a statement that binds the output or a
+//! name the run reads later and ending with one that mentions the output (a check of
+//! the arguments before it stays put), and taking at most four values the function had
+//! before it (its inputs: parameters first, in their order, then locals as the run reads
+//! them; an output it may leave as it was is one too). For each output the longest such
+//! run is the site. The helper is `_<output>`, defined after the function with the
+//! run's lines as they were and `return <output>`: a method when the function is one
+//! (static when the run does not read `self`), else a module-level function. No site
+//! when that name is vague (`_data`, `_result`) or occurs anywhere in the tree's Python
+//! files, or when a line would exceed 99 characters.
 //!
 //! The site's `symbol` is the function's qualified name, its `lines` the run's lines in
 //! HEAD, its `uses` the function, and its `target` the helper's name with what finds the

@@ -14,9 +14,6 @@ use super::super::rename_local::{identifier_bindings, Function, FRAME_READERS};
 use crate::python::walk::{child_blocks, expr_children, owned_exprs, parameters, stmt_exprs, walk_stmts};
 use crate::python::PyModule;
 
-/// The fewest statements a run holds (one statement is an expression to name, not a
-/// helper to write).
-const MIN_STATEMENTS: usize = 2;
 /// The fewest and most lines a run spans.
 const LINES: std::ops::RangeInclusive<usize> = 3..=25;
 /// The most values a helper takes besides `self`.
@@ -86,7 +83,7 @@ impl<'a> Body<'a> {
     pub(super) fn runs(&self) -> Vec<Run> {
         let mut best: BTreeMap<String, Run> = BTreeMap::new();
         for start in self.first..self.facts.len() {
-            for end in start + MIN_STATEMENTS..self.facts.len() {
+            for end in start + 1..self.facts.len() {
                 if !self.facts[end - 1].movable {
                     break;
                 }
@@ -102,11 +99,16 @@ impl<'a> Body<'a> {
         runs
     }
 
-    /// `body[start..end]` as a run, if it can become a helper (at least one statement
-    /// follows it, which reads what it binds).
+    /// `body[start..end]` as a run, if it can become a helper: two statements or more,
+    /// or one compound statement (an `if` chain, a loop, a `with`, a `try`); at least one
+    /// statement follows it, which reads what it binds; it starts with a statement that
+    /// binds the output or a name the run reads later, and ends with one that mentions
+    /// the output (no unrelated statement at either edge: a check of the arguments before
+    /// the computation stays in the function).
     pub(super) fn run(&self, start: usize, end: usize) -> Option<Run> {
         let body = self.function.body;
-        if start < self.first || end >= body.len() || end < start + MIN_STATEMENTS {
+        let compound = |s: &ast::Stmt| !child_blocks(s).is_empty();
+        if start < self.first || end >= body.len() || end <= start || (end == start + 1 && !compound(&body[start])) {
             return None;
         }
         let facts = &self.facts[start..end];
@@ -119,6 +121,11 @@ impl<'a> Body<'a> {
         let binds: BTreeSet<&String> = facts.iter().flat_map(|f| &f.binds).collect();
         let outputs: Vec<&String> = binds.iter().copied().filter(|n| after.contains(n)).collect();
         let [output] = outputs[..] else { return None };
+        let read_later = |name: &String| facts[1..].iter().any(|f| f.reads.contains_key(name));
+        let starts_well = facts[0].binds.iter().any(|n| n == output || read_later(n));
+        if !starts_well || !facts[facts.len() - 1].mentions.contains(output) {
+            return None;
+        }
         let before: BTreeSet<&String> =
             self.params.iter().chain(self.facts[self.first.min(start)..start].iter().flat_map(|f| &f.binds)).collect();
         let mut reads: BTreeMap<&String, usize> = BTreeMap::new();
@@ -296,6 +303,31 @@ def pick(items, default):
         assert!(found.iter().all(|r| r.output != "chosen" || r.inputs.contains(&"default".to_string())));
         // A run binding both `chosen` and `total` gives two names: none.
         assert!(found.iter().all(|r| !(r.start <= 1 && r.end >= 3)));
+    }
+
+    #[test]
+    fn checks_before_the_computation_stay_and_one_if_chain_is_a_run() {
+        let source = "\
+def round_to(value, mode):
+    check(value)
+    if mode < 0:
+        raise ValueError(mode)
+    if mode == 'up':
+        rounding = 1
+    elif mode == 'down':
+        rounding = -1
+    return value * rounding
+";
+        assert_eq!(
+            runs(source),
+            vec![Run {
+                start: 2,
+                end: 3,
+                inputs: vec!["mode".to_string()],
+                output: "rounding".to_string(),
+                reads_self: false
+            }]
+        );
     }
 
     #[test]
