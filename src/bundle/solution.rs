@@ -116,6 +116,21 @@ pub(crate) struct Intents {
     pub(crate) theirs: IntentRecord,
 }
 
+impl Intents {
+    /// Every intent both sides make, each once, as `kind|path|symbol|target` (what
+    /// selection counts to keep one intent out of too many tasks), sorted.
+    pub(crate) fn keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = [&self.ours, &self.theirs]
+            .into_iter()
+            .flat_map(|side| &side.changes)
+            .map(|c| format!("{}|{}|{}|{}", c.kind, c.path, c.symbol, c.target.as_deref().unwrap_or_default()))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+}
+
 /// One side's change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -419,6 +419,7 @@ pub(crate) fn report_json(report: &GenReport) -> serde_json::Value {
         "rejected": report.stats.rejected,
         "sites": report.stats.sites,
         "shortfall": report.stats.shortfall.iter().map(|s| json!({"quota": s.cell.to_string(), "wanted": s.wanted, "kept": s.kept})).collect::<Vec<_>>(),
+        "repeated_intent_cells": report.stats.repeated.iter().map(|(substrate, c)| json!({"substrate": substrate, "family": c.family.name(), "wanted": c.wanted, "kept": c.kept, "repeated": c.repeated})).collect::<Vec<_>>(),
         "skipped_substrates": report.stats.skipped_substrates.iter().map(|(n, r)| json!({"substrate": n, "reason": r})).collect::<Vec<_>>(),
         "seconds": (report.elapsed.as_secs_f64() * 10.0).round() / 10.0,
         "test_runs": report.stats.runs.test_runs,
@@ -501,6 +502,15 @@ pub(crate) fn print_summary(report: &GenReport) {
     }
     for s in &report.stats.shortfall {
         println!("quota {} not met: kept {} of {} (candidates exhausted)", s.cell, s.kept, s.wanted);
+    }
+    for (substrate, c) in &report.stats.repeated {
+        println!(
+            "cell {substrate}/{} kept {} of {}: {} candidates repeated an intent of kept tasks",
+            c.family.name(),
+            c.kept,
+            c.wanted,
+            c.repeated
+        );
     }
     for (name, reason) in &report.stats.skipped_substrates {
         println!("skipped substrate {name}: {reason}");

@@ -34,6 +34,8 @@ pub(crate) trait Keepable {
     fn fingerprint(&self) -> &str;
     fn level(&self) -> Level;
     fn conflict_kind(&self) -> ConflictKind;
+    /// The intents its sides make, each once (none for the repair group).
+    fn intents(&self) -> &[String];
 }
 
 /// The outcome of selection.
@@ -43,6 +45,21 @@ pub(crate) struct Selection<T> {
     pub(crate) tried: usize,
     pub(crate) rejected: BTreeMap<Rejection, usize>,
     pub(crate) shortfall: Vec<Shortfall>,
+    /// Cells left short of `--per-cell` with candidates rejected as `repeated-intent`.
+    pub(crate) repeated: Vec<RepeatedCell>,
+}
+
+/// A cell that kept fewer tasks than `--per-cell` asked while candidates were rejected
+/// for repeating an intent: the variety rule, not the supply of candidates, left it short.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RepeatedCell {
+    /// The substrate (an index into the run's substrates).
+    pub(crate) substrate: usize,
+    pub(crate) family: Family,
+    pub(crate) kept: usize,
+    pub(crate) wanted: usize,
+    /// Its candidates rejected as `repeated-intent`.
+    pub(crate) repeated: usize,
 }
 
 /// In a run of the default family mix, semantic and mixed tasks are kept while they
@@ -64,6 +81,41 @@ const SEMANTIC_SHARE: usize = 4;
 /// `--families` list (the repair families are the only source of easy tasks) lifts it.
 const REPAIR_SHARE: usize = 5;
 
+/// The most kept tasks one intent may be part of (a rename, a branch, a feature): a
+/// version whose tasks keep asking for one change varies too little.
+const TASKS_PER_INTENT: usize = 3;
+/// The most kept tasks two intents may be part of together.
+const TASKS_PER_PAIR: usize = 2;
+
+/// How often kept tasks make each intent, and each pair of intents together.
+#[derive(Default)]
+struct Variety {
+    intents: BTreeMap<String, usize>,
+    pairs: BTreeMap<(String, String), usize>,
+}
+
+impl Variety {
+    /// The pairs of `intents` (sorted, distinct).
+    fn pairs(intents: &[String]) -> impl Iterator<Item = (String, String)> + '_ {
+        intents.iter().enumerate().flat_map(move |(i, a)| intents[i + 1..].iter().map(move |b| (a.clone(), b.clone())))
+    }
+
+    /// Whether a task making `intents` would make one of them, or a pair, too often.
+    fn repeats(&self, intents: &[String]) -> bool {
+        intents.iter().any(|i| self.intents.get(i).copied().unwrap_or(0) >= TASKS_PER_INTENT)
+            || Self::pairs(intents).any(|p| self.pairs.get(&p).copied().unwrap_or(0) >= TASKS_PER_PAIR)
+    }
+
+    fn keep(&mut self, intents: &[String]) {
+        for intent in intents {
+            *self.intents.entry(intent.clone()).or_default() += 1;
+        }
+        for pair in Self::pairs(intents) {
+            *self.pairs.entry(pair).or_default() += 1;
+        }
+    }
+}
+
 /// The acceptance state, updated strictly in global order. The one place that decides
 /// which verdicts become tasks: an unsharded run feeds it verdicts as workers deliver
 /// them, `merge-shards` feeds it the verdicts the shards recorded.
@@ -81,6 +133,10 @@ pub(crate) struct Acceptance<'a, T> {
     fingerprints: BTreeSet<String>,
     /// Kept tasks whose break lies outside markers (semantic or mixed).
     breaks_outside: usize,
+    /// The intents kept tasks make.
+    variety: Variety,
+    /// Each cell's candidates rejected as `repeated-intent`.
+    repeated: Vec<usize>,
     /// Whether [`SEMANTIC_SHARE`] and [`REPAIR_SHARE`] apply (the run uses the default
     /// family mix).
     capped: bool,
@@ -106,8 +162,16 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
             ids: exclude.ids.clone(),
             fingerprints: exclude.fingerprints.clone(),
             breaks_outside: 0,
+            variety: Variety::default(),
+            repeated: vec![0; cells.len()],
             capped,
-            selection: Selection { accepted: Vec::new(), tried: 0, rejected: BTreeMap::new(), shortfall: Vec::new() },
+            selection: Selection {
+                accepted: Vec::new(),
+                tried: 0,
+                rejected: BTreeMap::new(),
+                shortfall: Vec::new(),
+                repeated: Vec::new(),
+            },
         }
     }
 
@@ -178,12 +242,18 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
         if !wanted {
             return;
         }
+        if self.variety.repeats(kept.intents()) {
+            *self.selection.rejected.entry(Rejection::RepeatedIntent).or_default() += 1;
+            self.repeated[cell] += 1;
+            return;
+        }
         let outside = kept.conflict_kind() != ConflictKind::Textual && family.caps_breaks_outside_markers();
         if self.capped && outside && (self.breaks_outside + 1) * SEMANTIC_SHARE > self.selection.accepted.len() + 1 {
             *self.selection.rejected.entry(Rejection::SemanticCap).or_default() += 1;
             return;
         }
         self.breaks_outside += usize::from(outside);
+        self.variety.keep(kept.intents());
         let counts = self.by_substrate.entry(self.substrates[cell]).or_default();
         counts.0 += 1;
         counts.1 += usize::from(family.group() == Group::Repair);
@@ -196,10 +266,22 @@ impl<'a, T: Keepable> Acceptance<'a, T> {
         self.selection.accepted.push(kept);
     }
 
-    /// The selection, with the quotas' shortfall.
+    /// The selection, with the quotas' shortfall or the cells the variety rule left short.
     pub(crate) fn finish(mut self) -> Selection<T> {
-        if let Goal::Quotas(q) = self.goal {
-            self.selection.shortfall = q.shortfall(&self.quota);
+        match self.goal {
+            Goal::Quotas(q) => self.selection.shortfall = q.shortfall(&self.quota),
+            Goal::PerCell(wanted) => {
+                self.selection.repeated = (0..self.families.len())
+                    .filter(|&c| self.per_cell[c] < wanted && self.repeated[c] > 0)
+                    .map(|c| RepeatedCell {
+                        substrate: self.substrates[c],
+                        family: self.families[c],
+                        kept: self.per_cell[c],
+                        wanted,
+                        repeated: self.repeated[c],
+                    })
+                    .collect();
+            }
         }
         self.selection
     }
@@ -259,10 +341,13 @@ mod tests {
     use super::*;
     use crate::pipeline::order::global_order;
 
-    /// A kept candidate: its id is its fingerprint.
+    /// A kept candidate: its id is its fingerprint; it makes no intent.
     struct Kept(String);
 
     impl Keepable for Kept {
+        fn intents(&self) -> &[String] {
+            &[]
+        }
         fn id(&self) -> &str {
             &self.0
         }
@@ -319,5 +404,21 @@ mod tests {
     fn another_mix_keeps_every_repair() {
         let kept = kept_families(vec![Family::StripRestore, Family::FeatureFeature]);
         assert_eq!(kept.len(), 20);
+    }
+
+    #[test]
+    fn an_intent_joins_at_most_three_tasks_and_a_pair_two() {
+        let mut variety = Variety::default();
+        let task = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<String>>();
+        for intents in [task(&["a", "b"]), task(&["a", "b"])] {
+            assert!(!variety.repeats(&intents));
+            variety.keep(&intents);
+        }
+        assert!(variety.repeats(&task(&["a", "b"])), "a pair in a third task");
+        assert!(!variety.repeats(&task(&["a", "c"])));
+        variety.keep(&task(&["a", "c"]));
+        assert!(variety.repeats(&task(&["a", "d"])), "an intent in a fourth task");
+        assert!(!variety.repeats(&task(&["b", "d"])));
+        assert!(!variety.repeats(&[]), "a repair task makes no intent");
     }
 }

@@ -14,5 +14,7 @@ pub(crate) struct Draft {
     pub(super) family: Family,
     pub(super) level: Level,
     pub(super) conflict_kind: ConflictKind,
+    /// The intents its sides make ([`crate::bundle::solution::Intents::keys`]).
+    pub(super) intents: Vec<String>,
     pub(super) files: TaskFiles,
 }

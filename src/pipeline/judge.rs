@@ -131,6 +131,7 @@ pub(super) fn judge(
         family: candidate.family,
         level,
         conflict_kind,
+        intents: files.solution.intents.keys(),
         files,
     })))
 }
@@ -167,5 +168,8 @@ impl Keepable for Box<Draft> {
     }
     fn conflict_kind(&self) -> ConflictKind {
         self.conflict_kind
+    }
+    fn intents(&self) -> &[String] {
+        &self.intents
     }
 }

@@ -55,8 +55,8 @@ use crate::difficulty::quota::Shortfall;
 use crate::pytest::testrun::RunStats;
 use crate::substrate::history::HistoryCounts;
 use crate::validate::Rejection;
-use accept::ensure_tasks;
 pub(crate) use accept::Exclusions;
+use accept::{ensure_tasks, RepeatedCell};
 use agent_rung::AgentRung;
 pub(crate) use agent_rung::AgentRungStats;
 use engine::{progress_bar, Engine};
@@ -75,6 +75,9 @@ pub(crate) struct GenStats {
     pub(crate) rejected: BTreeMap<Rejection, usize>,
     /// Quotas that were not met (empty without quotas).
     pub(crate) shortfall: Vec<Shortfall>,
+    /// Cells short of `--per-cell` because candidates repeated an intent, as (substrate
+    /// name, the cell).
+    pub(crate) repeated: Vec<(String, RepeatedCell)>,
     /// Intents' sites found at HEAD per kind, over all substrates: what the integration
     /// families had to combine (empty when none ran, or when merging shards).
     pub(crate) sites: BTreeMap<&'static str, usize>,
@@ -193,6 +196,11 @@ pub(crate) fn generate(options: &GenOptions, exclude: &Exclusions) -> Result<Gen
         kept,
         rejected: selection.rejected,
         shortfall: selection.shortfall,
+        repeated: selection
+            .repeated
+            .into_iter()
+            .map(|cell| (staged.prepared[cell.substrate].substrate.name.clone(), cell))
+            .collect(),
         sites: staged.sites.clone(),
         skipped_substrates: staged.skipped,
         runs: staged.prepared.iter().map(|p| p.runner.stats()).sum(),

@@ -185,6 +185,9 @@ pub(crate) struct KeptRecord {
     /// Index into [`ShardRun::substrates`].
     substrate: usize,
     task_sha256: String,
+    /// The intents its sides make (selection keeps one intent out of too many tasks).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    intents: Vec<String>,
 }
 
 /// What `gen-tasks --shard` did.
@@ -330,6 +333,7 @@ fn judge_position(engine: &Engine, order: &[(usize, usize)], position: usize) ->
                 conflict_kind: draft.conflict_kind,
                 substrate: draft.substrate,
                 task_sha256: sha256_hex(&json),
+                intents: draft.intents.clone(),
             });
             (verdict, Some(draft.files))
         }
@@ -356,6 +360,9 @@ impl Keepable for ShardTask {
     }
     fn conflict_kind(&self) -> ConflictKind {
         self.record.conflict_kind
+    }
+    fn intents(&self) -> &[String] {
+        &self.record.intents
     }
 }
 
@@ -415,6 +422,11 @@ pub(crate) fn merge_shards(out: &Path, dirs: &[PathBuf]) -> Result<GenReport> {
         kept,
         rejected: selection.rejected,
         shortfall: selection.shortfall,
+        repeated: selection
+            .repeated
+            .into_iter()
+            .map(|cell| (run.substrates[cell.substrate].name.clone(), cell))
+            .collect(),
         // The shards found the sites.
         sites: BTreeMap::new(),
         skipped_substrates: first.skipped_substrates.clone(),

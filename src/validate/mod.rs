@@ -244,6 +244,10 @@ pub enum Rejection {
     /// A semantic or mixed task over the run's cap (a quarter of the kept tasks),
     /// decided when tasks are selected.
     SemanticCap,
+    /// A task whose sides make an intent already made in three kept tasks, or a pair of
+    /// intents already made together in two: a version varies what it asks (decided
+    /// when tasks are selected).
+    RepeatedIntent,
     /// Gold passed once and failed when run again: a test the verdicts rest on flips
     /// between runs of the same tree (the flipping ids go to the run report).
     Flaky,
