@@ -406,6 +406,46 @@ mod tests {
         assert_eq!(kept.len(), 20);
     }
 
+    /// A kept candidate making intents.
+    struct Making(String, Vec<String>);
+
+    impl Keepable for Making {
+        fn intents(&self) -> &[String] {
+            &self.1
+        }
+        fn id(&self) -> &str {
+            &self.0
+        }
+        fn fingerprint(&self) -> &str {
+            &self.0
+        }
+        fn level(&self) -> Level {
+            Level::Hard
+        }
+        fn conflict_kind(&self) -> ConflictKind {
+            ConflictKind::Textual
+        }
+    }
+
+    #[test]
+    fn a_cell_the_variety_rule_leaves_short_is_reported() {
+        // One feature-feature cell of six candidates, every one pairing `a` with another
+        // intent: three are kept, the rest repeat `a`.
+        let cells = [(0, Family::FeatureFeature)];
+        let order = global_order(&[6], &[Family::FeatureFeature], Goal::PerCell(5));
+        let mut state = Acceptance::new(Goal::PerCell(5), &cells, &Exclusions::default());
+        let mut cursor = 0;
+        let making = |k: usize| Making(format!("t{k}"), vec!["a".to_string(), format!("b{k}")]);
+        assert!(state.advance(&order, &mut cursor, |_, k| Some(Verdict::Kept(making(k)))));
+        let selection = state.finish();
+        assert_eq!(selection.accepted.len(), 3);
+        assert_eq!(selection.rejected.get(&Rejection::RepeatedIntent), Some(&3));
+        assert_eq!(
+            selection.repeated,
+            vec![RepeatedCell { substrate: 0, family: Family::FeatureFeature, kept: 3, wanted: 5, repeated: 3 }]
+        );
+    }
+
     #[test]
     fn an_intent_joins_at_most_three_tasks_and_a_pair_two() {
         let mut variety = Variety::default();
