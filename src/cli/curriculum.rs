@@ -139,7 +139,7 @@ fn print_summary(report: &RefreshReport) {
         report.manifest.counts.retired,
         report.version_dir.display()
     );
-    println!("{}", super::gen_tasks::ladder_line(&report.manifest.ladder));
+    println!("{}", super::gen_summary::ladder_line(&report.manifest.ladder));
     println!(
         "{} attempts: retired {}, frontier-hard {}, re-levelled {}, added {}",
         c.attempts,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 
-use super::gen_tasks::{print_summary, report_json};
+use super::gen_summary::{print_summary, report_json};
 use crate::pipeline::shard;
 
 /// Combine the shard folders of a `gen-tasks --shard K/N` run into one dataset version.

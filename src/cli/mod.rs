@@ -8,6 +8,7 @@ mod bench;
 mod curriculum;
 mod eval;
 mod findings;
+mod gen_summary;
 mod gen_tasks;
 mod merge_shards;
 mod onboard;
