@@ -88,7 +88,8 @@ impl Transform for ParamWithUses {
 
     fn message(&self, site: &Site) -> String {
         let (unit, param) = site.symbol.split_once('#').unwrap_or((site.symbol.as_str(), ""));
-        format!("Add a `{param}` option to `{unit}`")
+        let article = if param.starts_with(['a', 'e', 'i', 'o']) { "an" } else { "a" };
+        format!("Add {article} `{param}` option to `{unit}`")
     }
 }
 
@@ -336,6 +337,21 @@ mod tests {
     }
 
     const TEST: &str = "from lib import tidy\n\n\ndef test_plain():\n    assert tidy('a')\n\n\ndef test_strict():\n    assert tidy('a', strict=True)\n";
+
+    #[test]
+    fn the_message_names_the_option_with_its_article() {
+        let site = |symbol: &str| Site {
+            kind: Kind::ParamWithUses,
+            path: "m.py".into(),
+            symbol: symbol.into(),
+            lines: 1..2,
+            uses: Default::default(),
+            target: None,
+            tests: Vec::new(),
+        };
+        assert_eq!(ParamWithUses.message(&site("word_counts#ignore_case")), "Add an `ignore_case` option to `word_counts`");
+        assert_eq!(ParamWithUses.message(&site("parse#strict")), "Add a `strict` option to `parse`");
+    }
 
     #[test]
     fn a_guard_on_the_option_goes_with_the_parameter() {
