@@ -187,10 +187,15 @@ fn counted<K: Ord>(counts: &mut BTreeMap<K, usize>, key: K) -> usize {
 }
 
 /// The locals and parameters of the function (bound outside the clause) that the
-/// clause reads, or `None` when one of them is read nowhere else: taking the clause out
-/// would leave a dead assignment or an unused parameter.
+/// clause reads, or `None` when one of them is read nowhere else (taking the clause out
+/// would leave a dead assignment or an unused parameter), or when the clause is an
+/// `else` binding a name read after its chain that nothing binds before the chain
+/// (taking it out would leave the name unbound on that path).
 fn reads<'a>(uses: &[Use<'a>], clause: &Clause) -> Option<BTreeSet<&'a str>> {
     let inside = |u: &Use| clause.span.contains(&u.offset);
+    if clause.form == Form::Else && leaves_unbound(uses, clause) {
+        return None;
+    }
     let bound: BTreeSet<&str> =
         uses.iter().filter(|u| matches!(u.how, How::Store | How::Parameter) && !inside(u)).map(|u| u.name).collect();
     let read: BTreeSet<&str> =
@@ -199,6 +204,17 @@ fn reads<'a>(uses: &[Use<'a>], clause: &Clause) -> Option<BTreeSet<&'a str>> {
         !RECEIVERS.contains(name) && !uses.iter().any(|u| u.how == How::Name && !inside(u) && u.name == *name)
     });
     (!dead).then_some(read)
+}
+
+/// Whether an `else` clause binds a name that the function reads after the clause and
+/// binds nowhere before the clause's chain (no parameter, no earlier assignment).
+fn leaves_unbound(uses: &[Use], clause: &Clause) -> bool {
+    let binds = |u: &&Use| matches!(u.how, How::Store | How::Parameter);
+    uses.iter().filter(|u| binds(u) && clause.span.contains(&u.offset)).any(|bound| {
+        let read_after = uses.iter().any(|u| u.how == How::Name && u.name == bound.name && u.offset >= clause.span.end);
+        let bound_before = uses.iter().any(|u| binds(&u) && u.name == bound.name && u.offset < clause.statement_start);
+        read_after && !bound_before
+    })
 }
 
 /// The test functions a branch is needed by, from the tests failing without it: `None`

@@ -55,6 +55,9 @@ pub(super) struct Clause {
     pub(crate) lines: Range<usize>,
     /// A guard opens its block (the blank lines around it join as for a statement).
     pub(crate) first_in_block: bool,
+    /// Where the statement holding it starts (an `else`'s `if`; the clause itself for
+    /// the others): code before it runs whichever clause runs.
+    pub(crate) statement_start: usize,
 }
 
 impl Clause {
@@ -120,7 +123,8 @@ fn chain(
                 let span = PyModule::span(next).start..body_end(&elif.body);
                 if let Some(lines) = clause_lines(module, span.clone()) {
                     let header = collapsed(module.source(elif.test.as_ref()));
-                    out.push(Clause { form: Form::Elif, header, span, lines, first_in_block: false });
+                    let statement_start = span.start;
+                    out.push(Clause { form: Form::Elif, header, span, lines, first_in_block: false, statement_start });
                 }
                 current = elif;
             }
@@ -131,7 +135,8 @@ fn chain(
                 };
                 let span = keyword..body_end(orelse);
                 if let Some(lines) = clause_lines(module, span.clone()) {
-                    out.push(Clause { form: Form::Else, header: condition, span, lines, first_in_block: false });
+                    let statement_start = PyModule::span(&block[index]).start;
+                    out.push(Clause { form: Form::Else, header: condition, span, lines, first_in_block: false, statement_start });
                 }
                 return;
             }
@@ -153,7 +158,8 @@ fn guard(module: &PyModule, block: &[ast::Stmt], index: usize, head: &ast::StmtI
     }
     let span = PyModule::span(&block[index]);
     let lines = clause_lines(module, span.clone())?;
-    Some(Clause { form, header: condition, span, lines, first_in_block: index == 0 })
+    let statement_start = span.start;
+    Some(Clause { form, header: condition, span, lines, first_in_block: index == 0, statement_start })
 }
 
 /// The `except` clauses of a `try` with two or more.
@@ -163,7 +169,8 @@ fn handlers(module: &PyModule, handlers: &[ast::ExceptHandler], out: &mut Vec<Cl
         let span = PyModule::span(handler).start..body_end(&h.body);
         let header = h.type_.as_ref().map(|t| collapsed(module.source(t.as_ref()))).unwrap_or_default();
         if let Some(lines) = clause_lines(module, span.clone()) {
-            out.push(Clause { form: Form::Except, header, span, lines, first_in_block: false });
+            let statement_start = span.start;
+            out.push(Clause { form: Form::Except, header, span, lines, first_in_block: false, statement_start });
         }
     }
 }
