@@ -341,12 +341,12 @@ mod tests {
     use super::*;
     use crate::pipeline::order::global_order;
 
-    /// A kept candidate: its id is its fingerprint; it makes no intent.
-    struct Kept(String);
+    /// A kept candidate: its id is its fingerprint, then the intents it makes.
+    struct Kept(String, Vec<String>);
 
     impl Keepable for Kept {
         fn intents(&self) -> &[String] {
-            &[]
+            &self.1
         }
         fn id(&self) -> &str {
             &self.0
@@ -369,7 +369,7 @@ mod tests {
         let order = global_order(&vec![10; cells.len()], &families, Goal::PerCell(10));
         let mut state = Acceptance::new(Goal::PerCell(10), cells, &Exclusions::default());
         let mut cursor = 0;
-        assert!(state.advance(&order, &mut cursor, |c, k| Some(Verdict::Kept(Kept(format!("{c}-{k}"))))));
+        assert!(state.advance(&order, &mut cursor, |c, k| Some(Verdict::Kept(Kept(format!("{c}-{k}"), Vec::new())))));
         state.finish().accepted
     }
 
@@ -406,27 +406,6 @@ mod tests {
         assert_eq!(kept.len(), 20);
     }
 
-    /// A kept candidate making intents.
-    struct Making(String, Vec<String>);
-
-    impl Keepable for Making {
-        fn intents(&self) -> &[String] {
-            &self.1
-        }
-        fn id(&self) -> &str {
-            &self.0
-        }
-        fn fingerprint(&self) -> &str {
-            &self.0
-        }
-        fn level(&self) -> Level {
-            Level::Hard
-        }
-        fn conflict_kind(&self) -> ConflictKind {
-            ConflictKind::Textual
-        }
-    }
-
     #[test]
     fn a_cell_the_variety_rule_leaves_short_is_reported() {
         // One feature-feature cell of six candidates, every one pairing `a` with another
@@ -435,7 +414,7 @@ mod tests {
         let order = global_order(&[6], &[Family::FeatureFeature], Goal::PerCell(5));
         let mut state = Acceptance::new(Goal::PerCell(5), &cells, &Exclusions::default());
         let mut cursor = 0;
-        let making = |k: usize| Making(format!("t{k}"), vec!["a".to_string(), format!("b{k}")]);
+        let making = |k: usize| Kept(format!("t{k}"), vec!["a".to_string(), format!("b{k}")]);
         assert!(state.advance(&order, &mut cursor, |_, k| Some(Verdict::Kept(making(k)))));
         let selection = state.finish();
         assert_eq!(selection.accepted.len(), 3);
