@@ -18,9 +18,11 @@
 //!   name bound inside `if`/`try` blocks (`TYPE_CHECKING` imports, fallbacks) or through
 //!   `global`, a name the unit reads that A does not bind, module introspection
 //!   (`__name__`, `__module__`, `globals()`), B using the name at import time, A left
-//!   without code, any new import-time import cycle, a text naming the unit's old place
-//!   (an expected `repr`), a patch target for a name the unit reads from A, a patch
-//!   target for the unit while A keeps using it, and doctests that would lose a name.
+//!   without code, any new import-time import cycle, a source module made to import B
+//!   when B is its package's command line or entry point and no other module imports it,
+//!   a text naming the unit's old place (an expected `repr`), a patch target for a name
+//!   the unit reads from A, a patch target for the unit while A keeps using it, and
+//!   doctests that would lose a name.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
@@ -195,7 +197,7 @@ pub(crate) fn plan(index: &Index, a: usize, stmt: usize, b: usize) -> Option<Pla
     planned.edit_b(&unit, &needs, &reads)?;
     planned.retarget_uses()?;
     planned.move_stub()?;
-    if planned.cyclic() {
+    if planned.cyclic() || planned.climbs() {
         return None;
     }
     Some(Planned { files: planned.changes, stubs: planned.stub_changes })

@@ -5,6 +5,9 @@
 
 use super::*;
 
+/// Module names of a package's command line or entry point.
+const ENTRY_MODULES: &[&str] = &["cli", "main", "console", "commands", "command", "entry", "entrypoint", "manage"];
+
 impl Move<'_> {
     /// B gets the unit at its end, the imports it needs, and its `__all__` entry.
     pub(super) fn edit_b(&mut self, unit: &Unit, needs: &Needs, reads: &Reads) -> Option<()> {
@@ -394,6 +397,22 @@ impl Move<'_> {
         self.stub_changes.insert(sa, change_a);
         self.stub_changes.insert(sb, change_b);
         Some(())
+    }
+
+    /// Whether the move makes a source module import B when B is the top of its package:
+    /// a command line or entry point (a `main` function, an `if __name__ == "__main__":`
+    /// block, or a module named like one: `cli`, `main`, `commands`, ...) that no other
+    /// source module imports. Code below it would come to depend on it.
+    pub(super) fn climbs(&self) -> bool {
+        let index = self.index;
+        let fb = &index.files[self.b];
+        let source = |f: usize| !crate::snapshot::is_test_file(&index.files[f].py.path);
+        let imports_b = |f: usize| index.edges[f].iter().any(|(_, _, t)| *t == self.b);
+        let stem = fb.module.rsplit('.').next().unwrap_or_default();
+        let entry = ENTRY_MODULES.contains(&stem)
+            || fb.py.suite.iter().any(|s| is_main_guard(s) || def_name(s).as_deref() == Some("main"));
+        let imported = (0..index.files.len()).any(|f| f != self.b && source(f) && imports_b(f));
+        entry && !imported && self.new_edges.iter().any(|&(from, to)| to == self.b && from != self.b && source(from))
     }
 
     /// Whether an import-time import the move adds closes a cycle.

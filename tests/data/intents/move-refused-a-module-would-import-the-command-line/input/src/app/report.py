@@ -1,0 +1,5 @@
+from app.core import normalize
+
+
+def heading(title):
+    return normalize(title).title()
