@@ -117,13 +117,13 @@ pub(crate) struct Intents {
 }
 
 impl Intents {
-    /// Every intent both sides make, each once, as `kind|path|symbol|target` (what
-    /// selection counts to keep one intent out of too many tasks), sorted.
+    /// Every intent both sides make, each once, by its site's key (what selection
+    /// counts to keep one intent out of too many tasks), sorted.
     pub(crate) fn keys(&self) -> Vec<String> {
         let mut keys: Vec<String> = [&self.ours, &self.theirs]
             .into_iter()
             .flat_map(|side| &side.changes)
-            .map(|c| format!("{}|{}|{}|{}", c.kind, c.path, c.symbol, c.target.as_deref().unwrap_or_default()))
+            .map(|c| crate::intent::Site::key_of(c.kind, &c.path, &c.symbol, c.target.as_deref()))
             .collect();
         keys.sort();
         keys.dedup();

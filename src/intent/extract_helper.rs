@@ -63,22 +63,20 @@ impl Transform for ExtractHelper {
             let functions = functions(module);
             for function in functions.iter().filter(|f| is_unique(&functions, &f.qual)) {
                 let Some(body) = Body::of(module, function) else { continue };
+                let anchors = anchors(module, function);
                 for run in body.runs() {
                     let Some(helper) = helper_name(&run.output).filter(|h| !words.contains(h.as_str())) else {
                         continue;
                     };
-                    let Some(target) = target(module, function, &run, &helper) else { continue };
+                    let Some(target) = target(&anchors, &run, &helper) else { continue };
                     if extracted(module, function, &run, &helper).is_none() {
                         continue;
                     }
-                    let statements = &function.body[run.start..run.end];
-                    let first = module.line_of(PyModule::span(&statements[0]).start);
-                    let last = module.line_of(PyModule::span(&statements[statements.len() - 1]).end);
                     sites.push(Site {
                         kind: Kind::ExtractHelper,
                         path: module.path.clone(),
                         symbol: function.qual.clone(),
-                        lines: first..last + 1,
+                        lines: run.lines.clone(),
                         uses: BTreeSet::from([function.qual.clone()]),
                         target: Some(target),
                         tests: Vec::new(),
@@ -99,7 +97,8 @@ impl Transform for ExtractHelper {
         let functions = functions(&module);
         let function = functions.iter().find(|f| f.qual == site.symbol).filter(|_| is_unique(&functions, &site.symbol))?;
         let body = Body::of(&module, function)?;
-        let (start, end) = (anchored(&module, function, first)?, anchored(&module, function, last)? + 1);
+        let anchors = anchors(&module, function);
+        let (start, end) = (anchored(&anchors, first)?, anchored(&anchors, last)? + 1);
         let run = body.run(start, end).filter(|run| helper_name(&run.output).as_deref() == Some(helper))?;
         let after = extracted(&module, function, &run, helper)?;
         Some(snapshot::with_file(tree, &site.path, &after))
@@ -119,26 +118,24 @@ fn helper_name(output: &str) -> Option<String> {
     (!vague && !output.starts_with('_') && !naming::is_reserved(output)).then_some(name)
 }
 
-/// The site's target: the helper's name and the hashes of the first lines of the run's
-/// first and last statements, when each is unique among the function's statements.
-fn target(module: &PyModule, function: &Function, run: &Run, helper: &str) -> Option<String> {
-    let first = anchor(module, &function.body[run.start]);
-    let last = anchor(module, &function.body[run.end - 1]);
-    let unique = |hash: &str| anchored(module, function, hash).is_some();
-    (unique(&first) && unique(&last)).then(|| format!("{helper}|{first}|{last}"))
+/// The site's target: the helper's name and the anchors of the run's first and last
+/// statements, when each is unique among the function's statements (`anchors`).
+fn target(anchors: &[String], run: &Run, helper: &str) -> Option<String> {
+    let (first, last) = (&anchors[run.start], &anchors[run.end - 1]);
+    let unique = |hash: &str| anchored(anchors, hash).is_some();
+    (unique(first) && unique(last)).then(|| format!("{helper}|{first}|{last}"))
 }
 
-/// A short hash of a statement's first line (trimmed): what finds it again in a tree
-/// where other lines of its function differ.
-fn anchor(module: &PyModule, stmt: &rustpython_ast::Stmt) -> String {
-    let source = module.source(stmt);
-    let line = source.lines().next().unwrap_or_default().trim();
-    snapshot::sha256_hex(line.as_bytes())[..10].to_string()
+/// Each statement of `function`'s body by a short hash of its first line (trimmed):
+/// what finds it again in a tree where other lines of its function differ.
+fn anchors(module: &PyModule, function: &Function) -> Vec<String> {
+    let first_line = |stmt| module.source(stmt).lines().next().unwrap_or_default().trim().to_string();
+    function.body.iter().map(|stmt| snapshot::sha256_hex(first_line(stmt).as_bytes())[..10].to_string()).collect()
 }
 
-/// The index of the one statement of `function`'s body whose [`anchor`] is `hash`.
-fn anchored(module: &PyModule, function: &Function, hash: &str) -> Option<usize> {
-    let mut found = function.body.iter().enumerate().filter(|(_, s)| anchor(module, s) == hash).map(|(i, _)| i);
+/// The index of the one statement whose anchor (of `anchors`) is `hash`.
+fn anchored(anchors: &[String], hash: &str) -> Option<usize> {
+    let mut found = anchors.iter().enumerate().filter(|(_, a)| *a == hash).map(|(i, _)| i);
     let index = found.next()?;
     found.next().is_none().then_some(index)
 }

@@ -157,7 +157,13 @@ pub(super) fn spliced(text: &str, edits: &BTreeSet<usize>, old: &str, new: &str)
 }
 
 /// Builtins a function can use to read its own frame by name.
-pub(super) const FRAME_READERS: &[&str] = &["locals", "vars", "eval", "exec"];
+const FRAME_READERS: &[&str] = &["locals", "vars", "eval", "exec"];
+
+/// Whether a function's text calls a builtin that reads its frame by name
+/// ([`FRAME_READERS`]): renaming or moving its locals would change what that reads.
+pub(super) fn reads_own_frame(own: &str) -> bool {
+    FRAME_READERS.iter().any(|r| occurs(own, r))
+}
 
 /// A function of a module and where it sits.
 pub(super) struct Function<'a> {
@@ -394,7 +400,7 @@ fn plan(at: &InFunction, old: &str, new: &str) -> Option<BTreeSet<usize>> {
     let (text, function, scope, own) = (&at.module.text, at.function, &at.scope, at.own());
     let local = scope.is_plain_local(old) && naming::is_renamable(old);
     let fresh = !naming::is_reserved(new) && !at.globals.contains(new) && !occurs(own, new);
-    if !local || !fresh || at.globals.contains(old) || FRAME_READERS.iter().any(|r| occurs(own, r)) {
+    if !local || !fresh || at.globals.contains(old) || reads_own_frame(own) {
         return None;
     }
     for outer in &function.enclosing {

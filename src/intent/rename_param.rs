@@ -29,7 +29,7 @@ use rustpython_ast as ast;
 
 use super::kind::Kind;
 use super::naming::{self, occurs};
-use super::rename_local::{at_site, function_sites, spliced, Function, InFunction, FRAME_READERS};
+use super::rename_local::{at_site, function_sites, spliced, Function, InFunction, reads_own_frame};
 use super::site::{Change, Rewrites, Site, Transform, Workspace};
 use crate::python::walk::{expr_children, owned_exprs, parameters, walk_stmts};
 use crate::python::PyModule;
@@ -117,7 +117,7 @@ pub(super) fn plan(at: &InFunction, old: &str, new: &str) -> Option<BTreeSet<usi
     let (text, function, scope, own) = (&at.module.text, at.function, &at.scope, at.own());
     let param = parameters(function.args).into_iter().find(|a| a.arg.as_str() == old)?;
     let fresh = !naming::is_reserved(new) && !at.globals.contains(new) && !occurs(own, new);
-    if scope.blocked.contains(old) || !fresh || FRAME_READERS.iter().any(|r| occurs(own, r)) {
+    if scope.blocked.contains(old) || !fresh || reads_own_frame(own) {
         return None;
     }
     if function.enclosing.iter().any(|outer| occurs(&text[outer.clone()], new)) {

@@ -38,7 +38,7 @@ use rustpython_ast as ast;
 
 use super::kind::Kind;
 use super::naming::{self, occurrences, occurs};
-use super::rename_local::{at_site, functions, is_unique, Function, InFunction, FRAME_READERS};
+use super::rename_local::{at_site, functions, is_unique, Function, InFunction, reads_own_frame};
 use super::scale::{self, Edit, Named, Rescale, Unit};
 use super::scale_calls::{call_edits, shape, spliced, Callable};
 use super::callers::spelled;
@@ -187,7 +187,7 @@ fn positional_and_keyword(args: &ast::Arguments) -> impl Iterator<Item = &ast::A
 fn own_edits(at: &InFunction, old: &str, new: &str, unit: Unit, power: i32) -> Option<Vec<Edit>> {
     let (module, function, scope) = (at.module, at.function, &at.scope);
     let own = at.own();
-    if scope.stores.contains(old) || scope.blocked.contains(old) || FRAME_READERS.iter().any(|r| occurs(own, r)) {
+    if scope.stores.contains(old) || scope.blocked.contains(old) || reads_own_frame(own) {
         return None;
     }
     // A closure reads the value where it needs it, converted there (`delay_time = delay /

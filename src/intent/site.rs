@@ -128,7 +128,12 @@ pub struct Site {
 impl Site {
     /// Stable identity of the site (orders candidates, names recipes).
     pub fn key(&self) -> String {
-        format!("{}|{}|{}|{}", self.kind.name(), self.path, self.symbol, self.target.as_deref().unwrap_or_default())
+        Site::key_of(self.kind, &self.path, &self.symbol, self.target.as_deref())
+    }
+
+    /// The [`Site::key`] of the site these parts name (a recorded intent's too).
+    pub(crate) fn key_of(kind: Kind, path: &str, symbol: &str, target: Option<&str>) -> String {
+        format!("{}|{path}|{symbol}|{}", kind.name(), target.unwrap_or_default())
     }
 }
 

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rustpython_ast as ast;
 
-use super::super::rename_local::{identifier_bindings, Function, FRAME_READERS};
+use super::super::rename_local::{identifier_bindings, reads_own_frame, Function};
 use crate::python::walk::{child_blocks, expr_children, owned_exprs, parameters, stmt_exprs, walk_stmts};
 use crate::python::PyModule;
 
@@ -41,6 +41,8 @@ struct Facts {
 pub(super) struct Run {
     pub(super) start: usize,
     pub(super) end: usize,
+    /// The module lines it spans, 1-based, end exclusive.
+    pub(super) lines: std::ops::Range<usize>,
     pub(super) inputs: Vec<String>,
     pub(super) output: String,
     /// Whether the run reads `self` (a method's run that does not becomes a static
@@ -66,7 +68,7 @@ impl<'a> Body<'a> {
         let depth = function.qual.matches('.').count();
         let nested = !function.enclosing.is_empty() || depth > usize::from(function.method);
         let own = &module.text[function.span.clone()];
-        if nested || own.starts_with("async") || FRAME_READERS.iter().any(|r| crate::intent::naming::occurs(own, r)) {
+        if nested || own.starts_with("async") || reads_own_frame(own) {
             return None;
         }
         let params: Vec<String> = parameters(function.args).iter().map(|a| a.arg.to_string()).collect();
@@ -112,9 +114,9 @@ impl<'a> Body<'a> {
             return None;
         }
         let facts = &self.facts[start..end];
-        let lines = self.module.line_of(PyModule::span(&body[end - 1]).end) + 1
-            - self.module.line_of(PyModule::span(&body[start]).start);
-        if !facts.iter().all(|f| f.movable) || !LINES.contains(&lines) {
+        let lines = self.module.line_of(PyModule::span(&body[start]).start)
+            ..self.module.line_of(PyModule::span(&body[end - 1]).end) + 1;
+        if !facts.iter().all(|f| f.movable) || !LINES.contains(&lines.len()) {
             return None;
         }
         let after: BTreeSet<&String> = self.facts[end..].iter().flat_map(|f| &f.mentions).collect();
@@ -126,37 +128,37 @@ impl<'a> Body<'a> {
         if !starts_well || !facts[facts.len() - 1].mentions.contains(output) {
             return None;
         }
-        let before: BTreeSet<&String> =
-            self.params.iter().chain(self.facts[self.first.min(start)..start].iter().flat_map(|f| &f.binds)).collect();
-        let mut reads: BTreeMap<&String, usize> = BTreeMap::new();
+        let bound_before = self.facts[self.first.min(start)..start].iter().flat_map(|f| &f.binds);
+        let before: BTreeSet<&str> = self.params.iter().chain(bound_before).map(String::as_str).collect();
+        let mut reads: BTreeMap<&str, usize> = BTreeMap::new();
         for (name, at) in facts.iter().flat_map(|f| &f.reads) {
             let first = reads.entry(name).or_insert(*at);
             *first = (*first).min(*at);
         }
-        let reads_self = reads.contains_key(&"self".to_string());
+        let reads_self = reads.contains_key("self");
         if self.params.contains(output) {
             return None;
         }
-        if !reads_self && ["super", "__class__"].iter().any(|n| reads.contains_key(&n.to_string())) {
+        if !reads_self && ["super", "__class__"].iter().any(|n| reads.contains_key(n)) {
             return None;
         }
         // A value the run reads from before it, or may leave as it found it: the
         // function's parameters first, in their order, then locals as the run reads them.
-        let position = |name: &String| self.params.iter().position(|p| p == name).unwrap_or(usize::MAX);
-        let mut inputs: Vec<(usize, usize, &String)> = reads
+        let position = |name: &str| self.params.iter().position(|p| p == name).unwrap_or(usize::MAX);
+        let mut inputs: Vec<(usize, usize, &str)> = reads
             .iter()
             .filter(|(name, _)| before.contains(*name))
             .map(|(name, at)| (position(name), *at, *name))
             .collect();
-        if before.contains(output) && !reads.contains_key(output) {
+        if before.contains(output.as_str()) && !reads.contains_key(output.as_str()) {
             inputs.push((position(output), usize::MAX, output));
         }
         inputs.sort();
-        let inputs: Vec<String> = inputs.into_iter().map(|(_, _, n)| n.clone()).filter(|n| n != "self").collect();
+        let inputs: Vec<String> = inputs.into_iter().map(|(_, _, n)| n.to_string()).filter(|n| n != "self").collect();
         if inputs.len() > MAX_INPUTS || (!reads_self && inputs.is_empty()) {
             return None;
         }
-        Some(Run { start, end, inputs, output: output.clone(), reads_self })
+        Some(Run { start, end, lines, inputs, output: output.clone(), reads_self })
     }
 }
 
@@ -323,6 +325,7 @@ def round_to(value, mode):
             vec![Run {
                 start: 2,
                 end: 3,
+                lines: 5..9,
                 inputs: vec!["mode".to_string()],
                 output: "rounding".to_string(),
                 reads_self: false
@@ -365,6 +368,7 @@ class Cart:
             vec![Run {
                 start: 0,
                 end: 2,
+                lines: 3..7,
                 inputs: vec!["prices".to_string()],
                 output: "cost".to_string(),
                 reads_self: true
