@@ -29,6 +29,7 @@
 //! * [`pytest`] runs a tree's tests in the sandbox: the venv, the runner and its outcome
 //!   cache, test selection from a coverage map of HEAD, fork servers.
 //! * [`curriculum`] makes the next dataset version from agents' results.
+//! * [`tools`] installs the programs run as processes (ruff, uv), pinned, from PyPI.
 //! * [`leftovers`] names temporaries by their process and clears a killed run's.
 //! * [`pipeline`] drives the stages for `gen-tasks`; [`cli`] is the command-line surface.
 //! * [`bench`](mod@bench) measures what generating costs (selection modes, merges, memory).
@@ -57,6 +58,7 @@ pub mod resolve;
 pub mod sandbox;
 pub mod snapshot;
 pub mod substrate;
+pub(crate) mod tools;
 pub mod validate;
 
 /// Name and version of this generator, recorded in every manifest.

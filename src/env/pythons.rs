@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Context, Result};
 
 use crate::bundle::task::{Task, TaskPython};
-use crate::pytest::venv::{base_interpreter, ensure_venv_from, user_cache_dir, PythonEnv};
+use crate::pytest::venv::{ensure_venv_from, user_cache_dir, PythonEnv};
 use crate::substrate::detect::interpreter::parse_version;
 
 /// The venvs of a dataset's recorded interpreters, by what the tasks record.
@@ -41,14 +41,8 @@ fn venv_for(wanted: &TaskPython) -> Result<PythonEnv> {
     ensure_venv_from(&user_cache_dir(), Some(&interpreter), &wanted.lock)
 }
 
-/// The default interpreter when it is `major.minor`, else `python{major}.{minor}` on PATH.
+/// The default interpreter when it is `major.minor`, else one present of that version
+/// (`python{major}.{minor}` on PATH, or pyenv's).
 fn interpreter_of(major: u32, minor: u32) -> Option<String> {
-    let version_of = |command: &str| {
-        let output = std::process::Command::new(command).arg("--version").output().ok()?;
-        let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-        output.status.success().then(|| parse_version(&text)).flatten()
-    };
-    let default = base_interpreter();
-    let named = format!("python{major}.{minor}");
-    [default, named].into_iter().find(|command| version_of(command).is_some_and(|(a, b, _)| (a, b) == (major, minor)))
+    crate::substrate::detect::interpreter::present_of(major, minor).map(|p| p.command)
 }

@@ -52,10 +52,53 @@ fn default_present() -> Option<Present> {
     DEFAULT.get_or_init(|| probe(&base_interpreter())).clone()
 }
 
-/// Every `python3.X` on PATH (X from 6 to 14) that runs, probed once.
+/// Every `python3.X` on PATH (X from 6 to 14) that runs, then every pyenv installation
+/// of another minor version (`$PYENV_ROOT/versions/*/bin/python3`, by its absolute path:
+/// pyenv's shims answer only for the versions pyenv has selected), probed once.
 fn others_present() -> &'static [Present] {
     static OTHERS: OnceLock<Vec<Present>> = OnceLock::new();
-    OTHERS.get_or_init(|| (6..=14).filter_map(|minor| probe(&format!("python3.{minor}"))).collect())
+    OTHERS.get_or_init(|| {
+        let mut found: Vec<Present> = (6..=14).filter_map(|minor| probe(&format!("python3.{minor}"))).collect();
+        for present in pyenv_installed() {
+            if !found.iter().any(|p| (p.version.0, p.version.1) == (present.version.0, present.version.1)) {
+                found.push(present);
+            }
+        }
+        found.sort_by_key(|p| p.version);
+        found
+    })
+}
+
+/// The Python 3 interpreters pyenv installed (`$PYENV_ROOT`, else `~/.pyenv`), newest
+/// patch release of each minor version first.
+fn pyenv_installed() -> Vec<Present> {
+    let root = std::env::var_os("PYENV_ROOT")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".pyenv")));
+    let Some(versions) = root.map(|r| r.join("versions")) else { return Vec::new() };
+    let mut found: Vec<Present> = std::fs::read_dir(versions)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| probe(&entry.path().join("bin").join("python3").to_string_lossy()))
+        .filter(|p| p.version.0 == 3)
+        .collect();
+    found.sort_by_key(|p| std::cmp::Reverse(p.version));
+    found
+}
+
+/// Every interpreter present: the default one first, then the others by version.
+pub(crate) fn present() -> Vec<Present> {
+    let default = default_present();
+    let others = others_present()
+        .iter()
+        .filter(|p| default.as_ref().is_none_or(|d| (d.version.0, d.version.1) != (p.version.0, p.version.1)));
+    default.clone().into_iter().chain(others.cloned()).collect()
+}
+
+/// The interpreter present of minor version `major.minor`, if any.
+pub(crate) fn present_of(major: u32, minor: u32) -> Option<Present> {
+    present().into_iter().find(|p| (p.version.0, p.version.1) == (major, minor))
 }
 
 /// Whether `version` satisfies a `requires-python` specifier list (`>=3.8, !=3.9.*, <4`).
@@ -65,7 +108,10 @@ pub(crate) fn satisfies(spec: &str, version: (u32, u32, u32)) -> bool {
         let (op, wanted) = clause.split_at(op_len);
         let op = op.trim();
         let wildcard = wanted.ends_with(".*");
-        let Some(wanted) = parse_version(wanted.trim_end_matches(".*")) else { return true };
+        let wanted = wanted.trim_end_matches(".*");
+        // `<3` names a major version alone.
+        let parsed = parse_version(wanted).or_else(|| parse_version(&format!("{wanted}.0")));
+        let Some(wanted) = parsed else { return true };
         let given = |n: usize| wanted_parts(clause).min(n);
         let cut = |v: (u32, u32, u32)| match given(3) {
             1 => (v.0, 0, 0),
@@ -148,6 +194,7 @@ mod tests {
         let v = (3, 11, 7);
         assert!(satisfies(">=3.8", v) && satisfies(">=3.8, <4", v) && satisfies("!=3.10.*", v));
         assert!(!satisfies(">=3.12", v) && !satisfies("<3.11", v) && !satisfies("==3.10.*", v));
+        assert!(!satisfies("<3", v) && satisfies(">=3", v) && satisfies("<3", (2, 7, 18)));
         assert!(satisfies("~=3.9", v) && !satisfies("~=3.9.0", v) && satisfies(">=2.7, !=3.0.*, !=3.1.*", v));
         assert_eq!(parse_version("Python 3.13.0rc1"), Some((3, 13, 0)));
     }

@@ -292,8 +292,9 @@ fn read_setup_cfg(cfg: &Ini, meta: &mut Metadata) {
     }
 }
 
-/// `setup.py`'s literal `install_requires=[...]`, `tests_require=[...]` and the test
-/// entries of `extras_require={...}`: string literals only, nothing evaluated.
+/// `setup.py`'s literal `install_requires=[...]`, `tests_require=[...]`, the test
+/// entries of `extras_require={...}` and `classifiers=[...]`: string literals only,
+/// nothing evaluated.
 fn read_setup_py(text: &str, meta: &mut Metadata) {
     if let Some(listed) = literal_list(text, "install_requires") {
         meta.runtime.add("setup.py install_requires".into(), listed);
@@ -311,6 +312,9 @@ fn read_setup_py(text: &str, meta: &mut Metadata) {
                 }
             }
         }
+    }
+    for value in literal_list(text, "classifiers").unwrap_or_default() {
+        classifier(&value, meta);
     }
     if meta.requires_python.is_none() {
         if let Some(spec) = literal_list(text, "python_requires").and_then(|l| l.into_iter().next()) {

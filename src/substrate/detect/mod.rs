@@ -9,6 +9,7 @@
 //! given beside detection overrides only the keys it sets ([`overlay`]). Tests that fail
 //! or flip at HEAD are found by running them, in the pipeline, not here.
 
+pub(crate) mod era;
 mod ini;
 pub(crate) mod interpreter;
 mod layout;
