@@ -46,6 +46,8 @@ pub(crate) struct TaskInput<'a> {
     pub(crate) witnessed: &'a [Option<bool>],
     /// The interpreter the task's tests ran on.
     pub(crate) python: &'a crate::pytest::venv::PythonEnv,
+    /// The test command they ran (the substrate's, or its era's for a history commit).
+    pub(crate) test_command: &'a [String],
 }
 
 /// A task's four files. `task.json` is serialised from `task` when written (a curriculum
@@ -170,7 +172,7 @@ fn task_record(input: &TaskInput, sha256: Digests) -> Task {
         family: input.candidate.family,
         conflict_kind: input.conflict_kind,
         substrate: SubstrateRef { name: substrate.name.clone(), commit: substrate.commit.clone() },
-        test_command: substrate.config.test_command.clone(),
+        test_command: input.test_command.to_vec(),
         test_env: substrate.config.env.clone(),
         timeout_s: substrate.config.timeout_s,
         scale: input.scale,

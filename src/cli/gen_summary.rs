@@ -179,6 +179,20 @@ fn print_history(history: &HistoryCounts) {
     for (reason, n) in history.skipped.iter().filter(|(_, n)| **n > 0) {
         println!("  skipped {reason:<22} {n}");
     }
+    let listed = |counts: &std::collections::BTreeMap<String, usize>| {
+        let mut versions: Vec<(&String, &usize)> = counts.iter().collect();
+        versions.sort_by_key(|(v, _)| crate::substrate::detect::interpreter::parse_version(v));
+        versions.iter().map(|(v, n)| format!("Python {v} {n}")).collect::<Vec<_>>().join(", ")
+    };
+    if !history.interpreters.is_empty() {
+        println!("  interpreters (by each commit's era): {}", listed(&history.interpreters));
+    }
+    if !history.not_installed.is_empty() {
+        println!(
+            "  wanted but not installed: {} (those commits ran on the nearest installed, or were skipped as no-interpreter)",
+            listed(&history.not_installed)
+        );
+    }
 }
 
 /// One line on the ladder that levelled a version: complete, with its tools' versions,

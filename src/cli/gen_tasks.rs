@@ -14,7 +14,7 @@ use crate::difficulty::quota::Quotas;
 use crate::difficulty::Scale;
 use crate::forge::{Family, Group};
 use crate::pipeline::shard::ShardSpec;
-use crate::pipeline::{self, GenOptions};
+use crate::pipeline::{self, GenOptions, HistoryPython};
 use crate::pytest::select::SelectionMode;
 use crate::resolve::mergiraf;
 use crate::substrate::repos::RepoList;
@@ -151,6 +151,16 @@ pub(crate) struct GenTasksArgs {
     /// counted by reason in the report.
     #[arg(long, value_name = "N")]
     pub(crate) history: Option<usize>,
+
+    /// Which interpreter a history commit's tests run on. `era`: the commit's own, the
+    /// Python its metadata lists (classifiers, tox, CI) among the releases out at its
+    /// date, else the one its date points to, chosen among those installed (pyenv's
+    /// included; the nearest when it is not), with its declared dependencies and pytest
+    /// as of its date (resolved with uv); commits for Python 2 only are skipped. A
+    /// substrate.toml that sets `python` keeps it for every commit. `head`: HEAD's venv
+    /// for every commit.
+    #[arg(long, value_enum, value_name = "WHICH", default_value = "era")]
+    pub(crate) history_python: HistoryPython,
 
     /// Level quotas instead of --per-cell: LEVEL=N or FAMILY:LEVEL=N, comma-separated,
     /// e.g. easy=100,medium=100,hard=100 or compose-edits:hard=10. A task is kept while
@@ -319,6 +329,9 @@ fn options_and_repos(args: &GenTasksArgs) -> Result<(GenOptions, Option<repos::F
     if let Some(depth) = args.history {
         command.extend(["--history".into(), depth.to_string()]);
     }
+    if args.history_python != HistoryPython::default() {
+        command.extend(["--history-python".into(), "head".into()]);
+    }
     if candidates_per_cell != usize::MAX {
         command.extend(["--candidates-per-cell".into(), candidates_per_cell.to_string()]);
     }
@@ -366,6 +379,7 @@ fn options_and_repos(args: &GenTasksArgs) -> Result<(GenOptions, Option<repos::F
         selection: args.selection,
         no_mergiraf,
         history: args.history,
+        history_python: args.history_python,
         agent_rung,
         max_suite_cpu_seconds: args.max_suite_cpu_seconds,
     };

@@ -1,5 +1,6 @@
 //! Judging one candidate: its commits written, merged (a clean or unsupported merge is
-//! rejected), validated on the substrate's runner, levelled (by the agent rung too, when
+//! rejected), validated on the substrate's runner (or its era's, for a history commit
+//! that has one; [`super::rig`]), levelled (by the agent rung too, when
 //! the run has one and no resolver solves it), and given its id and near-duplicate
 //! fingerprint; a kept one is bundled into its [`TaskFiles`].
 
@@ -57,11 +58,24 @@ pub(super) fn judge(
             return Ok(Verdict::rejected(Rejection::NotDerivable));
         }
     }
-    let mut validation = match validate::validate(candidate, &conflicted, &marked, &prepared.runner)? {
+    // A history commit with an era runs on its own interpreter and dependencies.
+    let era_rig = match prepared.era_of(candidate).map(|era| prepared.era_rig(era)) {
+        Some(Ok(rig)) => Some(rig),
+        Some(Err(err)) => {
+            log::debug!("{}: {err:#}", candidate.key);
+            return Ok(Verdict::rejected(Rejection::UnresolvedEnvironment));
+        }
+        None => None,
+    };
+    let (runner, checker, test_command) = match &era_rig {
+        Some(rig) => (&rig.runner, &rig.checker, &rig.test_command),
+        None => (&prepared.runner, &prepared.checker, &prepared.substrate.config.test_command),
+    };
+    let mut validation = match validate::validate(candidate, &conflicted, &marked, runner)? {
         Ok(validation) => validation,
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };
-    let witnessed = validate::witness::witnessed(candidate, &prepared.runner)?;
+    let witnessed = validate::witness::witnessed(candidate, runner)?;
     let outside = record::edits_outside_conflicts(&conflicted, &candidate.gold, &paths);
     let conflict_kind = record::conflict_kind(&conflicted, &candidate.gold, &marked);
     let mut operators: Vec<OperatorRef> = candidate.mutations.iter().map(|m| m.operator).collect();
@@ -107,7 +121,8 @@ pub(super) fn judge(
             conflict_kind,
             scale,
             witnessed: &witnessed,
-            python: prepared.checker.python(),
+            python: checker.python(),
+            test_command,
         };
         TaskFiles::make(&repo, &input)
     };
@@ -115,12 +130,12 @@ pub(super) fn judge(
     // The agent rung plays what every resolver left hard, on the task's own workspace;
     // the task is made again with its outcome (a solved one is medium).
     if let Some(rung) = agent_rung.filter(|_| validation.baselines.left_hard()) {
-        let outcome = rung.play(&files, &conflicted, &candidate.gold, &prepared.runner, &prepared.checker)?;
+        let outcome = rung.play(&files, &conflicted, &candidate.gold, runner, checker)?;
         validation.baselines.agent = Some(outcome);
         files = make(&validation)?;
     }
     let level = files.task.difficulty.level;
-    let files = match grader_check::check(&prepared.checker, files)? {
+    let files = match grader_check::check(checker, files)? {
         Ok(files) => files,
         Err(reason) => return Ok(Verdict::rejected(reason)),
     };

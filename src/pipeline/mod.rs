@@ -38,6 +38,7 @@ mod judge;
 mod levels;
 mod options;
 mod order;
+mod rig;
 pub(crate) mod shard;
 mod stage;
 
@@ -61,7 +62,7 @@ use agent_rung::AgentRung;
 pub(crate) use agent_rung::AgentRungStats;
 use engine::{progress_bar, Engine};
 pub(crate) use levels::LevelBreakdown;
-pub(crate) use options::{embedded_substrates, AgentRungOptions, GenOptions};
+pub(crate) use options::{embedded_substrates, AgentRungOptions, GenOptions, HistoryPython};
 pub(crate) use stage::mutable_modules;
 use stage::{history_counts, stage, substrate_entries};
 

@@ -49,12 +49,26 @@ pub(crate) struct GenOptions {
     /// Read the last N commits of each git substrate's history for the history families
     /// (`--history N`); `None`: each substrate's `history = N`, if any.
     pub(crate) history: Option<usize>,
+    /// Which interpreter history candidates' tests run on (`--history-python`).
+    pub(crate) history_python: HistoryPython,
     /// The agent rung (`--agent-rung`): an external agent played on every candidate the
     /// resolvers leave hard.
     pub(crate) agent_rung: Option<AgentRungOptions>,
     /// The CPU seconds a detected suite may take at HEAD (`--max-suite-cpu-seconds`);
     /// a slower one is skipped.
     pub(crate) max_suite_cpu_seconds: u64,
+}
+
+/// Which interpreter a history commit's tests run on (`gen-tasks --history-python`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub(crate) enum HistoryPython {
+    /// The commit's own: the Python its metadata and date point to, among those
+    /// installed, with its dependencies as of its date (a substrate.toml that sets
+    /// `python` keeps HEAD's).
+    #[default]
+    Era,
+    /// HEAD's interpreter and venv for every commit.
+    Head,
 }
 
 /// The agent rung of a run: `gen-tasks --agent-rung CMD [--agent-rung-tries K]

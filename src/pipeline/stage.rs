@@ -4,7 +4,7 @@
 //! and every (substrate, family) cell's candidates forged in seeded order.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,7 +13,8 @@ use rayon::prelude::*;
 
 use super::agent_rung::AgentRung;
 use super::grader_check::Checker;
-use super::options::GenOptions;
+use super::options::{GenOptions, HistoryPython};
+use super::rig::{EraRigs, Rig};
 use crate::bundle::manifest::{Ladder, SubstrateEntry};
 use crate::forge::{self, Candidate, Family, ForgeInput, Group};
 use crate::intent::Probe;
@@ -22,6 +23,7 @@ use crate::mutate::{self, Mutation};
 use crate::pytest::select::SelectionMode;
 use crate::pytest::testrun::{OutcomeCache, TestRunner};
 use crate::python::PyModule;
+use crate::substrate::detect::era::Era;
 use crate::substrate::history::{self, HistoryCounts, HistoryScan};
 use crate::substrate::{self, Substrate, SubstrateSpec};
 
@@ -37,6 +39,25 @@ pub(super) struct Prepared {
     pub(super) checker: Checker,
     /// The history the history families read, when the run reads it (`history = N`).
     pub(super) history: Option<HistoryScan>,
+    /// The runners and checkers of the history's eras, built on first need.
+    pub(super) eras: EraRigs,
+    /// The outcome cache and the cache folder the eras' runners and checkers use.
+    pub(super) cache: OutcomeCache,
+    pub(super) cache_dir: PathBuf,
+}
+
+impl Prepared {
+    /// The era `candidate` is judged in: its commit's, when the history scan gave it one.
+    pub(super) fn era_of(&self, candidate: &Candidate) -> Option<&Era> {
+        let origin = candidate.origin.as_ref()?;
+        let commit = git2::Oid::from_str(&origin.commit).ok()?;
+        self.history.as_ref()?.eras.get(&commit)
+    }
+
+    /// The rig of `era`, built on first need.
+    pub(super) fn era_rig(&self, era: &Era) -> Result<Arc<Rig>> {
+        self.eras.rig(era, &self.substrate, &self.cache, &self.cache_dir)
+    }
 }
 
 /// Substrates prepared and their candidates laid out in cells, ready to be judged.
@@ -224,7 +245,17 @@ fn prepare(
     let scanning = Instant::now();
     let history = read_history(&substrate, options)?;
     timings.history += scanning.elapsed();
-    Ok(Prepared { substrate, runner, modules, mutations, checker, history })
+    Ok(Prepared {
+        substrate,
+        runner,
+        modules,
+        mutations,
+        checker,
+        history,
+        eras: EraRigs::default(),
+        cache: cache.clone(),
+        cache_dir: options.cache_dir.clone(),
+    })
 }
 
 /// The substrate's history, scanned when the run has a history family and a depth
@@ -236,8 +267,15 @@ fn read_history(substrate: &Substrate, options: &GenOptions) -> Result<Option<Hi
     if substrate.commit.is_none() {
         bail!("history = {depth} needs a git repository, and {} is a plain folder", substrate.origin.display());
     }
-    let scan = history::scan(&substrate.origin, depth, &substrate.config)
-        .with_context(|| format!("reading the last {depth} commits of {}", substrate.origin.display()))?;
+    // A substrate.toml that names an interpreter keeps it for every commit.
+    let eras = options.history_python == HistoryPython::Era && !substrate.given.contains("python");
+    let has = |path: &str| {
+        let path = path.trim_end_matches('/');
+        substrate.files.contains_key(path) || substrate.files.keys().any(|p| p.starts_with(&format!("{path}/")))
+    };
+    let scan =
+        history::scan(&substrate.origin, depth, &substrate.config, eras.then_some(&has as &dyn Fn(&str) -> bool))
+            .with_context(|| format!("reading the last {depth} commits of {}", substrate.origin.display()))?;
     Ok(Some(scan))
 }
 

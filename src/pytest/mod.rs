@@ -4,6 +4,7 @@
 //!
 //! - [`venv`]: the interpreter, a cached virtual environment with pytest and a
 //!   substrate's `python_deps`;
+//! - [`lock`]: requirements pinned as of a date (uv), for a history commit's venv;
 //! - [`testrun`]: the [`testrun::TestRunner`] (full or selected runs, [`testrun::RunStats`]);
 //! - [`outcome`]: what a run comes to, the recorded [`outcome::Outcome`];
 //! - [`cache`]: the content-addressed [`cache::OutcomeCache`];
@@ -16,6 +17,7 @@
 pub mod cache;
 pub mod confirm;
 pub mod forkserver;
+pub(crate) mod lock;
 pub(crate) mod outcome;
 pub(crate) mod report;
 pub mod select;

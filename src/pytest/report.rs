@@ -1,7 +1,8 @@
 //! Reads pytest's console report: which test ids failed or errored.
 //!
 //! The test command gets `-rfE` appended, so pytest's "short test summary info" lists
-//! every failure as `FAILED <id> - <message>` and every error as `ERROR <id> - <message>`.
+//! every failure as `FAILED <id> - <message>` (`FAIL <id>` before pytest 4) and every
+//! error as `ERROR <id> - <message>`.
 
 /// At most this many failing ids are kept per outcome; the count is kept separately.
 pub(crate) const MAX_RECORDED_FAILURES: usize = 200;
@@ -10,7 +11,9 @@ pub(crate) const MAX_RECORDED_FAILURES: usize = 200;
 pub(crate) fn failing_test_ids(output: &str) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
     for line in output.lines() {
-        let rest = line.strip_prefix("FAILED ").or_else(|| line.strip_prefix("ERROR "));
+        // pytest before 4 writes `FAIL <id>` (a history commit's era may have one).
+        let rest =
+            line.strip_prefix("FAILED ").or_else(|| line.strip_prefix("ERROR ")).or_else(|| line.strip_prefix("FAIL "));
         // A captured log record (`ERROR    pkg.mod:mod.py:524 fetch failed`) pads its
         // level name; the summary's `ERROR <id>` never does.
         let Some(rest) = rest.filter(|rest| !rest.starts_with(char::is_whitespace)) else { continue };
@@ -85,6 +88,13 @@ mod tests {
                 "tests/test_b.py".to_string()
             ]
         );
+    }
+
+    #[test]
+    fn reads_the_fail_lines_of_pytest_3() {
+        let output = "=== short test summary info ===\nFAIL t/test_a.py::test_bad\nERROR t/test_a.py::test_err\n\
+            === 1 failed, 1 passed, 1 error in 0.02 seconds ===\n";
+        assert_eq!(failing_test_ids(output), ["t/test_a.py::test_bad", "t/test_a.py::test_err"]);
     }
 
     #[test]

@@ -83,6 +83,16 @@ pub fn ensure_venv(cache_dir: &Path, deps: &[String]) -> Result<PythonEnv> {
 /// A requirement in `deps` naming pytest (`pytest==7.0.1`) replaces the default pin
 /// [`PYTEST_REQUIREMENT`]: a project's older commits may need an older pytest.
 pub(crate) fn ensure_venv_from(cache_dir: &Path, python: Option<&str>, deps: &[String]) -> Result<PythonEnv> {
+    ensure_venv_with(cache_dir, python, deps, None)
+}
+
+/// [`ensure_venv_from`] for a lock (`pins`, every distribution `name==version`): uv
+/// installs exactly those (`--no-deps`), in a second where pip takes ten.
+pub(crate) fn ensure_locked_venv(cache_dir: &Path, python: &str, pins: &[String], uv: &Path) -> Result<PythonEnv> {
+    ensure_venv_with(cache_dir, Some(python), pins, Some(uv))
+}
+
+fn ensure_venv_with(cache_dir: &Path, python: Option<&str>, deps: &[String], uv: Option<&Path>) -> Result<PythonEnv> {
     let base = python.map_or_else(base_interpreter, str::to_string);
     let version = interpreter_version(Path::new(&base)).with_context(|| match python {
         Some(_) => format!("python interpreter `{base}` (the substrate's `python`) not usable: install it or change `python` in substrate.toml"),
@@ -111,7 +121,10 @@ pub(crate) fn ensure_venv_from(cache_dir: &Path, python: Option<&str>, deps: &[S
     let building = staging.path().join("venv");
     run_checked(Command::new(&base).args(["-m", "venv"]).arg(&building), &format!("{base} -m venv"))?;
     let pip = building.join("bin").join("python");
-    install(&pip, &requirements)?;
+    match uv {
+        Some(uv) => install_locked(uv, &pip, &requirements)?,
+        None => install(&pip, &requirements)?,
+    }
     std::fs::write(building.join(".ready"), requirements.join("\n"))?;
     match std::fs::rename(&building, &target) {
         Ok(()) => {}
@@ -143,6 +156,14 @@ fn install(python: &Path, requirements: &[String]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Installs the pinned `requirements` into the venv of `python` with `uv`, without
+/// resolving again (they are a whole lock).
+fn install_locked(uv: &Path, python: &Path, requirements: &[String]) -> Result<()> {
+    let mut command = Command::new(uv);
+    command.args(["pip", "install", "--quiet", "--no-config", "--no-deps", "--python"]).arg(python).args(requirements);
+    run_checked(&mut command, &format!("uv pip install {}", requirements.join(" ")))
 }
 
 /// What a venv with `deps` installs: pytest first (the one `deps` names, else

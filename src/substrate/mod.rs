@@ -10,6 +10,7 @@ pub(crate) mod detect;
 pub mod history;
 pub(crate) mod repos;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -36,6 +37,8 @@ pub struct Substrate {
     /// Whether the test command was detected (no config or `--test-cmd` set it): tests
     /// failing or flipping at HEAD are then deselected instead of refusing the substrate.
     pub(crate) detected_command: bool,
+    /// The keys a config file (or `--test-cmd`) set; the others were detected.
+    pub(crate) given: BTreeSet<String>,
     /// The test ids deselected at HEAD (failing or flaky there), for the manifest.
     pub(crate) deselected: Vec<String>,
 }
@@ -131,7 +134,7 @@ pub fn load(spec: &SubstrateSpec) -> Result<Substrate> {
     if files.is_empty() {
         bail!("{}: substrate has no files", path.display());
     }
-    let (config, detected_command) = read_config(spec, &files)?;
+    let (config, detected_command, given) = read_config(spec, &files)?;
     let name = config.name.clone().unwrap_or_else(|| folder_name(path));
     let has_tests = files.keys().any(|p| {
         let file = p.rsplit('/').next().unwrap_or(p);
@@ -149,6 +152,7 @@ pub fn load(spec: &SubstrateSpec) -> Result<Substrate> {
         files,
         tree_id,
         detected_command,
+        given,
         deselected: Vec::new(),
     })
 }
@@ -178,14 +182,14 @@ pub(crate) fn read_files(path: &Path) -> Result<(Snapshot, Option<String>)> {
 
 /// The substrate's configuration: detected from its files, with what a config file
 /// (given, or `substrate.toml` at its root) and `--test-cmd` set over it; and whether
-/// the test command is the detected one. With a config, a detection that fails leaves
-/// the config's defaults.
-fn read_config(spec: &SubstrateSpec, files: &Snapshot) -> Result<(SubstrateConfig, bool)> {
+/// the test command is the detected one, and the keys given. With a config, a detection
+/// that fails leaves the config's defaults.
+fn read_config(spec: &SubstrateSpec, files: &Snapshot) -> Result<(SubstrateConfig, bool, BTreeSet<String>)> {
     let in_repo = spec.path.join(CONFIG_FILE);
     let file = spec.config_file.clone().or_else(|| in_repo.exists().then_some(in_repo));
     let (mut given, mut keys) = match &file {
         Some(file) => SubstrateConfig::read_with_keys(file)?,
-        None => (SubstrateConfig::default(), std::collections::BTreeSet::new()),
+        None => (SubstrateConfig::default(), BTreeSet::new()),
     };
     if let Some(command) = spec.test_command.as_ref().filter(|_| spec.config_file.is_none()) {
         given.test_command = command.clone();
@@ -196,12 +200,12 @@ fn read_config(spec: &SubstrateSpec, files: &Snapshot) -> Result<(SubstrateConfi
         Ok(detection) => detection.config,
         Err(err) if !keys.is_empty() => {
             log::debug!("{origin}: detection failed ({err:#}); the config's defaults stand");
-            return Ok((given, false));
+            return Ok((given, false, keys));
         }
         Err(err) => return Err(err),
     };
     let detected_command = !keys.contains("test_command");
-    Ok((detect::overlay(detected, given, &keys), detected_command))
+    Ok((detect::overlay(detected, given, &keys), detected_command, keys))
 }
 
 /// A folder's name, the default substrate name; a bare repository's (`calc.git`) without

@@ -226,6 +226,9 @@ pub enum Rejection {
     /// Base or a side fails because Python cannot import a module the tree does not hold:
     /// a dependency the substrate's venv lacks (`python_deps`), common in old commits.
     MissingDependency,
+    /// A history commit's era (its interpreter, its dependencies as of its date) could
+    /// not be had: uv found no resolution, or the venv did not install.
+    UnresolvedEnvironment,
     /// Integration group: a side fails its own suite (each side is a valid change).
     SideFails,
     /// Integration group: a commit of a side before its last fails its own suite (every

@@ -60,6 +60,9 @@ pub(crate) struct Era {
     pub(crate) as_of: String,
     /// The requirements to resolve: the commit's declared ones and pytest, sorted.
     pub(crate) requirements: Vec<String>,
+    /// HEAD's test command as it applies to the commit ([`adapted_command`]); empty until
+    /// the history scan sets it.
+    pub(crate) test_command: Vec<String>,
 }
 
 /// Why a commit gets no era.
@@ -86,7 +89,28 @@ pub(crate) fn of_commit(files: &Snapshot, time: i64, present: &[Present]) -> Res
     let released = release_time((python.version.0, python.version.1)).unwrap_or(i64::MIN);
     let as_of = date_of(time.max(released.saturating_add(SETTLED_DAYS * DAY)));
     let requirements = requirements(&meta, pytest_config::read(files).as_ref());
-    Ok(Era { python, wanted, as_of, requirements })
+    Ok(Era { python, wanted, as_of, requirements, test_command: Vec::new() })
+}
+
+/// HEAD's test command `command` for a commit: a path argument HEAD has and the commit
+/// has not (`in_head`, `in_commit`) is left out (pytest refuses a missing path), and so
+/// is `--no-cov` when the commit's `requirements` have no pytest-cov to take it.
+pub(crate) fn adapted_command(
+    command: &[String],
+    requirements: &[String],
+    in_head: impl Fn(&str) -> bool,
+    in_commit: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    let has_cov = requirements.iter().any(|r| requirement::name(r) == "pytest-cov");
+    command
+        .iter()
+        .filter(|arg| match arg.as_str() {
+            "--no-cov" => has_cov,
+            path if !path.starts_with('-') => !in_head(path) || in_commit(path),
+            _ => true,
+        })
+        .cloned()
+        .collect()
 }
 
 /// Whether `path` of a commit's tree is read for its era: a file at the root (no Python
@@ -354,6 +378,20 @@ mod tests {
         assert_eq!((era.wanted, era.python.version), ((3, 3), (3, 6, 1)));
         assert_eq!(era.as_of, "2017-06-21");
         assert_eq!(era.requirements, vec!["pytest"]);
+    }
+
+    #[test]
+    fn a_head_path_the_commit_lacks_and_no_cov_without_pytest_cov_are_left_out() {
+        let command: Vec<String> =
+            ["python", "-m", "pytest", "tests", "docs", "--no-cov", "-p", "xdist", "--deselect=tests/t.py::a"]
+                .map(String::from)
+                .to_vec();
+        let in_head = |p: &str| ["tests", "docs"].contains(&p);
+        let in_commit = |p: &str| p == "docs";
+        let adapted = adapted_command(&command, &["pytest".into()], in_head, in_commit);
+        assert_eq!(adapted, ["python", "-m", "pytest", "docs", "-p", "xdist", "--deselect=tests/t.py::a"]);
+        let adapted = adapted_command(&command, &["pytest-cov>=2".into()], in_head, |_| true);
+        assert_eq!(adapted, command);
     }
 
     #[test]

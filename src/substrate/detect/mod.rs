@@ -15,7 +15,7 @@ pub(crate) mod interpreter;
 mod layout;
 mod metadata;
 mod pytest_config;
-mod requirement;
+pub(crate) mod requirement;
 
 use std::collections::BTreeSet;
 

@@ -4,6 +4,10 @@
 //! commit-replay candidates ([`commits`]); every other commit is counted by its [`Skip`]
 //! reason. [`real`] holds what a task keeps of the history (authors, messages, ids).
 //!
+//! With eras on, each candidate commit also gets its era (the interpreter and the
+//! dependencies its tests run with, from its own metadata and date;
+//! [`crate::substrate::detect::era`]); a commit without one is skipped.
+//!
 //! This stage reads git only: the families make tasks of what it finds, and the tests
 //! decide which of them are tasks.
 
@@ -23,6 +27,8 @@ pub use merges::{classify_merge, verify, MergeVerdicts, ReplayableMerge};
 pub(crate) use real::{Author, RealChange, RealKind, RealOrigin};
 pub use skip::Skip;
 
+use super::detect::era::{self, Era, Unfit};
+use super::detect::interpreter::{self, Present};
 use super::SubstrateConfig;
 
 /// What a walk of the history found.
@@ -38,6 +44,11 @@ pub struct HistoryScan {
     pub(crate) commits: Vec<GoldPatch>,
     /// The others, by reason: `(commit, reason)`, newest first.
     pub(crate) skipped: Vec<(Oid, Skip)>,
+    /// Each candidate commit's era (merges' and gold patches'), when eras are on.
+    pub(crate) eras: BTreeMap<Oid, Era>,
+    /// Commits whose wanted Python is not installed (they ran on another, or were
+    /// skipped as [`Skip::NoInterpreter`]), by that version.
+    pub(crate) not_installed: BTreeMap<(u32, u32), usize>,
 }
 
 /// What a history scan found, in numbers (summed over a run's substrates).
@@ -51,6 +62,10 @@ pub(crate) struct HistoryCounts {
     pub(crate) commits: usize,
     /// The other commits by reason (every reason listed, zeros included).
     pub(crate) skipped: BTreeMap<Skip, usize>,
+    /// Candidate commits by the interpreter chosen for them (`3.6`; empty without eras).
+    pub(crate) interpreters: BTreeMap<String, usize>,
+    /// Commits by the Python they want when it is not installed (`3.5`).
+    pub(crate) not_installed: BTreeMap<String, usize>,
 }
 
 impl std::ops::AddAssign<&HistoryCounts> for HistoryCounts {
@@ -60,6 +75,12 @@ impl std::ops::AddAssign<&HistoryCounts> for HistoryCounts {
         self.commits += other.commits;
         for (reason, n) in &other.skipped {
             *self.skipped.entry(*reason).or_default() += n;
+        }
+        for (version, n) in &other.interpreters {
+            *self.interpreters.entry(version.clone()).or_default() += n;
+        }
+        for (version, n) in &other.not_installed {
+            *self.not_installed.entry(version.clone()).or_default() += n;
         }
     }
 }
@@ -82,6 +103,8 @@ impl HistoryScan {
             merges: self.merges.len(),
             commits: self.commits.len(),
             skipped: self.skip_counts(),
+            interpreters: count(self.eras.values().map(|e| (e.python.version.0, e.python.version.1))),
+            not_installed: self.not_installed.iter().map(|((a, b), n)| (format!("{a}.{b}"), *n)).collect(),
         }
     }
 
@@ -91,29 +114,110 @@ impl HistoryScan {
     }
 }
 
+/// `3.6` → how many of `versions` are 3.6.
+fn count(versions: impl Iterator<Item = (u32, u32)>) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    for (a, b) in versions {
+        *counts.entry(format!("{a}.{b}")).or_default() += 1;
+    }
+    counts
+}
+
 /// The last `limit` commits of HEAD's history (newest first, by commit time in
 /// topological order), each classified as a merge-replay or commit-replay candidate or
-/// skipped; `config` says which files are sources and which tests.
-pub(crate) fn scan(repo_path: &std::path::Path, limit: usize, config: &SubstrateConfig) -> Result<HistoryScan> {
+/// skipped; `config` says which files are sources and which tests. With `eras` (which
+/// says whether HEAD has a path), each candidate gets its era among the interpreters
+/// present, or is skipped.
+pub(crate) fn scan(
+    repo_path: &std::path::Path,
+    limit: usize,
+    config: &SubstrateConfig,
+    eras: Option<&dyn Fn(&str) -> bool>,
+) -> Result<HistoryScan> {
     let repo = Repository::open(repo_path)
         .with_context(|| format!("{}: history needs a git repository; this is not one", repo_path.display()))?;
     let mut scan = HistoryScan { repo: repo_path.to_path_buf(), ..HistoryScan::default() };
+    let present = interpreter::present();
+    let head = eras.map(|has| Head { config, present: &present, has });
     for oid in newest_first(&repo)?.take(limit) {
         let commit = repo.find_commit(oid?)?;
         scan.considered += 1;
+        let era = |scan: &mut HistoryScan| match &head {
+            Some(head) => scan.era_of(&repo, &commit, head),
+            None => Ok(true),
+        };
         if commit.parent_count() >= 2 {
             match classify_merge(&repo, &commit)? {
-                Ok(merge) => scan.merges.push(merge),
+                Ok(merge) if era(&mut scan)? => scan.merges.push(merge),
+                Ok(_) => {}
                 Err(reason) => scan.skipped.push((commit.id(), reason)),
             }
         } else {
             match classify_commit(&repo, &commit, config)? {
-                Ok(patch) => scan.commits.push(patch),
+                Ok(patch) if era(&mut scan)? => scan.commits.push(patch),
+                Ok(_) => {}
                 Err(reason) => scan.skipped.push((commit.id(), reason)),
             }
         }
     }
     Ok(scan)
+}
+
+impl HistoryScan {
+    /// Records `commit`'s era, or skips it: whether it has one.
+    fn era_of(&mut self, repo: &Repository, commit: &git2::Commit, head: &Head<'_>) -> Result<bool> {
+        let tree = commit.tree()?;
+        let files = metadata_files(repo, &tree)?;
+        match era::of_commit(&files, commit.time().seconds(), head.present) {
+            Ok(mut found) => {
+                let in_commit = |path: &str| tree.get_path(std::path::Path::new(path.trim_end_matches('/'))).is_ok();
+                found.test_command =
+                    era::adapted_command(&head.config.test_command, &found.requirements, head.has, in_commit);
+                if (found.python.version.0, found.python.version.1) != found.wanted {
+                    *self.not_installed.entry(found.wanted).or_default() += 1;
+                }
+                self.eras.insert(commit.id(), found);
+                Ok(true)
+            }
+            Err(Unfit::Python2) => {
+                self.skipped.push((commit.id(), Skip::Python2));
+                Ok(false)
+            }
+            Err(Unfit::NoInterpreter { wanted }) => {
+                *self.not_installed.entry(wanted).or_default() += 1;
+                self.skipped.push((commit.id(), Skip::NoInterpreter));
+                Ok(false)
+            }
+        }
+    }
+}
+
+/// What an era needs of HEAD: its configuration, the interpreters present and whether
+/// it has a path (a file or folder).
+struct Head<'a> {
+    config: &'a SubstrateConfig,
+    present: &'a [Present],
+    has: &'a dyn Fn(&str) -> bool,
+}
+
+/// The files of `tree` an era reads ([`era::is_metadata_file`]).
+fn metadata_files(repo: &Repository, tree: &git2::Tree) -> Result<crate::snapshot::Snapshot> {
+    let mut files = crate::snapshot::Snapshot::new();
+    tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+        let path = format!("{dir}{}", entry.name().unwrap_or_default());
+        if entry.kind() == Some(git2::ObjectType::Tree) {
+            let wanted = dir.is_empty() && (path.starts_with("requirements") || path == ".github")
+                || path == ".github/workflows";
+            return if wanted { git2::TreeWalkResult::Ok } else { git2::TreeWalkResult::Skip };
+        }
+        if era::is_metadata_file(&path) {
+            if let Ok(blob) = repo.find_blob(entry.id()) {
+                files.insert(path, std::sync::Arc::from(blob.content()));
+            }
+        }
+        git2::TreeWalkResult::Ok
+    })?;
+    Ok(files)
 }
 
 /// The last `limit` merge commits of HEAD's history, classified as [`scan`] does

@@ -34,6 +34,10 @@ pub enum Skip {
     NoTestChange,
     /// The commit is over the size budget (changed lines or files).
     TooLarge,
+    /// The commit supports only Python 2 (what it lists, or its `requires-python`).
+    Python2,
+    /// No interpreter on this machine fits the commit's `requires-python`.
+    NoInterpreter,
 }
 
 impl Skip {
