@@ -24,6 +24,7 @@ mod env_package;
 mod env_reset;
 mod env_server;
 mod env_tamper;
+mod era;
 mod forkserver;
 mod format;
 mod gen_tasks;

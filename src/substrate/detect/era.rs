@@ -137,12 +137,20 @@ fn choose(
 ) -> Result<(Present, (u32, u32)), Unfit> {
     let listed3: Vec<(u32, u32)> = listed.iter().copied().filter(|v| v.0 == 3).collect();
     let fits = |v: (u32, u32)| v.0 == 3 && requires.is_none_or(|spec| satisfies(spec, (v.0, v.1, 99)));
-    let out_by = |v: (u32, u32), days: i64| release_time(v).is_some_and(|r| r + days * DAY <= time);
+    let out_by = |v: (u32, u32), days: i64| release_time(v).is_none_or(|r| r + days * DAY <= time);
     // Listed versions were tested when listed; others count once settled.
     let of_the_time = |v: (u32, u32)| (listed3.contains(&v) && out_by(v, 0)) || out_by(v, SETTLED_DAYS);
-    let python3: Vec<(u32, u32)> = RELEASES.iter().map(|(v, _)| *v).filter(|v| fits(*v)).collect();
-    if python3.is_empty() || (listed3.is_empty() && listed.iter().any(|v| v.0 == 2)) {
+    let mut python3: Vec<(u32, u32)> = RELEASES.iter().map(|(v, _)| *v).filter(|v| fits(*v)).collect();
+    // An interpreter newer than the table counts as released.
+    python3.extend(present.iter().map(|p| (p.version.0, p.version.1)).filter(|v| fits(*v)));
+    python3.sort();
+    python3.dedup();
+    let python2 = |v: (u32, u32)| requires.is_none_or(|spec| satisfies(spec, (v.0, v.1, 99)));
+    if listed3.is_empty() && listed.iter().any(|v| v.0 == 2) || python3.is_empty() && python2((2, 7)) {
         return Err(Unfit::Python2);
+    }
+    if python3.is_empty() {
+        return Err(Unfit::NoInterpreter { wanted: lower_bound(requires.unwrap_or_default()) });
     }
     let wanted = python3
         .iter()
@@ -165,6 +173,16 @@ fn choose(
         Some(p) => Ok(((*p).clone(), wanted)),
         None => Err(Unfit::NoInterpreter { wanted }),
     }
+}
+
+/// The version a `requires-python` starts at (`>=3.99` → 3.99), else 3.0.
+fn lower_bound(spec: &str) -> (u32, u32) {
+    spec.split(',')
+        .filter_map(|clause| clause.trim().strip_prefix(">=").or_else(|| clause.trim().strip_prefix("~=")))
+        .filter_map(|v| super::interpreter::parse_version(v.trim()))
+        .map(|(a, b, _)| (a, b))
+        .max()
+        .unwrap_or((3, 0))
 }
 
 /// The Python versions of tox's `envlist` (`py27, py3{6,7}` → 2.7, 3.6, 3.7).
@@ -249,16 +267,18 @@ fn version_tokens(value: &str) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// The requirements of an era: what the commit declares (its own name left out), and
-/// pytest (detection leaves out the pytest a project declares: the era's is the one of
-/// its date).
+/// The requirements of an era: what the commit declares (its own name, and what no test
+/// run needs, such as documentation builders and linters, left out: an old
+/// `requirements.txt` often lists them), and pytest (detection leaves out the pytest a
+/// project declares: the era's is the one of its date).
 fn requirements(meta: &metadata::Metadata, pytest: Option<&pytest_config::PytestConfig>) -> Vec<String> {
     let plugins = pytest.map(|p| p.plugins.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>()).unwrap_or_default();
     let own = meta.name.as_deref().map(requirement::name);
     let mut out: Vec<String> = vec!["pytest".to_string()];
     for requirement in meta.runtime.requirements.iter().chain(&meta.test.requirements).map(|(r, _)| r).chain(&plugins) {
         let name = requirement::name(requirement);
-        if own.as_deref() != Some(name.as_str()) && !out.iter().any(|r| requirement::name(r) == name) {
+        let wanted = !requirement::skipped(requirement) && own.as_deref() != Some(name.as_str());
+        if wanted && !out.iter().any(|r| requirement::name(r) == name) {
             out.push(requirement.clone());
         }
     }
@@ -333,6 +353,12 @@ mod tests {
             chosen(Some(">=3.14"), &[], "2026-06-01", &HERE).unwrap_err(),
             Unfit::NoInterpreter { wanted: (3, 14) }
         );
+        assert_eq!(
+            chosen(Some(">=3.99"), &[], "2026-06-01", &HERE).unwrap_err(),
+            Unfit::NoInterpreter { wanted: (3, 99) }
+        );
+        // An interpreter newer than the table is a release of its own.
+        assert_eq!(chosen(Some(">=3.15"), &[], "2027-06-01", &[(3, 15)]).unwrap(), "3.15 (wanted 3.15)");
     }
 
     #[test]
@@ -365,7 +391,7 @@ mod tests {
         let mut files = Snapshot::new();
         files.insert(
             "setup.py".into(),
-            b"setup(name='calc', install_requires=['six'], tests_require=['pytest>=3', 'mock'],\n  classifiers=['Programming Language :: Python :: 3.7'])\n"[..]
+            b"setup(name='calc', install_requires=['six', 'Sphinx'], tests_require=['pytest>=3', 'mock'],\n  classifiers=['Programming Language :: Python :: 3.7'])\n"[..]
                 .into(),
         );
         let era = of_commit(&files, at("2019-03-04") + 3600, &present(&HERE)).unwrap();

@@ -35,6 +35,8 @@ pub enum Skip {
     /// The commit is over the size budget (changed lines or files).
     TooLarge,
     /// The commit supports only Python 2 (what it lists, or its `requires-python`).
+    #[serde(rename = "python-2")]
+    #[strum(serialize = "python-2")]
     Python2,
     /// No interpreter on this machine fits the commit's `requires-python`.
     NoInterpreter,
