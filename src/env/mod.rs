@@ -29,7 +29,7 @@ pub(crate) mod initial;
 pub(crate) mod mcp;
 pub mod observation;
 pub(crate) mod protocol;
-pub(crate) mod pythons;
+pub mod pythons;
 pub mod reward;
 pub(crate) mod server;
 pub(crate) mod sessions;

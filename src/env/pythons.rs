@@ -29,7 +29,9 @@ pub(crate) fn build<'a>(tasks: impl Iterator<Item = &'a Task>) -> Result<Pythons
     Ok(pythons)
 }
 
-fn venv_for(wanted: &TaskPython) -> Result<PythonEnv> {
+/// The venv of a task's recorded `python`: an interpreter of its minor version with its
+/// locked distributions (built once, cached like every venv).
+pub fn venv_for(wanted: &TaskPython) -> Result<PythonEnv> {
     let Some((major, minor, _)) = parse_version(&wanted.version) else {
         bail!("python version `{}` is not MAJOR.MINOR[.PATCH]; regenerate the dataset", wanted.version)
     };

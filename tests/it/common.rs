@@ -26,11 +26,14 @@ pub fn run_mergeforge(args: &[&str]) -> Output {
 /// through a version manager's shim costs a dozen processes, and the sample's check
 /// runs the tests some 370 times.
 pub fn venv_python() -> PathBuf {
+    if let Some(python) = TASK_PYTHON.with(|p| p.borrow().clone()) {
+        return python;
+    }
     static PYTHON: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     PYTHON
         .get_or_init(|| {
             // A version made with another interpreter is checked with that substrate's venv.
-            if let Some(python) = std::env::var_os("MERGEFORGE_VERIFY_PYTHON") {
+            if let Some(python) = std::env::var_os("MERGEFORGE_VERIFY_PYTHON").filter(|p| p != "recorded") {
                 return PathBuf::from(python);
             }
             mergeforge::pytest::venv::ensure_venv(&mergeforge::pytest::venv::user_cache_dir(), &[])
@@ -148,7 +151,8 @@ pub fn tests_pass(
     if argv.iter().any(|a| a == "pytest") {
         argv.insert(argv.iter().position(|a| a == "pytest").unwrap() + 1, "-x".to_string());
     }
-    let fresh = std::env::var_os("MERGEFORGE_TEST_FRESH_PYTEST").is_some();
+    let fresh =
+        std::env::var_os("MERGEFORGE_TEST_FRESH_PYTEST").is_some() || TASK_PYTHON.with(|p| p.borrow().is_some());
     if !fresh && test_command.starts_with(&["python".into(), "-m".into(), "pytest".into()]) {
         return PRELOADED.with(|server| server.borrow_mut().passes(dir, &argv[3..], env, timeout));
     }
@@ -259,10 +263,40 @@ pub fn verify_tasks_with_git(version: &Path, ids: &[String]) -> Vec<String> {
     })
 }
 
+thread_local! {
+    /// The venv of the task this thread checks, with `MERGEFORGE_VERIFY_PYTHON=recorded`.
+    static TASK_PYTHON: std::cell::RefCell<Option<PathBuf>> = const { std::cell::RefCell::new(None) };
+    /// Set by [`verify_task_on_its_python`].
+    static ON_RECORDED_PYTHON: std::cell::RefCell<bool> = const { std::cell::RefCell::new(false) };
+}
+
+/// [`verify_task_with_git`] on the task's recorded interpreter and lock.
+pub fn verify_task_on_its_python(task_dir: &Path) {
+    ON_RECORDED_PYTHON.with(|on| *on.borrow_mut() = true);
+    verify_task_with_git(task_dir);
+    ON_RECORDED_PYTHON.with(|on| *on.borrow_mut() = false);
+    TASK_PYTHON.with(|p| *p.borrow_mut() = None);
+}
+
+/// With `MERGEFORGE_VERIFY_PYTHON=recorded`, the venv of `task`'s recorded interpreter
+/// and lock (`python {version, lock}`; a history commit's era), else `None`.
+fn recorded_python(task: &serde_json::Value) -> Option<PathBuf> {
+    let wanted = std::env::var_os("MERGEFORGE_VERIFY_PYTHON").is_some_and(|p| p == "recorded");
+    if !wanted && !ON_RECORDED_PYTHON.with(|on| *on.borrow()) {
+        return None;
+    }
+    let python: mergeforge::bundle::task::TaskPython = serde_json::from_value(task["python"].clone()).ok()?;
+    let env = mergeforge::env::pythons::venv_for(&python).unwrap_or_else(|e| panic!("{}: {e:#}", task["id"]));
+    Some(env.interpreter)
+}
+
 /// Checks one task with plain git and pytest: the merge conflicts in exactly the listed
 /// paths, the conflicted tree fails, gold passes, ours and theirs behave as recorded.
+/// With `MERGEFORGE_VERIFY_PYTHON=recorded` the tests run on the task's recorded
+/// interpreter and lock, each in a fresh process.
 pub fn verify_task_with_git(task_dir: &Path) {
     let task = read_json(&task_dir.join("task.json"));
+    TASK_PYTHON.with(|p| *p.borrow_mut() = recorded_python(&task));
     let solution = read_json(&task_dir.join("solution.json"));
     let id = task["id"].as_str().unwrap().to_string();
     let work = tempfile::tempdir().unwrap();
@@ -349,7 +383,7 @@ fn committed_tree_passes(
     static VERDICTS: std::sync::Mutex<std::collections::BTreeMap<String, bool>> =
         std::sync::Mutex::new(std::collections::BTreeMap::new());
     let tree = git(dir, &["rev-parse", "HEAD^{tree}"]);
-    let key = format!("{}\n{test_command:?}\n{env:?}", tree.trim());
+    let key = format!("{}\n{test_command:?}\n{env:?}\n{}", tree.trim(), venv_python().display());
     if let Some(passed) = VERDICTS.lock().unwrap().get(&key) {
         return *passed;
     }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{git, mergeforge, read_json, verify_task_with_git, write_file as write};
+use crate::common::{git, mergeforge, read_json, verify_task_on_its_python, write_file as write};
 
 const STATS: &str = "def count_items(items):\n    return len(items)\n\n\ndef total(items):\n    return sum(items)\n";
 const TESTS: &str = "from calc.stats import count_items, total\n\n\ndef test_count():\n    assert count_items([1, 2]) == 2\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n";
@@ -126,7 +126,8 @@ fn each_commit_runs_on_its_own_interpreter_and_dependencies_of_its_date() {
     let task = read_json(&task_dir.join("task.json"));
     let lock: Vec<&str> = task["python"]["lock"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
     assert!(lock.contains(&"pytest==7.1.2"), "{lock:?}");
-    verify_task_with_git(&task_dir);
+    // It re-checks with plain git and pytest on that interpreter and lock.
+    verify_task_on_its_python(&task_dir);
 }
 
 mod second_tier {
@@ -177,6 +178,7 @@ mod second_tier {
         assert!(task["python"]["version"].as_str().unwrap().starts_with("3.6."), "{task}");
         let lock: Vec<&str> = task["python"]["lock"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
         assert!(lock.iter().any(|p| p.starts_with("pytest==3.")), "the pytest of May 2018: {lock:?} ({python36:?})");
+        verify_task_on_its_python(&task_dir);
     }
 
     /// pyenv's Python `minor` (`3.6`), if installed.

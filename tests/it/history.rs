@@ -449,7 +449,9 @@ fn merge_replay_through_gen_tasks_keeps_the_real_commits_and_publishes_as_real()
 /// Re-checks a generated version with plain git and pytest (`verify_task_with_git` on
 /// every task, two at a time): `MERGEFORGE_VERIFY_VERSION=<out>/<dataset>/<version>`,
 /// and for a substrate with its own interpreter `MERGEFORGE_VERIFY_PYTHON=<its venv's
-/// python>` with `MERGEFORGE_TEST_FRESH_PYTEST=1` (the preloading server needs Python 3.8+).
+/// python>` with `MERGEFORGE_TEST_FRESH_PYTEST=1` (the preloading server needs Python 3.8+),
+/// or `MERGEFORGE_VERIFY_PYTHON=recorded` for each task's recorded interpreter and lock
+/// (the tasks of `--history-python era`).
 /// A task that fails is checked once more alone, so that a test that is flaky when two
 /// suites share the machine is told apart from a task that does not verify; both are
 /// printed, and only the second fails the test.
