@@ -25,11 +25,14 @@ pub(crate) struct Rig {
     pub(crate) test_command: Vec<String>,
 }
 
+/// A rig built once: the first candidate of its era builds it, the others wait for it.
+type Built = Arc<OnceLock<Result<Arc<Rig>, String>>>;
+
 /// The rigs of a substrate's eras, by interpreter, date, requirements and command; each
 /// built once, while candidates of other eras go on.
 #[derive(Default)]
 pub(super) struct EraRigs {
-    built: Mutex<BTreeMap<String, Arc<OnceLock<Result<Arc<Rig>, String>>>>>,
+    built: Mutex<BTreeMap<String, Built>>,
 }
 
 impl EraRigs {

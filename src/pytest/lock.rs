@@ -159,7 +159,7 @@ fn relaxation(stderr: &str, requirements: &[String], exempt: &[String]) -> Optio
             .split(|c: char| !(c.is_ascii_alphanumeric() || "-_.".contains(c)))
             .map(|w| w.to_ascii_lowercase().replace('_', "-"))
             .collect();
-        words.iter().any(|w| *w == name)
+        words.contains(&name)
     };
     let index = (0..requirements.len()).find(|i| named(*i) && name_of(&requirements[*i]) != "pytest")?;
     Some(match requirements[index].trim() == name_of(&requirements[index]) {
