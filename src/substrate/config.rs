@@ -132,7 +132,9 @@ impl SubstrateConfig {
         Ok(())
     }
 
-    /// Whether `path` (repo-relative) is a file mutations may change.
+    /// Whether `path` (repo-relative) is a file mutations may change. A source folder
+    /// `pkg` also names the module `pkg.py` beside it, which imports as the same name (a
+    /// project's history often has the module before the package).
     pub(crate) fn is_mutable(&self, path: &str) -> bool {
         if !path.ends_with(".py") {
             return false;
@@ -145,7 +147,8 @@ impl SubstrateConfig {
             || path.split('/').any(|part| part == "conftest.py" || part.starts_with("test_"))
             || path.ends_with("_test.py")
             || path.ends_with("setup.py");
-        !excluded && self.source_dirs.iter().any(|s| under(s))
+        let module = |dir: &str| path.strip_suffix(".py") == Some(dir.trim_end_matches('/'));
+        !excluded && self.source_dirs.iter().any(|s| under(s) || module(s))
     }
 }
 
@@ -163,6 +166,9 @@ mod tests {
         assert!(!config.is_mutable("tests/test_mod.py"));
         assert!(!config.is_mutable("other/mod.py"));
         assert!(!config.is_mutable("src/pkg/data.txt"));
+        let config = SubstrateConfig::parse("source_dirs = [\"pyupgrade\"]\n", Path::new("x.toml")).unwrap();
+        assert!(config.is_mutable("pyupgrade/_main.py") && config.is_mutable("pyupgrade.py"));
+        assert!(!config.is_mutable("pyupgrade_test.py") && !config.is_mutable("other.py"));
     }
 
     #[test]
