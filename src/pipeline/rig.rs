@@ -57,8 +57,17 @@ impl EraRigs {
             let mut built = self.built.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             built.entry(key).or_default().clone()
         };
-        let rig =
-            cell.get_or_init(|| build(era, &requirements, substrate, cache, cache_dir).map_err(|e| format!("{e:#}")));
+        let rig = cell.get_or_init(|| {
+            build(era, &requirements, substrate, cache, cache_dir).map_err(|err| {
+                let (major, minor, _) = era.python.version;
+                log::warn!(
+                    "{}: Python {major}.{minor} as of {}: {err:#}; its commits are rejected (unresolved-environment)",
+                    substrate.name,
+                    era.as_of
+                );
+                format!("{err:#}")
+            })
+        });
         rig.clone().map_err(anyhow::Error::msg)
     }
 }
