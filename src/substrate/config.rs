@@ -133,8 +133,10 @@ impl SubstrateConfig {
     }
 
     /// Whether `path` (repo-relative) is a file mutations may change. A source folder
-    /// `pkg` also names the module `pkg.py` beside it, which imports as the same name (a
-    /// project's history often has the module before the package).
+    /// names what imports under its name wherever the project kept it, as a project's
+    /// history moves it: `pkg` also names the module `pkg.py` and `src/pkg`, and `src/pkg`
+    /// also names `pkg` (pyupgrade was one `pyupgrade.py` until 2021, pydash moved
+    /// `pydash/` under `src/` in 2018).
     pub(crate) fn is_mutable(&self, path: &str) -> bool {
         if !path.ends_with(".py") {
             return false;
@@ -147,8 +149,17 @@ impl SubstrateConfig {
             || path.split('/').any(|part| part == "conftest.py" || part.starts_with("test_"))
             || path.ends_with("_test.py")
             || path.ends_with("setup.py");
-        let module = |dir: &str| path.strip_suffix(".py") == Some(dir.trim_end_matches('/'));
-        !excluded && self.source_dirs.iter().any(|s| under(s) || module(s))
+        let module = |dir: &str| path.strip_suffix(".py") == Some(dir);
+        let named = |dir: &str| {
+            let dir = dir.trim_end_matches('/');
+            let moved = match dir.strip_prefix("src/") {
+                Some(flat) => Some(flat.to_string()),
+                None if !dir.contains('/') && !matches!(dir, "." | "" | "src") => Some(format!("src/{dir}")),
+                None => None,
+            };
+            std::iter::once(dir.to_string()).chain(moved).any(|form| under(&form) || module(&form))
+        };
+        !excluded && self.source_dirs.iter().any(|s| named(s))
     }
 }
 
@@ -169,6 +180,12 @@ mod tests {
         let config = SubstrateConfig::parse("source_dirs = [\"pyupgrade\"]\n", Path::new("x.toml")).unwrap();
         assert!(config.is_mutable("pyupgrade/_main.py") && config.is_mutable("pyupgrade.py"));
         assert!(!config.is_mutable("pyupgrade_test.py") && !config.is_mutable("other.py"));
+        assert!(config.is_mutable("src/pyupgrade/_main.py"));
+        let config = SubstrateConfig::parse("source_dirs = [\"src/pydash\"]\n", Path::new("x.toml")).unwrap();
+        assert!(config.is_mutable("src/pydash/arrays.py") && config.is_mutable("pydash/arrays.py"));
+        assert!(!config.is_mutable("src/other/x.py") && !config.is_mutable("docs/conf.py"));
+        let config = SubstrateConfig::parse("source_dirs = [\"src\"]\n", Path::new("x.toml")).unwrap();
+        assert!(config.is_mutable("src/pkg/x.py") && !config.is_mutable("pkg/x.py") && !config.is_mutable("x.py"));
     }
 
     #[test]
