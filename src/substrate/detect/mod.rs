@@ -193,9 +193,8 @@ fn source_dirs(layout: &layout::Layout) -> Result<(Vec<String>, String)> {
         let all: Vec<String> = layout.candidates.iter().map(|(_, path)| path.clone()).collect();
         return Ok((all, format!("{where_}; the tests import none of its packages by name, so all of them")));
     }
-    if layout.src && imported.len() == layout.candidates.len() {
-        return Ok((vec!["src".to_string()], format!("{where_}; the tests import every package under src/")));
-    }
+    // Packages by name, `src/pkg` rather than `src`: a history that kept `pkg/` at the
+    // root before moving it under src/ then still finds its sources.
     let paths: Vec<String> = imported.iter().map(|(_, path)| path.clone()).collect();
     let left: Vec<&str> =
         layout.candidates.iter().filter(|c| !imported.contains(c)).map(|(_, path)| path.as_str()).collect();
