@@ -28,6 +28,9 @@ use crate::tools::UV;
 const ANY_DATE: [&str; 7] =
     ["setuptools", "wheel", "setuptools-scm", "flit-core", "hatchling", "hatch-vcs", "poetry-core"];
 
+/// Bump when how a lock is resolved changes, so cached locks are resolved again.
+const LOCK_VERSION: &str = "2";
+
 /// The most resolutions one lock tries (each relaxes one thing).
 const MAX_TRIES: usize = 12;
 
@@ -45,8 +48,9 @@ pub(crate) struct Lock {
 pub(crate) fn resolve(cache: &Path, python: (u32, u32), as_of: &str, requirements: &[String]) -> Result<Lock> {
     let mut sorted = requirements.to_vec();
     sorted.sort();
-    let key =
-        sha256_hex(format!("{}\n{}.{}\n{as_of}\n{}", UV.version, python.0, python.1, sorted.join("\n")).as_bytes());
+    let key = sha256_hex(
+        format!("{LOCK_VERSION}\n{}\n{}.{}\n{as_of}\n{}", UV.version, python.0, python.1, sorted.join("\n")).as_bytes(),
+    );
     let path = cache.join("locks").join(format!("{}.json", &key[..16]));
     if let Some(lock) = std::fs::read(&path).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok()) {
         return Ok(lock);
@@ -58,12 +62,30 @@ pub(crate) fn resolve(cache: &Path, python: (u32, u32), as_of: &str, requirement
     Ok(lock)
 }
 
-/// Resolves with `uv`, relaxing what the index cannot give as of the date.
+/// Resolves with `uv`, relaxing what the index cannot give as of the date. An unpinned
+/// pytest is first pinned to its newest release of the date for that Python: a resolver
+/// free to choose would go back to an older pytest rather than report that a dependency
+/// of the newer one has lost its old uploads (pytest 3.6 to 5 need atomicwrites, whose
+/// releases before 2022 were deleted), and the era's pytest would be a year older than
+/// its date's.
 fn compile(uv: &Path, cache: &Path, python: (u32, u32), as_of: &str, mut requirements: Vec<String>) -> Result<Lock> {
     let mut exempt: Vec<String> = ANY_DATE.iter().map(|s| s.to_string()).collect();
     let mut notes = Vec::new();
+    let original = requirements.clone();
+    if let Some(slot) = requirements.iter_mut().find(|r| r.as_str() == "pytest") {
+        let newest = run(uv, cache, python, as_of, &["pytest".to_string()], &["--no-deps".to_string()], &exempt)?;
+        let pin = String::from_utf8_lossy(&newest.stdout)
+            .lines()
+            .map(str::trim)
+            .find(|l| l.starts_with("pytest=="))
+            .map(str::to_string);
+        if let Some(pin) = pin.filter(|_| newest.status.success()) {
+            *slot = pin;
+        }
+    }
+    let mut pinned = requirements != original;
     for _ in 0..MAX_TRIES {
-        let output = run(uv, cache, python, as_of, &requirements, &exempt)?;
+        let output = run(uv, cache, python, as_of, &requirements, &[], &exempt)?;
         if output.status.success() {
             let mut pins: Vec<String> = String::from_utf8_lossy(&output.stdout)
                 .lines()
@@ -92,6 +114,12 @@ fn compile(uv: &Path, cache: &Path, python: (u32, u32), as_of: &str, mut require
                 ));
                 requirements.remove(index);
             }
+            // pytest's newest release of the date does not resolve: let uv choose one.
+            None if pinned => {
+                notes.push(format!("pytest's newest release of {as_of} does not resolve; uv chose an older one"));
+                requirements = original.clone();
+                pinned = false;
+            }
             None => {
                 let cause = stderr.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("no message");
                 bail!("uv pip compile for Python {}.{} as of {as_of} failed: {cause}", python.0, python.1);
@@ -101,18 +129,21 @@ fn compile(uv: &Path, cache: &Path, python: (u32, u32), as_of: &str, mut require
     bail!("uv pip compile for Python {}.{} as of {as_of}: still unresolved after {MAX_TRIES} tries", python.0, python.1)
 }
 
+/// One `uv pip compile` of `requirements` (on its stdin) with `options` added.
 fn run(
     uv: &Path,
     cache: &Path,
     python: (u32, u32),
     as_of: &str,
     requirements: &[String],
+    options: &[String],
     exempt: &[String],
 ) -> Result<std::process::Output> {
     use std::io::Write;
     let mut command = Command::new(uv);
     command
         .args(["pip", "compile", "-", "--quiet", "--no-header", "--no-annotate", "--no-config"])
+        .args(options)
         .arg("--cache-dir")
         .arg(cache.join("uv"))
         .args(["--python-version", &format!("{}.{}", python.0, python.1), "--exclude-newer", as_of]);
