@@ -226,8 +226,7 @@ pub enum Rejection {
     /// Base or a side fails because Python cannot import a module the tree does not hold:
     /// a dependency the substrate's venv lacks (`python_deps`), common in old commits.
     MissingDependency,
-    /// A history commit's era (its interpreter, its dependencies as of its date) could
-    /// not be had: uv found no resolution, or the venv did not install.
+    /// A history commit's era (interpreter, dependencies of its date) could not be had.
     UnresolvedEnvironment,
     /// Integration group: a side fails its own suite (each side is a valid change).
     SideFails,
