@@ -2,8 +2,9 @@
 //! checker, or for a history commit with an era ([`crate::substrate::detect::era`]), a
 //! runner and checker on the era's venv: the era's interpreter with its requirements
 //! resolved as of its date ([`crate::pytest::lock`]). One is built per distinct
-//! (interpreter, lock), on first need, and shared; a failure to build one is remembered,
-//! so the candidates of that era are rejected without trying again.
+//! (interpreter, date, requirements, test command), on first need, and shared (its venv
+//! is shared by every era whose lock comes out the same); a failure to build one is
+//! remembered, so the candidates of that era are rejected without trying again.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
