@@ -64,7 +64,7 @@ pub(crate) struct GenOptions {
 pub(crate) enum HistoryPython {
     /// The commit's own: the Python its metadata and date point to, among those
     /// installed, with its dependencies as of its date (a substrate.toml that sets
-    /// `python` keeps HEAD's).
+    /// `python` keeps that one).
     #[default]
     Era,
     /// HEAD's interpreter and venv for every commit.
