@@ -62,7 +62,7 @@ impl EraRigs {
             build(era, &requirements, substrate, cache, cache_dir).map_err(|err| {
                 let (major, minor, _) = era.python.version;
                 log::warn!(
-                    "{}: Python {major}.{minor} as of {}: {err:#}; its commits are rejected (unresolved-environment)",
+                    "{}: Python {major}.{minor} as of {}: {err:#}; its commits are rejected (unresolved-environment; without PyPI, --history-python head runs every commit on HEAD's venv)",
                     substrate.name,
                     era.as_of
                 );
