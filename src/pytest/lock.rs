@@ -156,7 +156,8 @@ fn run(
         .stderr(Stdio::piped())
         .spawn()
         .with_context(|| format!("running {}", uv.display()))?;
-    child.stdin.take().expect("piped").write_all(requirements.join("\n").as_bytes())?;
+    // A uv that fails at once closes its stdin: its own error, not the broken pipe, says why.
+    let _ = child.stdin.take().expect("piped").write_all(requirements.join("\n").as_bytes());
     child.wait_with_output().with_context(|| format!("running {}", uv.display()))
 }
 

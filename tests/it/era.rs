@@ -130,6 +130,46 @@ fn each_commit_runs_on_its_own_interpreter_and_dependencies_of_its_date() {
     verify_task_on_its_python(&task_dir);
 }
 
+#[test]
+fn an_era_that_cannot_be_resolved_rejects_its_commits_and_says_why() {
+    use std::os::unix::fs::PermissionsExt;
+    let work = tempfile::tempdir().unwrap();
+    let repo = work.path().join("repo");
+    std::fs::create_dir(&repo).unwrap();
+    // A commit of a date no other test resolves: nothing is cached for its era.
+    git(&repo, &["init", "-q"]);
+    write(&repo, "setup.py", &setup_py(&["3.10"], ""));
+    write(&repo, "calc/__init__.py", "");
+    write(&repo, "calc/stats.py", STATS);
+    write(&repo, "tests/test_stats.py", TESTS);
+    commit_at(&repo, "2023-01-10T12:00:00Z", "Start the stats module");
+    write(
+        &repo,
+        "calc/stats.py",
+        &format!("{STATS}\n\ndef mean(items):\n    return total(items) / count_items(items)\n"),
+    );
+    let tests = TESTS.replace("import count_items, total", "import count_items, mean, total");
+    write(&repo, "tests/test_stats.py", &format!("{tests}\n\ndef test_mean():\n    assert mean([1, 2, 3]) == 2\n"));
+    commit_at(&repo, "2023-03-07T12:00:00Z", "Add mean() of a sequence");
+    // A uv that cannot reach the index.
+    let uv = work.path().join("uv");
+    std::fs::write(&uv, "#!/bin/sh\necho 'error: Failed to fetch: `https://pypi.org/simple/pytest/`' >&2\nexit 2\n")
+        .unwrap();
+    std::fs::set_permissions(&uv, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = work.path().join("out");
+    let output = mergeforge()
+        .args(["gen-tasks", "--substrate", repo.to_str().unwrap()])
+        .args(["--test-cmd", "python -m pytest -q -p no:cacheprovider tests", "--history", "10"])
+        .args(["--families", "commit-replay", "--no-mergiraf", "--json", "--out", out.to_str().unwrap()])
+        .env("MERGEFORGE_UV", &uv)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "no task can be made: {stderr}");
+    assert!(stderr.contains("unresolved-environment") && stderr.contains("Failed to fetch"), "{stderr}");
+    assert!(stderr.contains("--history-python head"), "the way out is named: {stderr}");
+}
+
 mod second_tier {
     use super::*;
 
