@@ -74,11 +74,7 @@ fn compile(uv: &Path, cache: &Path, python: (u32, u32), as_of: &str, mut require
     let original = requirements.clone();
     if let Some(slot) = requirements.iter_mut().find(|r| r.as_str() == "pytest") {
         let newest = run(uv, cache, python, as_of, &["pytest".to_string()], &["--no-deps".to_string()], &exempt)?;
-        let pin = String::from_utf8_lossy(&newest.stdout)
-            .lines()
-            .map(str::trim)
-            .find(|l| l.starts_with("pytest=="))
-            .map(str::to_string);
+        let pin = pins_of(&newest).into_iter().find(|l| l.starts_with("pytest=="));
         if let Some(pin) = pin.filter(|_| newest.status.success()) {
             *slot = pin;
         }
@@ -87,14 +83,7 @@ fn compile(uv: &Path, cache: &Path, python: (u32, u32), as_of: &str, mut require
     for _ in 0..MAX_TRIES {
         let output = run(uv, cache, python, as_of, &requirements, &[], &exempt)?;
         if output.status.success() {
-            let mut pins: Vec<String> = String::from_utf8_lossy(&output.stdout)
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .map(str::to_string)
-                .collect();
-            pins.sort();
-            return Ok(Lock { pins, notes });
+            return Ok(Lock { pins: pins_of(&output), notes });
         }
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         match relaxation(&stderr, &requirements, &exempt) {
@@ -127,6 +116,18 @@ fn compile(uv: &Path, cache: &Path, python: (u32, u32), as_of: &str, mut require
         }
     }
     bail!("uv pip compile for Python {}.{} as of {as_of}: still unresolved after {MAX_TRIES} tries", python.0, python.1)
+}
+
+/// The `name==version` lines `uv pip compile` wrote, sorted.
+fn pins_of(output: &std::process::Output) -> Vec<String> {
+    let mut pins: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    pins.sort();
+    pins
 }
 
 /// One `uv pip compile` of `requirements` (on its stdin) with `options` added.

@@ -65,6 +65,41 @@ fn history(dir: &Path) -> String {
     era_patch
 }
 
+/// Two commits listing `versions` in setup.py, at `dates`: the stats module, then
+/// `mean()` with its test (a gold patch).
+fn mean_history(dir: &Path, versions: &[&str], dates: [&str; 2]) {
+    git(dir, &["init", "-q"]);
+    write(dir, "setup.py", &setup_py(versions, ""));
+    write(dir, "calc/__init__.py", "");
+    write(dir, "calc/stats.py", STATS);
+    write(dir, "tests/test_stats.py", TESTS);
+    commit_at(dir, dates[0], "Start the stats module");
+    write(
+        dir,
+        "calc/stats.py",
+        &format!("{STATS}\n\ndef mean(items):\n    return total(items) / count_items(items)\n"),
+    );
+    let tests = TESTS.replace("import count_items, total", "import count_items, mean, total");
+    write(dir, "tests/test_stats.py", &format!("{tests}\n\ndef test_mean():\n    assert mean([1, 2, 3]) == 2\n"));
+    commit_at(dir, dates[1], "Add mean() of a sequence");
+}
+
+/// `gen-tasks` of commit-replay tasks from `repo`'s history into `out`, reporting in JSON.
+fn gen_history(repo: &Path, out: &Path) -> Command {
+    let mut command = mergeforge();
+    command
+        .args(["gen-tasks", "--substrate", repo.to_str().unwrap()])
+        .args(["--test-cmd", "python -m pytest -q -p no:cacheprovider tests", "--history", "10"])
+        .args(["--families", "commit-replay", "--no-mergiraf", "--json", "--out", out.to_str().unwrap()]);
+    command
+}
+
+/// The one task of the version a `--json` report names.
+fn only_task(report: &serde_json::Value) -> PathBuf {
+    let version = Path::new(report["version_dir"].as_str().unwrap());
+    std::fs::read_dir(version.join("tasks")).unwrap().next().unwrap().unwrap().path()
+}
+
 /// The machine's own Python 3 (its real path, past any version manager's shim).
 fn real_python() -> PathBuf {
     let output = Command::new("python3").args(["-c", "import sys; print(sys.executable)"]).output().unwrap();
@@ -99,10 +134,7 @@ fn each_commit_runs_on_its_own_interpreter_and_dependencies_of_its_date() {
     let no_pyenv = work.path().join("no-pyenv");
     std::fs::create_dir(&no_pyenv).unwrap();
     let out = work.path().join("out");
-    let output = mergeforge()
-        .args(["gen-tasks", "--substrate", repo.to_str().unwrap()])
-        .args(["--test-cmd", "python -m pytest -q -p no:cacheprovider tests", "--history", "10"])
-        .args(["--families", "commit-replay", "--no-mergiraf", "--json", "--out", out.to_str().unwrap()])
+    let output = gen_history(&repo, &out)
         .env("PATH", format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()))
         .env("MERGEFORGE_PYTHON", &real)
         .env("PYENV_ROOT", &no_pyenv)
@@ -118,8 +150,7 @@ fn each_commit_runs_on_its_own_interpreter_and_dependencies_of_its_date() {
     assert_eq!(history["interpreters"], serde_json::json!({"3.10": 1}), "{history}");
     assert_eq!(report["by_family"]["commit-replay"], 1, "{report}");
 
-    let version = Path::new(report["version_dir"].as_str().unwrap());
-    let task_dir = std::fs::read_dir(version.join("tasks")).unwrap().next().unwrap().unwrap().path();
+    let task_dir = only_task(&report);
     let solution = read_json(&task_dir.join("solution.json"));
     assert_eq!(solution["origin"]["commit"], era_patch.as_str());
     // The lock is the one of 2022-06-01 for Python 3.10: pytest 7.1.2, not today's pin.
@@ -137,33 +168,14 @@ fn an_era_that_cannot_be_resolved_rejects_its_commits_and_says_why() {
     let repo = work.path().join("repo");
     std::fs::create_dir(&repo).unwrap();
     // A commit of a date no other test resolves: nothing is cached for its era.
-    git(&repo, &["init", "-q"]);
-    write(&repo, "setup.py", &setup_py(&["3.10"], ""));
-    write(&repo, "calc/__init__.py", "");
-    write(&repo, "calc/stats.py", STATS);
-    write(&repo, "tests/test_stats.py", TESTS);
-    commit_at(&repo, "2023-01-10T12:00:00Z", "Start the stats module");
-    write(
-        &repo,
-        "calc/stats.py",
-        &format!("{STATS}\n\ndef mean(items):\n    return total(items) / count_items(items)\n"),
-    );
-    let tests = TESTS.replace("import count_items, total", "import count_items, mean, total");
-    write(&repo, "tests/test_stats.py", &format!("{tests}\n\ndef test_mean():\n    assert mean([1, 2, 3]) == 2\n"));
-    commit_at(&repo, "2023-03-07T12:00:00Z", "Add mean() of a sequence");
+    mean_history(&repo, &["3.10"], ["2023-01-10T12:00:00Z", "2023-03-07T12:00:00Z"]);
     // A uv that cannot reach the index.
     let uv = work.path().join("uv");
     std::fs::write(&uv, "#!/bin/sh\necho 'error: Failed to fetch: `https://pypi.org/simple/pytest/`' >&2\nexit 2\n")
         .unwrap();
     std::fs::set_permissions(&uv, std::fs::Permissions::from_mode(0o755)).unwrap();
     let out = work.path().join("out");
-    let output = mergeforge()
-        .args(["gen-tasks", "--substrate", repo.to_str().unwrap()])
-        .args(["--test-cmd", "python -m pytest -q -p no:cacheprovider tests", "--history", "10"])
-        .args(["--families", "commit-replay", "--no-mergiraf", "--json", "--out", out.to_str().unwrap()])
-        .env("MERGEFORGE_UV", &uv)
-        .output()
-        .unwrap();
+    let output = gen_history(&repo, &out).env("MERGEFORGE_UV", &uv).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "no task can be made: {stderr}");
     assert!(stderr.contains("unresolved-environment") && stderr.contains("Failed to fetch"), "{stderr}");
@@ -185,35 +197,15 @@ mod second_tier {
         let work = tempfile::tempdir().unwrap();
         let repo = work.path().join("repo");
         std::fs::create_dir(&repo).unwrap();
-        git(&repo, &["init", "-q"]);
-        write(&repo, "setup.py", &setup_py(&["2.7", "3.6"], ""));
-        write(&repo, "calc/__init__.py", "");
-        write(&repo, "calc/stats.py", STATS);
-        write(&repo, "tests/test_stats.py", TESTS);
-        commit_at(&repo, "2018-01-10T12:00:00Z", "Start the stats module");
-        let stats = std::fs::read_to_string(repo.join("calc/stats.py")).unwrap();
-        write(
-            &repo,
-            "calc/stats.py",
-            &format!("{stats}\n\ndef mean(items):\n    return total(items) / count_items(items)\n"),
-        );
-        let tests = TESTS.replace("import count_items, total", "import count_items, mean, total");
-        write(&repo, "tests/test_stats.py", &format!("{tests}\n\ndef test_mean():\n    assert mean([1, 2, 3]) == 2\n"));
-        commit_at(&repo, "2018-05-02T12:00:00Z", "Add mean() of a sequence");
+        mean_history(&repo, &["2.7", "3.6"], ["2018-01-10T12:00:00Z", "2018-05-02T12:00:00Z"]);
         let out = work.path().join("out");
-        let output = mergeforge()
-            .args(["gen-tasks", "--substrate", repo.to_str().unwrap()])
-            .args(["--test-cmd", "python -m pytest -q -p no:cacheprovider tests", "--history", "10"])
-            .args(["--families", "commit-replay", "--no-mergiraf", "--json", "--out", out.to_str().unwrap()])
-            .output()
-            .unwrap();
+        let output = gen_history(&repo, &out).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "gen-tasks failed: {stderr}");
         let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
         assert_eq!(report["history"]["interpreters"], serde_json::json!({"3.6": 1}), "{report}");
         assert_eq!(report["by_family"]["commit-replay"], 1, "{report}");
-        let version = Path::new(report["version_dir"].as_str().unwrap());
-        let task_dir = std::fs::read_dir(version.join("tasks")).unwrap().next().unwrap().unwrap().path();
+        let task_dir = only_task(&report);
         let task = read_json(&task_dir.join("task.json"));
         assert!(task["python"]["version"].as_str().unwrap().starts_with("3.6."), "{task}");
         let lock: Vec<&str> = task["python"]["lock"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();

@@ -136,7 +136,8 @@ fn choose(
     present: &[Present],
 ) -> Result<(Present, (u32, u32)), Unfit> {
     let listed3: Vec<(u32, u32)> = listed.iter().copied().filter(|v| v.0 == 3).collect();
-    let fits = |v: (u32, u32)| v.0 == 3 && requires.is_none_or(|spec| satisfies(spec, (v.0, v.1, 99)));
+    let admits = |v: (u32, u32)| requires.is_none_or(|spec| satisfies(spec, (v.0, v.1, 99)));
+    let fits = |v: (u32, u32)| v.0 == 3 && admits(v);
     let out_by = |v: (u32, u32), days: i64| release_time(v).is_none_or(|r| r + days * DAY <= time);
     // Listed versions were tested when listed; others count once settled.
     let of_the_time = |v: (u32, u32)| (listed3.contains(&v) && out_by(v, 0)) || out_by(v, SETTLED_DAYS);
@@ -145,8 +146,7 @@ fn choose(
     python3.extend(present.iter().map(|p| (p.version.0, p.version.1)).filter(|v| fits(*v)));
     python3.sort();
     python3.dedup();
-    let python2 = |v: (u32, u32)| requires.is_none_or(|spec| satisfies(spec, (v.0, v.1, 99)));
-    if listed3.is_empty() && listed.iter().any(|v| v.0 == 2) || python3.is_empty() && python2((2, 7)) {
+    if (listed3.is_empty() && listed.iter().any(|v| v.0 == 2)) || (python3.is_empty() && admits((2, 7))) {
         return Err(Unfit::Python2);
     }
     if python3.is_empty() {
@@ -289,6 +289,11 @@ fn requirements(meta: &metadata::Metadata, pytest: Option<&pytest_config::Pytest
 /// The release date of `version` as seconds since the epoch.
 fn release_time(version: (u32, u32)) -> Option<i64> {
     let (_, date) = RELEASES.iter().find(|(v, _)| *v == version)?;
+    time_of(date)
+}
+
+/// `2019-04-30` as seconds since the epoch (its midnight, UTC).
+fn time_of(date: &str) -> Option<i64> {
     let mut parts = date.split('-').map(|p| p.parse::<i32>().ok());
     let (year, month, day) = (parts.next()??, parts.next()??, parts.next()??);
     let month = time::Month::try_from(u8::try_from(month).ok()?).ok()?;
@@ -311,10 +316,7 @@ mod tests {
     }
 
     fn at(date: &str) -> i64 {
-        let mut parts = date.split('-').map(|p| p.parse::<i32>().unwrap());
-        let (y, m, d) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
-        let date = time::Date::from_calendar_date(y, time::Month::try_from(m as u8).unwrap(), d as u8).unwrap();
-        date.midnight().assume_utc().unix_timestamp()
+        time_of(date).unwrap()
     }
 
     fn chosen(requires: Option<&str>, listed: &[(u32, u32)], date: &str, here: &[(u32, u32)]) -> Result<String, Unfit> {

@@ -137,7 +137,8 @@ pub(crate) fn scan(
     let repo = Repository::open(repo_path)
         .with_context(|| format!("{}: history needs a git repository; this is not one", repo_path.display()))?;
     let mut scan = HistoryScan { repo: repo_path.to_path_buf(), ..HistoryScan::default() };
-    let present = interpreter::present();
+    // Probing the interpreters runs each of them: only when eras are on.
+    let present = if eras.is_some() { interpreter::present() } else { Vec::new() };
     let head = eras.map(|has| Head { config, present: &present, has });
     for oid in newest_first(&repo)?.take(limit) {
         let commit = repo.find_commit(oid?)?;
@@ -206,7 +207,7 @@ fn metadata_files(repo: &Repository, tree: &git2::Tree) -> Result<crate::snapsho
     tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
         let path = format!("{dir}{}", entry.name().unwrap_or_default());
         if entry.kind() == Some(git2::ObjectType::Tree) {
-            let wanted = dir.is_empty() && (path.starts_with("requirements") || path == ".github")
+            let wanted = (dir.is_empty() && (path.starts_with("requirements") || path == ".github"))
                 || path == ".github/workflows";
             return if wanted { git2::TreeWalkResult::Ok } else { git2::TreeWalkResult::Skip };
         }
